@@ -1,0 +1,163 @@
+# cudalabs -- build the labs, their reference solutions and the tests.
+#
+#   make lab01 && ./lab01     your starter file for lab 01, with the lab's driver
+#   make sol01                the reference solution of lab 01, same driver
+#   make all                  every starter and every solution
+#   make test                 unit tests, build checks, and the GPU suite where there is a GPU
+#   make bench                every solution's benchmark sizes; JSON + Markdown in bench/results/
+#   make help                 this list, with the labs
+#
+# The GPU architecture: the visible GPU's own where nvidia-smi reports one that this nvcc
+# supports, else a portable set (sm_75 sm_80 sm_86 sm_89 sm_90 + compute_90 PTX, which the
+# driver compiles for newer GPUs). Override: make ARCH=sm_90, make ARCH="sm_75 sm_86",
+# make ARCH=native, make ARCH=multi. A change of ARCH or flags rebuilds everything.
+
+SHELL := /bin/bash
+.DEFAULT_GOAL := all
+.SUFFIXES:
+
+# ---- toolchain ------------------------------------------------------------------------------
+NVCC_ON_PATH := $(shell command -v nvcc 2>/dev/null)
+CUDA_HOME ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC_ON_PATH))),/usr/local/cuda)
+NVCC ?= $(CUDA_HOME)/bin/nvcc
+CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
+BUILD ?= build
+
+# ---- GPU architecture -----------------------------------------------------------------------
+MULTI_ARCHS := 75 80 86 89 90
+ifeq ($(origin ARCH),undefined)
+  GPU_CC := $(shell nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -n1 | tr -d ' .')
+  NVCC_ARCHS := $(shell $(NVCC) --list-gpu-arch 2>/dev/null)
+  ARCH := $(if $(and $(GPU_CC),$(filter compute_$(GPU_CC),$(NVCC_ARCHS))),sm_$(GPU_CC),multi)
+endif
+ifeq ($(strip $(ARCH)),multi)
+  ARCH_FLAGS := $(foreach a,$(MULTI_ARCHS),-gencode=arch=compute_$(a),code=sm_$(a)) \
+                -gencode=arch=compute_90,code=compute_90
+else ifeq ($(strip $(ARCH)),native)
+  ARCH_FLAGS := -arch=native
+else
+  ARCH_FLAGS := $(foreach a,$(subst sm_,,$(subst compute_,,$(ARCH))),-gencode=arch=compute_$(a),code=sm_$(a))
+endif
+
+# ---- flags ----------------------------------------------------------------------------------
+CXXSTD := -std=c++17
+NVCCFLAGS ?= -O3 -lineinfo
+CXXFLAGS ?= -O2
+ALL_NVCCFLAGS := $(CXXSTD) $(NVCCFLAGS) $(ARCH_FLAGS) -Xcompiler -Wall -Icommon
+ALL_CXXFLAGS := $(CXXSTD) $(CXXFLAGS) -Wall -Wextra -Icommon
+LDLIBS := -lcublas
+
+# Rebuild everything when the flags change (a stamp file that changes only with them).
+FLAGS_STAMP := $(BUILD)/flags.stamp
+FLAGS_NOW := $(NVCC) $(ALL_NVCCFLAGS) | $(CXX) $(ALL_CXXFLAGS)
+$(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP))" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
+
+# ---- the shared harness ---------------------------------------------------------------------
+COMMON_HOST_SRC := common/args.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp
+COMMON_CUDA_SRC := $(wildcard common/*.cu)
+COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o)
+
+$(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+# ---- the labs -------------------------------------------------------------------------------
+# Each labs/NN-topic/ holds driver.cu (main, data, checks), TOPIC.h (the interface), TOPIC.cu (the
+# student's file) and optional host-only *.cpp; solutions/NN-topic/TOPIC.cu is the reference.
+LAB_DIRS := $(sort $(wildcard labs/[0-9][0-9]-*))
+LAB_NUMS := $(foreach d,$(LAB_DIRS),$(firstword $(subst -, ,$(notdir $(d)))))
+lab_dir = $(filter labs/$(1)-%,$(LAB_DIRS))
+lab_student = $(filter-out $(1)/driver.cu,$(wildcard $(1)/*.cu))
+
+# $(1) = NN, $(2) = labs/NN-topic, $(3) = student file name
+define LAB_RULES
+$(BUILD)/$(1)/driver.o: $(2)/driver.cu $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/$(1)/%.o: $(2)/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(CXX) $(ALL_CXXFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/lab$(1)/student.o: $(2)/$(3) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/sol$(1)/student.o: solutions/$(notdir $(2))/$(3) $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
+
+$(BUILD)/lab$(1)/student_source.o $(BUILD)/sol$(1)/student_source.o: common/student_source.cpp $(FLAGS_STAMP)
+	@mkdir -p $$(@D)
+	$(CXX) $(ALL_CXXFLAGS) -c $$< -o $$@ \
+	  -DSTUDENT_SOURCE_PATH='"$$(abspath $$(if $$(findstring /lab$(1)/,$$@),$(2),solutions/$(notdir $(2))))/$(3)"' \
+	  -DSTUDENT_SOURCE_DISPLAY='"$$(if $$(findstring /lab$(1)/,$$@),$(2),solutions/$(notdir $(2)))/$(3)"'
+
+LAB$(1)_HOST_OBJS := $(patsubst $(2)/%.cpp,$(BUILD)/$(1)/%.o,$(wildcard $(2)/*.cpp))
+
+lab$(1) sol$(1): %$(1): $(BUILD)/$(1)/driver.o $(BUILD)/%$(1)/student.o $(BUILD)/%$(1)/student_source.o $$(LAB$(1)_HOST_OBJS) $(COMMON_OBJS)
+	$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(LDLIBS)
+endef
+$(foreach n,$(LAB_NUMS),$(eval $(call LAB_RULES,$(n),$(call lab_dir,$(n)),$(notdir $(call lab_student,$(call lab_dir,$(n)))))))
+
+LAB_PROGRAMS := $(addprefix lab,$(LAB_NUMS))
+SOL_PROGRAMS := $(addprefix sol,$(LAB_NUMS))
+
+# ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
+UNIT_SRC := $(wildcard tests/unit/*.cpp)
+UNIT_LAB_SRC := $(wildcard labs/*/*.cpp)
+UNIT_OBJS := $(UNIT_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_LAB_SRC:%.cpp=$(BUILD)/unit/%.o) \
+             $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o)
+
+$(BUILD)/tests/unit/%.o: tests/unit/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -I. -MMD -MP -c $< -o $@
+
+$(BUILD)/unit/labs/%.o: labs/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -I$(dir $<) -MMD -MP -c $< -o $@
+
+$(BUILD)/unit_tests: $(UNIT_OBJS)
+	$(CXX) -o $@ $^
+
+# ---- top-level targets ----------------------------------------------------------------------
+.PHONY: all labs solutions unit-tests test bench clean help list-labs arch
+
+all: labs solutions
+labs: $(LAB_PROGRAMS)
+solutions: $(SOL_PROGRAMS)
+unit-tests: $(BUILD)/unit_tests
+
+test: all unit-tests
+	@BUILD=$(BUILD) bash tests/run_tests.sh
+
+bench: solutions
+	@BUILD=$(BUILD) bash tests/bench.sh
+
+list-labs:
+	@echo $(LAB_NUMS)
+
+arch:
+	@echo "ARCH=$(ARCH) -> $(ARCH_FLAGS)"
+
+clean:
+	rm -rf $(BUILD) $(LAB_PROGRAMS) $(SOL_PROGRAMS)
+
+help:
+	@echo "cudalabs targets:"
+	@echo "  make labNN            build your starter for lab NN into ./labNN (then run ./labNN)"
+	@echo "  make solNN            build the reference solution of lab NN into ./solNN"
+	@echo "  make all              every starter and every solution"
+	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
+	@echo "  make bench            benchmark every solution; writes bench/results/<device>.{json,md}"
+	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
+	@echo "  make arch             show the GPU architecture flags in use (override: ARCH=sm_90)"
+	@echo "  make clean            remove build outputs"
+	@echo "labs:"
+	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)
+
+-include $(shell find $(BUILD) -name '*.d' 2>/dev/null)

@@ -1,0 +1,87 @@
+#include "gpu.h"
+
+#include <algorithm>
+#include <vector>
+
+#include "args.h"
+#include "stats.h"
+
+namespace cudalabs {
+
+namespace {
+std::string version_string(int v) {
+    return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
+}
+}  // namespace
+
+DeviceSummary open_device(int index, cudaDeviceProp* props_out) {
+    int count = 0;
+    cudaError_t err = cudaGetDeviceCount(&count);
+    if (err != cudaSuccess || count == 0) {
+        std::string why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device found";
+        cudaGetLastError();
+        throw NoGpuError("no usable CUDA GPU (" + why +
+                         "): this program needs an NVIDIA GPU and driver to run; building and "
+                         "the unit tests work without one");
+    }
+    if (index < 0 || index >= count)
+        throw UsageError("--device " + std::to_string(index) + " does not exist: this machine has " +
+                         std::to_string(count) + " CUDA device(s), numbered from 0");
+    CUDA_CHECK(cudaSetDevice(index));
+    cudaDeviceProp p;
+    CUDA_CHECK(cudaGetDeviceProperties(&p, index));
+    if (props_out) *props_out = p;
+    DeviceSummary d;
+    d.name = p.name;
+    d.compute_capability = std::to_string(p.major) + "." + std::to_string(p.minor);
+    d.sms = p.multiProcessorCount;
+    d.memory_gib = static_cast<double>(p.totalGlobalMem) / (1024.0 * 1024 * 1024);
+    d.l2_mib = p.l2CacheSize / (1024 * 1024);
+    int runtime = 0, driver = 0;
+    CUDA_CHECK(cudaRuntimeGetVersion(&runtime));
+    CUDA_CHECK(cudaDriverGetVersion(&driver));
+    d.cuda_runtime = version_string(runtime);
+    d.cuda_driver = version_string(driver);
+    return d;
+}
+
+size_t free_device_memory() {
+    size_t free_bytes = 0, total = 0;
+    CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total));
+    return free_bytes;
+}
+
+double measure_copy_gbs(size_t bytes, int reps) {
+    DeviceBuffer<char> src(bytes), dst(bytes);
+    CUDA_CHECK(cudaMemset(src.data(), 1, bytes));
+    cudaEvent_t start, stop;
+    CUDA_CHECK(cudaEventCreate(&start));
+    CUDA_CHECK(cudaEventCreate(&stop));
+    std::vector<double> ms;
+    for (int i = -1; i < reps; ++i) {  // i = -1 is the warm-up
+        CUDA_CHECK(cudaEventRecord(start));
+        CUDA_CHECK(cudaMemcpyAsync(dst.data(), src.data(), bytes, cudaMemcpyDeviceToDevice));
+        CUDA_CHECK(cudaEventRecord(stop));
+        CUDA_CHECK(cudaEventSynchronize(stop));
+        float t = 0;
+        CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+        if (i >= 0) ms.push_back(t);
+    }
+    cudaEventDestroy(start);
+    cudaEventDestroy(stop);
+    return 2.0 * static_cast<double>(bytes) / (summarize(ms).median * 1e6);
+}
+
+L2Flusher::L2Flusher() {
+    int device = 0, l2 = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&l2, cudaDevAttrL2CacheSize, device));
+    l2_bytes_ = static_cast<size_t>(l2);
+    scratch_ = DeviceBuffer<char>(std::max<size_t>(2 * l2_bytes_, 1 << 20));
+}
+
+void L2Flusher::flush(cudaStream_t stream) {
+    CUDA_CHECK(cudaMemsetAsync(scratch_.data(), 0, scratch_.bytes(), stream));
+}
+
+}  // namespace cudalabs

@@ -1,0 +1,96 @@
+// The lab framework: a lab's driver describes its variants and sizes and how to run one case;
+// run_lab() owns everything else (options, the GPU, the yardstick, timing policy, the table,
+// JSON/Markdown, exit codes). See labs/01-vector-add/driver.cu for the shape of a driver.
+#pragma once
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "args.h"
+#include "gpu.h"
+#include "report.h"
+#include "timing.h"
+#include "validate.h"
+
+namespace cudalabs {
+
+struct Variant {
+    std::string name;         // used by --variant and in TODO hints: keep it one word
+    std::string description;  // one line for --help
+    bool yardstick = false;   // a reference implementation (cuBLAS...): ratios are against it
+};
+
+// What running one variant at one size produced.
+struct Outcome {
+    bool checked = false;          // `check` holds a comparison with the reference
+    CheckResult check;
+    std::vector<size_t> shape;     // for indices in messages: {rows, cols} or {depth, rows, cols}
+    double time_ms = -1;           // median; < 0 when not timed
+    double bytes = 0;              // bytes that must move through device memory
+    double flops = 0;              // floating-point operations
+    std::string note;              // shown in the table
+    std::string failure;           // non-empty: the variant failed for this reason
+    bool skipped = false;          // not applicable at this size (say why in note)
+};
+
+class RunContext {
+public:
+    RunContext(const Options& options, const DeviceSummary& device, const cudaDeviceProp& props,
+               int warmup, int reps);
+    const Options& options;
+    const DeviceSummary& device;
+    const cudaDeviceProp& props;
+    uint64_t seed() const { return options.seed; }
+    int warmup, reps;
+
+    // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
+    // would fit in L2, the cache is flushed before every repetition.
+    template <class Launch>
+    double time_gpu(Launch&& launch, double working_set_bytes) {
+        TimingPlan plan{warmup, reps, flusher_for(working_set_bytes)};
+        return time_gpu_ms(launch, plan);
+    }
+    template <class Work>
+    double time_host(Work&& work) {
+        return time_host_ms(work, TimingPlan{warmup, reps, nullptr});
+    }
+
+private:
+    L2Flusher* flusher_for(double working_set_bytes);
+    std::unique_ptr<L2Flusher> flusher_;
+};
+
+struct Lab {
+    std::string number;          // "01": the marker is TODO(lab01)
+    std::string name;            // "01-vector-add"
+    std::string title;           // one line for --help and the report
+    std::string size_help;       // what N, NxM, NxMxK mean for this lab
+    std::string positional_help; // non-empty: the lab takes positional arguments (lab 05)
+    std::vector<Variant> variants;
+    std::vector<Dims> check_sizes;  // default run: correctness, awkward shapes included
+    std::vector<Dims> bench_sizes;  // --bench
+    std::vector<Dims> quick_sizes;  // --quick (compute-sanitizer)
+    std::string ratio_to;           // empty: measured copy bandwidth (GB/s)
+    std::vector<Target> bench_targets;
+
+    // Throws UsageError for sizes this lab cannot run (wrong number of extents, over int range).
+    std::function<void(const Dims&)> check_dims;
+    // Device memory one case needs, in bytes, checked against free memory before anything runs.
+    std::function<double(const Dims&)> device_bytes;
+    // Optional: called once with the options before any case (positional arguments, limits).
+    std::function<void(const Options&)> configure;
+    std::function<Outcome(const std::string& variant, const Dims& dims, RunContext& ctx)> run;
+};
+
+// Runs the lab as its main(): returns the exit code (see exit_codes.h).
+int run_lab(const Lab& lab, int argc, char** argv);
+
+// Helpers for check_dims.
+void require_extents(const Dims& dims, size_t min_count, size_t max_count, const std::string& what);
+void require_at_most(const Dims& dims, long long max_value, const std::string& what);
+
+}  // namespace cudalabs

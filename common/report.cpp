@@ -1,0 +1,216 @@
+#include "report.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cudalabs {
+
+const char* status_name(Status s) {
+    switch (s) {
+        case Status::Pass: return "PASS";
+        case Status::Fail: return "FAIL";
+        case Status::Skip: return "SKIP";
+        case Status::Reference: return "REF";
+    }
+    return "?";
+}
+
+bool Report::passed() const {
+    return count(Status::Fail) == 0 && count(Status::Pass) > 0;
+}
+
+int Report::count(Status s) const {
+    return static_cast<int>(std::count_if(rows.begin(), rows.end(),
+                                          [s](const Row& r) { return r.status == s; }));
+}
+
+std::string format_number(double value, int digits) {
+    if (value < 0) return "-";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.*f", digits, value);
+    return buf;
+}
+
+std::string json_escape(const std::string& text) {
+    std::string out;
+    for (unsigned char ch : text) {
+        switch (ch) {
+            case '"': out += "\\\""; break;
+            case '\\': out += "\\\\"; break;
+            case '\n': out += "\\n"; break;
+            case '\r': out += "\\r"; break;
+            case '\t': out += "\\t"; break;
+            default:
+                if (ch < 0x20) {
+                    char buf[8];
+                    std::snprintf(buf, sizeof buf, "\\u%04x", ch);
+                    out += buf;
+                } else {
+                    out += static_cast<char>(ch);
+                }
+        }
+    }
+    return out;
+}
+
+void print_device_header(std::ostream& out, const DeviceSummary& d) {
+    out << "Device: " << d.name << " | compute capability " << d.compute_capability << " | "
+        << d.sms << " SMs | " << format_number(d.memory_gib, 1) << " GiB | L2 " << d.l2_mib
+        << " MiB | measured copy " << format_number(d.copy_gbs, 0) << " GB/s"
+        << " | CUDA runtime " << d.cuda_runtime << ", driver " << d.cuda_driver << "\n";
+}
+
+namespace {
+struct Column {
+    std::string title;
+    bool right;
+    std::vector<std::string> cells;
+};
+
+std::string rate_cell(const Row& r) {
+    if (r.flops > 0) return format_number(r.gflops(), 1);
+    return format_number(r.gbs(), 1);
+}
+
+std::string rate_title(const Report& report) {
+    bool any_flops = std::any_of(report.rows.begin(), report.rows.end(),
+                                 [](const Row& r) { return r.flops > 0; });
+    bool any_bytes = std::any_of(report.rows.begin(), report.rows.end(),
+                                 [](const Row& r) { return r.flops <= 0 && r.bytes > 0; });
+    if (any_flops && any_bytes) return "GFLOP/s|GB/s";
+    return any_flops ? "GFLOP/s" : "GB/s";
+}
+}  // namespace
+
+void print_table(std::ostream& out, const Report& report) {
+    std::vector<Column> cols = {{"variant", false, {}}, {"size", true, {}},
+                                {"time (ms)", true, {}}, {rate_title(report), true, {}},
+                                {"ratio", true, {}},   {"check", false, {}}};
+    for (const Row& r : report.rows) {
+        cols[0].cells.push_back(r.variant);
+        cols[1].cells.push_back(r.size);
+        cols[2].cells.push_back(format_number(r.time_ms, r.time_ms >= 100 ? 1 : 4));
+        cols[3].cells.push_back(rate_cell(r));
+        cols[4].cells.push_back(format_number(r.ratio, 2));
+        cols[5].cells.push_back(status_name(r.status));
+    }
+    std::vector<size_t> width;
+    for (const Column& c : cols) {
+        size_t w = c.title.size();
+        for (const std::string& s : c.cells) w = std::max(w, s.size());
+        width.push_back(w);
+    }
+    auto cell = [&](const std::string& s, size_t i) {
+        std::string pad(width[i] - s.size(), ' ');
+        return cols[i].right ? pad + s : s + pad;
+    };
+    std::string line;
+    for (size_t i = 0; i < cols.size(); ++i) line += (i ? "  " : "") + cell(cols[i].title, i);
+    out << line << "  note\n";
+    line.clear();
+    for (size_t i = 0; i < cols.size(); ++i) line += (i ? "  " : "") + std::string(width[i], '-');
+    out << line << "  ----\n";
+    for (size_t r = 0; r < report.rows.size(); ++r) {
+        line.clear();
+        for (size_t i = 0; i < cols.size(); ++i) line += (i ? "  " : "") + cell(cols[i].cells[r], i);
+        out << line << (report.rows[r].note.empty() ? "" : "  " + report.rows[r].note) << "\n";
+    }
+    if (!report.ratio_to.empty()) out << "(ratio: rate / " << report.ratio_to << ")\n";
+}
+
+void evaluate_targets(Report& report) {
+    for (Target& t : report.targets) {
+        t.measured = false;
+        for (const Row& r : report.rows) {
+            if (r.variant == t.variant && r.size == t.size && r.ratio >= 0 &&
+                r.status == Status::Pass) {
+                t.ratio = r.ratio;
+                t.measured = true;
+                t.met = r.ratio >= t.min_ratio;
+            }
+        }
+    }
+}
+
+void print_targets(std::ostream& out, const Report& report) {
+    for (const Target& t : report.targets) {
+        out << "target: " << t.variant << " at " << t.size << " >= " << format_number(t.min_ratio, 2)
+            << " x " << t.yardstick << ": ";
+        if (!t.measured) out << "not measured in this run\n";
+        else out << format_number(t.ratio, 2) << (t.met ? "  MET" : "  MISSED") << "\n";
+    }
+}
+
+std::string verdict_line(const Report& report) {
+    int pass = report.count(Status::Pass), fail = report.count(Status::Fail),
+        skip = report.count(Status::Skip);
+    std::string counts = std::to_string(pass) + " passed, " + std::to_string(fail) + " failed" +
+                         (skip ? ", " + std::to_string(skip) + " skipped" : "");
+    if (report.passed()) return "Verdict: PASS (" + counts + ")";
+    if (fail == 0) return "Verdict: NOTHING CHECKED (" + counts + ")";
+    return "Verdict: FAIL (" + counts + ")";
+}
+
+namespace {
+std::string json_number(double v) {
+    if (v < 0) return "null";
+    char buf[64];
+    std::snprintf(buf, sizeof buf, "%.6g", v);
+    return buf;
+}
+std::string q(const std::string& s) { return "\"" + json_escape(s) + "\""; }
+}  // namespace
+
+void write_json(std::ostream& out, const Report& r) {
+    const DeviceSummary& d = r.device;
+    out << "{\n  \"lab\": " << q(r.lab) << ",\n  \"program\": " << q(r.program)
+        << ",\n  \"mode\": " << q(r.mode) << ",\n  \"date\": " << q(r.date)
+        << ",\n  \"seed\": " << r.seed << ",\n  \"ratio_to\": " << q(r.ratio_to)
+        << ",\n  \"device\": {\"name\": " << q(d.name) << ", \"compute_capability\": "
+        << q(d.compute_capability) << ", \"sms\": " << d.sms
+        << ", \"memory_gib\": " << json_number(d.memory_gib) << ", \"l2_mib\": " << d.l2_mib
+        << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"cuda_runtime\": "
+        << q(d.cuda_runtime) << ", \"cuda_driver\": " << q(d.cuda_driver) << "},\n  \"results\": [";
+    for (size_t i = 0; i < r.rows.size(); ++i) {
+        const Row& w = r.rows[i];
+        out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(w.variant) << ", \"size\": "
+            << q(w.size) << ", \"time_ms\": " << json_number(w.time_ms)
+            << ", \"gbs\": " << json_number(w.gbs()) << ", \"gflops\": "
+            << json_number(w.gflops()) << ", \"ratio\": " << json_number(w.ratio)
+            << ", \"status\": " << q(status_name(w.status)) << ", \"note\": " << q(w.note) << "}";
+    }
+    out << "\n  ],\n  \"targets\": [";
+    for (size_t i = 0; i < r.targets.size(); ++i) {
+        const Target& t = r.targets[i];
+        out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(t.variant) << ", \"size\": "
+            << q(t.size) << ", \"min_ratio\": " << json_number(t.min_ratio)
+            << ", \"yardstick\": " << q(t.yardstick) << ", \"ratio\": "
+            << (t.measured ? json_number(t.ratio) : "null") << ", \"met\": "
+            << (t.measured ? (t.met ? "true" : "false") : "null") << "}";
+    }
+    out << "\n  ],\n  \"verdict\": " << q(r.passed() ? "PASS" : "FAIL") << "\n}\n";
+}
+
+void write_markdown(std::ostream& out, const Report& r) {
+    out << "### " << r.lab << " (" << r.program << ", " << r.mode << ")\n\n"
+        << "Device: " << r.device.name << " (cc " << r.device.compute_capability
+        << "), measured copy " << format_number(r.device.copy_gbs, 0) << " GB/s; " << r.date
+        << "\n\n| variant | size | time (ms) | " << rate_title(r) << " | ratio | check |\n"
+        << "|---|---:|---:|---:|---:|---|\n";
+    for (const Row& w : r.rows)
+        out << "| " << w.variant << " | " << w.size << " | "
+            << format_number(w.time_ms, w.time_ms >= 100 ? 1 : 4) << " | " << rate_cell(w)
+            << " | " << format_number(w.ratio, 2) << " | " << status_name(w.status) << " |\n";
+    if (!r.ratio_to.empty()) out << "\nRatio: rate / " << r.ratio_to << ".\n";
+    if (!r.targets.empty()) {
+        out << "\n| target | needed | measured | |\n|---|---:|---:|---|\n";
+        for (const Target& t : r.targets)
+            out << "| " << t.variant << " at " << t.size << " vs " << t.yardstick << " | "
+                << format_number(t.min_ratio, 2) << " | "
+                << (t.measured ? format_number(t.ratio, 2) : "-") << " | "
+                << (t.measured ? (t.met ? "met" : "MISSED") : "not run") << " |\n";
+    }
+    out << "\n";
+}
+
+}  // namespace cudalabs

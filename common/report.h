@@ -1,0 +1,79 @@
+// The results of one run: the aligned table, the verdict, JSON and Markdown. Host-only.
+#pragma once
+#include <cstdint>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace cudalabs {
+
+enum class Status { Pass, Fail, Skip, Reference };
+const char* status_name(Status s);  // "PASS", "FAIL", "SKIP", "REF"
+
+struct Row {
+    std::string variant;
+    std::string size;
+    double time_ms = -1;   // median; < 0: not timed
+    double bytes = 0;      // bytes moved through device memory (for GB/s)
+    double flops = 0;      // floating-point operations (for GFLOP/s); wins over bytes
+    double ratio = -1;     // rate / yardstick rate; < 0: none
+    Status status = Status::Skip;
+    std::string note;
+
+    double gbs() const { return time_ms > 0 && bytes > 0 ? bytes / (time_ms * 1e6) : -1; }
+    double gflops() const { return time_ms > 0 && flops > 0 ? flops / (time_ms * 1e6) : -1; }
+    // The figure the ratio compares: GFLOP/s where flops are counted, else GB/s.
+    double rate() const { return flops > 0 ? gflops() : gbs(); }
+};
+
+struct DeviceSummary {
+    std::string name;
+    std::string compute_capability;  // "9.0"
+    int sms = 0;
+    double memory_gib = 0;
+    int l2_mib = 0;
+    double copy_gbs = 0;  // measured device-to-device copy, bytes read + written
+    std::string cuda_runtime, cuda_driver;
+};
+
+// A speed target checked in benchmark runs: variant at size reaches min_ratio of the yardstick.
+struct Target {
+    std::string variant;
+    std::string size;
+    double min_ratio = 0;
+    std::string yardstick;  // "copy bandwidth", "cuBLAS"
+    // Filled in after the run:
+    double ratio = -1;
+    bool met = false;
+    bool measured = false;
+};
+
+struct Report {
+    std::string lab;       // "01-vector-add"
+    std::string program;   // "sol01"
+    std::string mode;      // "check", "bench" or "quick"
+    std::string date;      // ISO 8601, UTC
+    uint64_t seed = 0;
+    std::string ratio_to;  // what the ratio column compares with
+    DeviceSummary device;
+    std::vector<Row> rows;
+    std::vector<Target> targets;
+
+    bool passed() const;        // no row failed and at least one ran
+    int count(Status s) const;
+};
+
+void print_device_header(std::ostream& out, const DeviceSummary& dev);
+void print_table(std::ostream& out, const Report& report);
+void print_targets(std::ostream& out, const Report& report);
+std::string verdict_line(const Report& report);
+void write_json(std::ostream& out, const Report& report);
+void write_markdown(std::ostream& out, const Report& report);
+
+std::string json_escape(const std::string& text);
+// Fixed-point with `digits` decimals; "-" for negative (unmeasured) values.
+std::string format_number(double value, int digits);
+// Fills each target's ratio/met/measured from the matching row.
+void evaluate_targets(Report& report);
+
+}  // namespace cudalabs

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# The test suite behind `make test` (run it through make, which builds everything first).
+#
+#   1. the host unit tests (doctest);
+#   2. for every lab, command-line checks that need no GPU (help, bad sizes, unknown flags);
+#   3. without a GPU: every program says so in one sentence and exits 77;
+#      with a GPU: every solution passes its default sizes, every untouched starter fails and
+#      points at its TODO, compute-sanitizer memcheck and racecheck are clean on the solutions,
+#      lab-specific checks in tests/labs/NN.sh run, and then the benchmarks (make bench).
+#
+# Ends with one line "N passed, M failed, K skipped". Logs: $LOG_DIR (default build/test-logs).
+# CUDALABS_GPU=0 or 1 overrides the GPU detection (nvidia-smi -L).
+set -u
+cd "$(dirname "$0")/.."
+BUILD=${BUILD:-build}
+LOG_DIR=${LOG_DIR:-$BUILD/test-logs}
+RUN_TIMEOUT=${RUN_TIMEOUT:-600}
+mkdir -p "$LOG_DIR"
+LOG=$LOG_DIR/suite.log
+: > "$LOG"
+
+passed=0 failed=0 skipped=0
+pass() { passed=$((passed + 1)); echo "PASS  $1"; }
+fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+ -- $2}"; echo "FAIL  $1${2:+ -- $2}" >> "$LOG"; }
+skip() { skipped=$((skipped + 1)); echo "SKIP  $1${2:+ -- $2}"; }
+
+# run_capture NAME CMD...: runs CMD with a time limit; sets $rc, $out (stdout) and $err (stderr).
+run_capture() {
+    local name=$1; shift
+    local o e
+    o=$(mktemp) e=$(mktemp)
+    timeout --kill-after=10 "$RUN_TIMEOUT" "$@" > "$o" 2> "$e" < /dev/null
+    rc=$?
+    out=$(cat "$o") err=$(cat "$e")
+    rm -f "$o" "$e"
+    { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
+}
+
+# expect NAME WANTED_EXIT PATTERN CMD...: passes when CMD exits WANTED_EXIT and its output
+# (stdout and stderr) matches the extended regex PATTERN ('' matches anything).
+expect() {
+    local name=$1 want=$2 pattern=$3; shift 3
+    run_capture "$name" "$@"
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want: $(printf '%s\n%s' "$out" "$err" | grep -m1 -E 'FAIL|error|Error' || printf '%s' "$err" | head -c 300)"
+    elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then
+        fail "$name" "output does not match /$pattern/"
+    else
+        pass "$name"
+    fi
+}
+
+# ---- 1. unit tests --------------------------------------------------------------------------
+run_capture "unit tests" "$BUILD/unit_tests"
+echo "$out" | grep -E '^\[doctest\]|ERROR|FAILED|\.cpp\(' | grep -v '^\[doctest\] doctest version'
+summary=$(echo "$out" | grep -E '^\[doctest\] test cases:')
+if [[ $summary =~ ([0-9]+)\ passed.*\|\ *([0-9]+)\ failed.*\|\ *([0-9]+)\ skipped ]]; then
+    passed=$((passed + BASH_REMATCH[1])); failed=$((failed + BASH_REMATCH[2]))
+    skipped=$((skipped + BASH_REMATCH[3]))
+    [ "$rc" -ne 0 ] && [ "${BASH_REMATCH[2]}" -eq 0 ] && fail "unit tests" "exit $rc"
+else
+    fail "unit tests" "no doctest summary (exit $rc)"
+fi
+
+# ---- GPU detection --------------------------------------------------------------------------
+if [ -n "${CUDALABS_GPU:-}" ]; then gpu=$CUDALABS_GPU
+elif nvidia-smi -L > /dev/null 2>&1; then gpu=1
+else gpu=0
+fi
+SANITIZER=$(command -v compute-sanitizer || ls /usr/local/cuda/bin/compute-sanitizer 2>/dev/null || true)
+echo "GPU present: $([ "$gpu" = 1 ] && echo yes || echo no)"
+
+# ---- 2 and 3. every lab ---------------------------------------------------------------------
+labs=$(make -s --no-print-directory list-labs)
+for nn in $labs; do
+    sol=./sol$nn lab=./lab$nn
+    # Command-line checks: usage errors are found before the GPU is touched.
+    expect "lab$nn --help" 0 'Usage:' $sol --help
+    expect "lab$nn rejects a non-numeric size" 2 'error: .*abc' $sol --size abc
+    expect "lab$nn rejects size 0" 2 'error: .*at least 1' $sol --size 0
+    expect "lab$nn rejects negative --reps" 2 'error: ' $sol --reps -3
+    expect "lab$nn rejects an unknown variant" 2 'unknown variant' $sol --variant no_such_variant
+    expect "lab$nn rejects an unknown option" 2 'unknown option' $sol --no-such-flag
+
+    if [ "$gpu" != 1 ]; then
+        for prog in $lab $sol; do
+            run_capture "$prog without a GPU" $prog
+            if [ "$rc" -eq 77 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+                && [[ $err == *"no usable CUDA GPU"* ]]; then
+                pass "$prog without a GPU: one sentence, exit 77"
+            else
+                fail "$prog without a GPU" "exit $rc, stdout ${#out} chars, stderr: $(echo "$err" | head -c 200)"
+            fi
+        done
+        skip "lab$nn GPU suite" "no GPU on this machine"
+        continue
+    fi
+
+    expect "sol$nn passes every default size" 0 'Verdict: PASS' $sol
+    expect "lab$nn starter fails and points at its TODO" 1 "TODO\\(lab$nn\\).*|Verdict: FAIL" $lab
+    if ! printf '%s' "$out" | grep -q "TODO(lab$nn)"; then fail "lab$nn starter names TODO(lab$nn)"; else pass "lab$nn starter names TODO(lab$nn)"; fi
+    expect "sol$nn rejects a size too large for the device" 2 'error: ' $sol --size 100000000000
+    if [ -n "$SANITIZER" ]; then
+        expect "sol$nn memcheck clean" 0 'ERROR SUMMARY: 0 errors' \
+            "$SANITIZER" --tool memcheck --leak-check full --error-exitcode 99 $sol --quick
+        expect "sol$nn racecheck clean" 0 'ERROR SUMMARY: 0 (errors|hazards)' \
+            "$SANITIZER" --tool racecheck --error-exitcode 99 $sol --quick
+    else
+        skip "sol$nn compute-sanitizer" "compute-sanitizer not found"
+    fi
+    if [ -f "tests/labs/$nn.sh" ]; then
+        # shellcheck source=/dev/null
+        . "tests/labs/$nn.sh"
+    fi
+done
+
+# ---- 4. benchmarks (GPU only) ---------------------------------------------------------------
+if [ "$gpu" = 1 ]; then
+    run_capture "make bench" make -s --no-print-directory bench BUILD="$BUILD"
+    echo "$out" | grep -E '^(target|Benchmarks|Results|  )' | head -80
+    if [ "$rc" -eq 0 ]; then pass "make bench: every solution passed at its benchmark sizes"
+    else fail "make bench" "exit $rc (see $LOG)"; fi
+fi
+
+echo "$passed passed, $failed failed, $skipped skipped"
+[ "$failed" -eq 0 ]

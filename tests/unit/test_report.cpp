@@ -1,0 +1,115 @@
+#include <doctest/doctest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "common/report.h"
+
+using namespace cudalabs;
+
+namespace {
+Report sample_report() {
+    Report r;
+    r.lab = "01-vector-add";
+    r.program = "sol01";
+    r.mode = "bench";
+    r.date = "2026-11-21T12:00:00Z";
+    r.seed = 2026;
+    r.ratio_to = "measured copy bandwidth";
+    r.device.name = "Test \"GPU\"";
+    r.device.compute_capability = "9.0";
+    r.device.sms = 132;
+    r.device.copy_gbs = 3000;
+    Row pass;
+    pass.variant = "fast";
+    pass.size = "67108864";
+    pass.time_ms = 0.25;
+    pass.bytes = 750e6;
+    pass.ratio = 0.95;
+    pass.status = Status::Pass;
+    Row fail = pass;
+    fail.variant = "simple";
+    fail.status = Status::Fail;
+    fail.note = "wrong\tvalue\n";
+    fail.ratio = -1;
+    r.rows = {pass, fail};
+    r.targets = {{"fast", "67108864", 0.90, "copy bandwidth"}, {"simple", "1", 0.5, "copy bandwidth"}};
+    evaluate_targets(r);
+    return r;
+}
+}  // namespace
+
+TEST_CASE("rates and ratios") {
+    Row r;
+    r.time_ms = 2;
+    r.bytes = 4e9;
+    CHECK(r.gbs() == doctest::Approx(2000));
+    CHECK(r.rate() == doctest::Approx(2000));
+    r.flops = 2e9;
+    CHECK(r.gflops() == doctest::Approx(1000));
+    CHECK(r.rate() == doctest::Approx(1000));
+    r.time_ms = -1;
+    CHECK(r.rate() < 0);
+}
+
+TEST_CASE("the JSON report parses and holds every row, target and the verdict") {
+    Report r = sample_report();
+    std::ostringstream out;
+    write_json(out, r);
+    nlohmann::json j = nlohmann::json::parse(out.str());
+    CHECK(j["lab"] == "01-vector-add");
+    CHECK(j["device"]["name"] == "Test \"GPU\"");
+    CHECK(j["device"]["copy_gbs"] == 3000);
+    REQUIRE(j["results"].size() == 2);
+    CHECK(j["results"][0]["status"] == "PASS");
+    CHECK(j["results"][0]["gbs"].get<double>() == doctest::Approx(3000));
+    CHECK(j["results"][0]["gflops"].is_null());
+    CHECK(j["results"][1]["note"] == "wrong\tvalue\n");
+    CHECK(j["results"][1]["ratio"].is_null());
+    CHECK(j["targets"][0]["met"] == true);
+    CHECK(j["targets"][1]["met"].is_null());  // its row failed: not measured
+    CHECK(j["verdict"] == "FAIL");
+}
+
+TEST_CASE("json_escape escapes quotes, backslashes and control characters") {
+    CHECK(json_escape("a\"b\\c") == "a\\\"b\\\\c");
+    CHECK(json_escape(std::string("x\x01y")) == "x\\u0001y");
+}
+
+TEST_CASE("the table is aligned and the verdict counts rows") {
+    Report r = sample_report();
+    std::ostringstream out;
+    print_table(out, r);
+    std::istringstream lines(out.str());
+    std::string header, rule, row1, row2;
+    std::getline(lines, header);
+    std::getline(lines, rule);
+    std::getline(lines, row1);
+    std::getline(lines, row2);
+    CHECK(header.find("GB/s") != std::string::npos);
+    CHECK(row1.find("PASS") == header.find("check"));
+    CHECK(row2.find("FAIL") == header.find("check"));
+    CHECK(row1.find("3000.0") != std::string::npos);
+    CHECK(verdict_line(r) == "Verdict: FAIL (1 passed, 1 failed)");
+    r.rows.pop_back();
+    CHECK(verdict_line(r) == "Verdict: PASS (1 passed, 0 failed)");
+    r.rows.clear();
+    CHECK(verdict_line(r).find("NOTHING CHECKED") != std::string::npos);
+    CHECK_FALSE(r.passed());
+}
+
+TEST_CASE("targets are met, missed or not measured") {
+    Report r = sample_report();
+    CHECK(r.targets[0].measured);
+    CHECK(r.targets[0].met);
+    r.targets[0].min_ratio = 0.99;
+    evaluate_targets(r);
+    CHECK_FALSE(r.targets[0].met);
+    std::ostringstream out;
+    print_targets(out, r);
+    CHECK(out.str().find("MISSED") != std::string::npos);
+    CHECK(out.str().find("not measured") != std::string::npos);
+    std::ostringstream md;
+    write_markdown(md, r);
+    CHECK(md.str().find("| fast | 67108864 |") != std::string::npos);
+}
