@@ -133,10 +133,10 @@ solutions: $(SOL_PROGRAMS)
 unit-tests: $(BUILD)/unit_tests
 
 test: all unit-tests
-	@BUILD=$(BUILD) bash tests/run_tests.sh
+	+@BUILD=$(BUILD) bash tests/run_tests.sh
 
 bench: solutions
-	@BUILD=$(BUILD) bash tests/bench.sh
+	+@BUILD=$(BUILD) bash tests/bench.sh
 
 list-labs:
 	@echo $(LAB_NUMS)

@@ -27,6 +27,10 @@ struct Options {
     std::string json_path;              // --json FILE
     std::string markdown_path;          // --markdown FILE
     int device = 0;                     // --device
+    // Grading (see grading/README.md): write every checked output to DIR, or check the outputs
+    // another process wrote there instead of this process's own.
+    std::string emit_dir;               // --emit-outputs DIR
+    std::string verify_dir;             // --verify-outputs DIR
     std::vector<std::string> positional;
 };
 

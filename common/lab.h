@@ -59,9 +59,45 @@ public:
         return time_host_ms(work, TimingPlan{warmup, reps, nullptr});
     }
 
+    // Checks `count` outputs against the reference and records the result in `out`. Every lab
+    // checks through here (not check_values directly): with --emit-outputs the outputs are also
+    // written to a file, and with --verify-outputs the outputs another process wrote are
+    // checked instead of `got`, so a grader can judge a student's program from outside it.
+    // A case may call check several times (several outputs); the first failure is kept.
+    template <class T, class R>
+    void check(Outcome& out, const T* got, const R* expected, size_t count, Tolerance tol,
+               std::vector<size_t> shape = {}) {
+        std::vector<unsigned char> other;
+        const T* judged = got;
+        std::string path = next_output_path();
+        if (!options.emit_dir.empty()) write_output(path, got, count * sizeof(T));
+        if (!options.verify_dir.empty()) {
+            if (!read_output(path, count * sizeof(T), other)) {
+                record_failure(out, "no output of the expected size in " + path);
+                return;
+            }
+            judged = reinterpret_cast<const T*>(other.data());
+        }
+        CheckResult res = check_values(judged, expected, count, tol);
+        if (!out.checked || (out.check.ok() && !res.ok())) {
+            out.check = res;
+            out.shape = std::move(shape);
+        }
+        out.checked = true;
+    }
+
+    // Called by the runner before each case.
+    void begin_case(const std::string& variant, const Dims& dims);
+
 private:
     L2Flusher* flusher_for(double working_set_bytes);
+    std::string next_output_path();
+    static void write_output(const std::string& path, const void* data, size_t bytes);
+    static bool read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data);
+    static void record_failure(Outcome& out, const std::string& why);
     std::unique_ptr<L2Flusher> flusher_;
+    std::string case_key_;
+    int checks_in_case_ = 0;
 };
 
 struct Lab {

@@ -5,6 +5,7 @@
 #include <ctime>
 #include <fstream>
 #include <iostream>
+#include <map>
 #include <sstream>
 
 #include "exit_codes.h"
@@ -22,6 +23,34 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
     if (working_set_bytes >= 3.0 * props.l2CacheSize) return nullptr;
     if (!flusher_) flusher_ = std::make_unique<L2Flusher>();
     return flusher_.get();
+}
+
+void RunContext::begin_case(const std::string& variant, const Dims& dims) {
+    case_key_ = variant + "_" + format_dims(dims);
+    checks_in_case_ = 0;
+}
+
+std::string RunContext::next_output_path() {
+    const std::string& dir = !options.emit_dir.empty() ? options.emit_dir : options.verify_dir;
+    return dir + "/" + case_key_ + "_" + std::to_string(checks_in_case_++) + ".bin";
+}
+
+void RunContext::write_output(const std::string& path, const void* data, size_t bytes) {
+    std::ofstream f(path, std::ios::binary);
+    f.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
+    if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+bool RunContext::read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data) {
+    std::ifstream f(path, std::ios::binary | std::ios::ate);
+    if (!f || static_cast<size_t>(f.tellg()) != bytes) return false;
+    data.resize(bytes);
+    f.seekg(0);
+    return static_cast<bool>(f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)));
+}
+
+void RunContext::record_failure(Outcome& out, const std::string& why) {
+    if (out.failure.empty()) out.failure = why;
 }
 
 void require_extents(const Dims& dims, size_t min_count, size_t max_count, const std::string& what) {
@@ -218,6 +247,9 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     int warmup = opt.quick ? 0 : opt.bench ? 3 : 1;
     RunContext ctx(opt, report.device, props, warmup, reps);
     bool context_lost = false;
+    // A variant whose output was never written at one size is not run at the others: one
+    // pointer to its TODO is enough.
+    std::map<std::string, std::string> unwritten_at;
     bool progress = isatty(STDERR_FILENO);
 
     std::cout << program << ": lab " << lab.number << " -- " << lab.title << "\n";
@@ -227,17 +259,25 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     for (const Dims& dims : sizes) {
         for (const Variant& v : variants) {
             Outcome out;
-            if (context_lost) {
+            auto skip_row = [&](const std::string& why) {
                 Row row;
                 row.variant = v.name;
                 row.size = format_dims(dims);
                 row.status = Status::Skip;
-                row.note = "not run: the GPU context was lost after an earlier error";
+                row.note = "not run: " + why;
                 report.rows.push_back(row);
+            };
+            if (context_lost) {
+                skip_row("the GPU context was lost after an earlier error");
+                continue;
+            }
+            if (unwritten_at.count(v.name)) {
+                skip_row("output never written at size " + unwritten_at[v.name]);
                 continue;
             }
             if (progress) std::cerr << "  running " << v.name << " at " << format_dims(dims) << "...\r" << std::flush;
             try {
+                ctx.begin_case(v.name, dims);
                 out = lab.run(v.name, dims, ctx);
                 CUDA_CHECK(cudaDeviceSynchronize());
             } catch (const CudaError& e) {
@@ -252,6 +292,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
                 out.failure = e.what();
             }
             report.rows.push_back(make_row(lab, v, dims, out));
+            if (out.checked && out.check.never_written()) unwritten_at[v.name] = format_dims(dims);
         }
     }
     if (progress) std::cerr << std::string(60, ' ') << "\r" << std::flush;

@@ -103,7 +103,7 @@ for nn in $labs; do
     if [ -n "$SANITIZER" ]; then
         expect "sol$nn memcheck clean" 0 'ERROR SUMMARY: 0 errors' \
             "$SANITIZER" --tool memcheck --leak-check full --error-exitcode 99 $sol --quick
-        expect "sol$nn racecheck clean" 0 'ERROR SUMMARY: 0 (errors|hazards)' \
+        expect "sol$nn racecheck clean" 0 'RACECHECK SUMMARY: 0 hazards|ERROR SUMMARY: 0 errors' \
             "$SANITIZER" --tool racecheck --error-exitcode 99 $sol --quick
     else
         skip "sol$nn compute-sanitizer" "compute-sanitizer not found"

@@ -21,11 +21,10 @@ Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) 
     const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
 
     Outcome out;
-    out.checked = true;
     if (variant == "host") {
         poison_fill(c.data(), n);
         vector_add_host(a.data(), b.data(), c.data(), n);
-        out.check = check_values(c.data(), expected.data(), n, tol);
+        ctx.check(out, c.data(), expected.data(), n, tol);
         if (out.check.ok())
             out.time_ms = ctx.time_host([&] { vector_add_host(a.data(), b.data(), c.data(), n); });
         out.note = "time includes allocation, both copies and free";
@@ -41,7 +40,7 @@ Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) 
     CHECK_LAUNCH();
     CUDA_CHECK(cudaDeviceSynchronize());
     dc.download(c.data());
-    out.check = check_values(c.data(), expected.data(), n, tol);
+    ctx.check(out, c.data(), expected.data(), n, tol);
     out.bytes = 3.0 * sizeof(float) * n;  // read a and b, write c
     if (out.check.ok())
         out.time_ms = ctx.time_gpu([&] { launch(da.data(), db.data(), dc.data(), n, 0); }, out.bytes);

@@ -72,3 +72,11 @@ TEST_CASE("parse_args rejects bad command lines with a message naming the proble
     CHECK_THROWS_AS(parse({"--json", ""}), UsageError);
     CHECK_THROWS_AS(parse({"-v", "a,,b"}), UsageError);
 }
+
+TEST_CASE("grading flags: emit or verify outputs, not both") {
+    CHECK(parse({"--emit-outputs", "/tmp/x"}).emit_dir == "/tmp/x");
+    CHECK(parse({"--verify-outputs=/tmp/y"}).verify_dir == "/tmp/y");
+    CHECK_THROWS_WITH_AS(parse({"--emit-outputs", "a", "--verify-outputs", "b"}),
+                         doctest::Contains("cannot be combined"), UsageError);
+    CHECK_THROWS_AS(parse({"--emit-outputs", ""}), UsageError);
+}
