@@ -107,11 +107,16 @@ $(foreach n,$(LAB_NUMS),$(eval $(call LAB_RULES,$(n),$(call lab_dir,$(n)),$(notd
 LAB_PROGRAMS := $(addprefix lab,$(LAB_NUMS))
 SOL_PROGRAMS := $(addprefix sol,$(LAB_NUMS))
 
+# ---- parts with their own make fragments (handouts/handouts.mk, grading/grading.mk) ----------
+# A fragment may add targets, and host-only objects for the unit tests to UNIT_EXTRA_OBJS.
+UNIT_EXTRA_OBJS :=
+-include $(wildcard handouts/*.mk grading/*.mk)
+
 # ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
 UNIT_LAB_SRC := $(wildcard labs/*/*.cpp)
 UNIT_OBJS := $(UNIT_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_LAB_SRC:%.cpp=$(BUILD)/unit/%.o) \
-             $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o)
+             $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_EXTRA_OBJS)
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)

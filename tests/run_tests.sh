@@ -6,7 +6,9 @@
 #   3. without a GPU: every program says so in one sentence and exits 77;
 #      with a GPU: every solution passes its default sizes, every untouched starter fails and
 #      points at its TODO, compute-sanitizer memcheck and racecheck are clean on the solutions,
-#      lab-specific checks in tests/labs/NN.sh run, and then the benchmarks (make bench).
+#      lab-specific checks in tests/labs/NN.sh run;
+#   4. the suites of other parts of the project, tests/suites/*.sh (handouts, grading);
+#   5. with a GPU, the benchmarks (make bench).
 #
 # Ends with one line "N passed, M failed, K skipped". Logs: $LOG_DIR (default build/test-logs).
 # CUDALABS_GPU=0 or 1 overrides the GPU detection (nvidia-smi -L).
@@ -114,7 +116,15 @@ for nn in $labs; do
     fi
 done
 
-# ---- 4. benchmarks (GPU only) ---------------------------------------------------------------
+# ---- 4. other parts of the project: tests/suites/*.sh (handouts, grading) ------------------
+# Each is sourced with pass/fail/skip/expect/run_capture and $gpu available.
+for suite in tests/suites/*.sh; do
+    [ -f "$suite" ] || continue
+    # shellcheck source=/dev/null
+    . "$suite"
+done
+
+# ---- 5. benchmarks (GPU only) ---------------------------------------------------------------
 if [ "$gpu" = 1 ]; then
     run_capture "make bench" make -s --no-print-directory bench BUILD="$BUILD"
     echo "$out" | grep -E '^(target|Benchmarks|Results|  )' | head -80

@@ -1,14 +1,15 @@
 #!/usr/bin/env bash
-# Installs the Debian packages cudalabs needs to build and test (the CUDA Toolkit itself comes
-# from NVIDIA: see README). Safe to re-run: installs only what is missing. Needs root or sudo.
+# Installs the Debian packages cudalabs needs, listed in tools/deps/*.txt (one file per part of
+# the project: core, handouts, grading). Installs only what is missing; needs root or sudo.
+#   bash tools/install-deps.sh            every list
+#   bash tools/install-deps.sh core       only tools/deps/core.txt
 set -euo pipefail
-packages=(
-    make g++            # the build
-    doctest-dev         # host unit tests
-    nlohmann-json3-dev  # the unit tests parse the JSON the labs write with a real parser
-)
+cd "$(dirname "$0")/deps"
+lists=("$@")
+[ ${#lists[@]} -eq 0 ] && lists=(*.txt) || lists=("${lists[@]/%/.txt}")
+packages=$(sed 's/#.*//' "${lists[@]}" | tr -s ' \t' '\n' | sed '/^$/d' | sort -u)
 missing=()
-for p in "${packages[@]}"; do
+for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
@@ -19,4 +20,4 @@ else echo "install-deps: need root to install: ${missing[*]} (run: sudo apt-get 
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq
-$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}"
+$SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" > /dev/null
