@@ -143,6 +143,11 @@ test: all unit-tests
 bench: solutions
 	+@BUILD=$(BUILD) bash tests/bench.sh
 
+# make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN.
+profile%: sol%
+	@script=$$(ls labs/$*-*/profile.sh 2>/dev/null | head -n1); \
+	  [ -n "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; bash "$$script" ./sol$*
+
 list-labs:
 	@echo $(LAB_NUMS)
 
@@ -160,6 +165,7 @@ help:
 	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
 	@echo "  make bench            benchmark every solution; writes bench/results/<device>.{json,md}"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
+	@echo "  make profileNN        Nsight Compute counters of lab NN's solution (labs that have profile.sh)"
 	@echo "  make arch             show the GPU architecture flags in use (override: ARCH=sm_90)"
 	@echo "  make clean            remove build outputs"
 	@echo "labs:"

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -120,6 +121,10 @@ struct Lab {
     // Optional: called once with the options before any case (positional arguments, limits).
     std::function<void(const Options&)> configure;
     std::function<Outcome(const std::string& variant, const Dims& dims, RunContext& ctx)> run;
+    // Optional: print lab-specific material before the table (after the device header) and
+    // after the verdict (a bar chart, an explanation of the numbers).
+    std::function<void(RunContext& ctx, std::ostream& out)> prologue;
+    std::function<void(const Report& report, std::ostream& out)> epilogue;
 };
 
 // Runs the lab as its main(): returns the exit code (see exit_codes.h).

@@ -256,6 +256,15 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     print_device_header(std::cout, report.device);
     std::cout << "\n" << std::flush;
 
+    if (lab.prologue) {
+        try {
+            lab.prologue(ctx, std::cout);
+        } catch (const CudaError& e) {
+            std::cout << "FAIL: " << e.what() << "\n";
+            return kExitFail;
+        }
+    }
+
     for (const Dims& dims : sizes) {
         for (const Variant& v : variants) {
             Outcome out;
@@ -302,6 +311,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     print_table(std::cout, report);
     if (!report.targets.empty()) print_targets(std::cout, report);
     std::cout << verdict_line(report) << "\n";
+    if (lab.epilogue) lab.epilogue(report, std::cout);
     if (context_lost)
         std::cout << "The GPU context was lost (see the first FAIL): fix that variant first; "
                      "compute-sanitizer ./" << program << " shows the faulting line.\n";

@@ -9,6 +9,7 @@
 // (blockIdx.x), the block's size (blockDim.x) and its place in the block (threadIdx.x).
 // The last block usually has threads past the end of the arrays: they must do nothing.
 
+// handout:begin simple
 __global__ void add_one_per_thread(const float* a, const float* b, float* c, int n) {
     // TODO(lab01) simple: compute the global index i of this thread; if i < n, set c[i] = a[i] + b[i].
 }
@@ -17,7 +18,9 @@ void vector_add_simple(const float* a, const float* b, float* c, int n, cudaStre
     // TODO(lab01) simple: launch add_one_per_thread on `stream` with 256 threads per block and
     // (n + 255) / 256 blocks, then CHECK_LAUNCH().
 }
+// handout:end simple
 
+// handout:begin host
 void vector_add_host(const float* a, const float* b, float* c, int n) {
     // TODO(lab01) host: the whole round trip.
     //  1. cudaMalloc three device arrays of n floats;
@@ -27,6 +30,7 @@ void vector_add_host(const float* a, const float* b, float* c, int n) {
     //  5. cudaFree the three arrays.
     // Wrap every CUDA call in CUDA_CHECK(...) so an error names its line.
 }
+// handout:end host
 
 // ---------------------------------------------------------------------------------------------
 // Part 2: a fast version. One element per thread is already close to the memory's speed; the
@@ -36,8 +40,10 @@ void vector_add_host(const float* a, const float* b, float* c, int n) {
 //    step through the array by the grid's total thread count;
 //  - handle the last n % 4 elements with scalar code.
 
+// handout:begin fast
 void vector_add_fast(const float* a, const float* b, float* c, int n, cudaStream_t stream) {
     // TODO(lab01) fast: write a grid-stride float4 kernel above and launch it here on `stream`
     // (for example 4 blocks of 256 threads per SM: cudaDeviceGetAttribute with
     // cudaDevAttrMultiProcessorCount gives the SM count), then CHECK_LAUNCH().
 }
+// handout:end fast

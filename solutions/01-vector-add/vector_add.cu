@@ -6,6 +6,7 @@
 // ---------------------------------------------------------------------------------------------
 // Part 1: one thread per element.
 
+// handout:begin simple
 __global__ void add_one_per_thread(const float* a, const float* b, float* c, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) c[i] = a[i] + b[i];  // the last block runs past n: those threads do nothing
@@ -17,7 +18,9 @@ void vector_add_simple(const float* a, const float* b, float* c, int n, cudaStre
     add_one_per_thread<<<blocks, threads, 0, stream>>>(a, b, c, n);
     CHECK_LAUNCH();
 }
+// handout:end simple
 
+// handout:begin host
 void vector_add_host(const float* a, const float* b, float* c, int n) {
     const size_t bytes = sizeof(float) * static_cast<size_t>(n);
     float *da = nullptr, *db = nullptr, *dc = nullptr;
@@ -32,10 +35,12 @@ void vector_add_host(const float* a, const float* b, float* c, int n) {
     CUDA_CHECK(cudaFree(db));
     CUDA_CHECK(cudaFree(dc));
 }
+// handout:end host
 
 // ---------------------------------------------------------------------------------------------
 // Part 2: grid-stride loop, 16-byte loads and stores.
 
+// handout:begin fast
 __global__ void add_grid_stride_float4(const float* __restrict__ a, const float* __restrict__ b,
                                        float* __restrict__ c, int n) {
     const int n4 = n / 4;
@@ -77,3 +82,4 @@ void vector_add_fast(const float* a, const float* b, float* c, int n, cudaStream
         add_grid_stride<<<blocks, threads, 0, stream>>>(a, b, c, n);
     CHECK_LAUNCH();
 }
+// handout:end fast
