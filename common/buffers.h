@@ -112,15 +112,15 @@ public:
     cudaExtent extent() const { return extent_; }  // width in bytes
     size_t width() const { return extent_.width / sizeof(T); }
 
-    void upload(const T* host) { copy(const_cast<T*>(host), true); }
-    void download(T* host) const { const_cast<Pitched3D*>(this)->copy(host, false); }
+    void upload(const T* host) { copy(const_cast<T*>(host), true); }  // the source is only read
+    void download(T* host) const { copy(host, false); }
     void poison() {
         cudaExtent whole = make_cudaExtent(ptr_.pitch, extent_.height, extent_.depth);
         CUDA_CHECK(cudaMemset3D(ptr_, kPoisonByte, whole));
     }
 
 private:
-    void copy(T* host, bool to_device) {
+    void copy(T* host, bool to_device) const {
         cudaMemcpy3DParms p = {};
         cudaPitchedPtr packed =
             make_cudaPitchedPtr(host, extent_.width, extent_.width / sizeof(T), extent_.height);
