@@ -1,0 +1,68 @@
+# Handouts: handouts/NN-topic.md (one per lab) and handouts/00-course.md (the course index), built
+# by Pandoc into a PDF (LuaLaTeX, A4), a self-contained HTML page and a Jupyter notebook.
+#
+#   make handouts              student edition  -> build/handouts/student/
+#   make handouts-instructor   instructor edition (solution excerpts, answers, rubric)
+#                              -> build/handouts/instructor/
+#   make handouts REPO_URL=https://host/course/cudalabs.git   the repository the notebooks clone
+#   make handout-01            one lab, both editions (any NN)
+#
+# Code excerpts are read from the labs at build time (handouts/filters/cudalabs.lua); measured
+# results from bench/results/*.json (handouts/tools/results.py). The PDF goes through LaTeX source
+# (build/handouts/tex/), whose log must be free of warnings (handouts/tools/latex.sh).
+# Tools: tools/deps/handouts.txt.
+
+HANDOUT_DIR := $(BUILD)/handouts
+HANDOUT_GEN := $(HANDOUT_DIR)/gen
+HANDOUT_SRC := $(sort $(wildcard handouts/[0-9][0-9]-*.md))
+HANDOUT_NAMES := $(basename $(notdir $(HANDOUT_SRC)))
+HANDOUT_LAB_NAMES := $(filter-out 00-%,$(HANDOUT_NAMES))
+REPO_URL ?=
+PANDOC ?= pandoc
+HANDOUT_PYTHON ?= python3
+
+HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk $(HANDOUT_GEN)/stamp \
+                       $(wildcard handouts/figures/*.svg handouts/style/*)
+HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
+                --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
+HANDOUT_PDF_FLAGS := --standalone -t latex -V papersize=a4 -V geometry:margin=1.8cm \
+                     -V fontsize=10pt -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' \
+                     -V monofont='DejaVu Sans Mono' -V colorlinks=true -V linkcolor=blue \
+                     -V urlcolor=blue -H handouts/style/header.tex
+HANDOUT_HTML_FLAGS := --standalone --self-contained --mathml --css handouts/style/handout.css
+
+# The measured results and the book's figures, as Markdown fragments and SVG plots per lab.
+$(HANDOUT_GEN)/stamp: handouts/tools/results.py $(wildcard bench/results/*.json handouts/data/*.json) \
+                      $(HANDOUT_SRC)
+	@mkdir -p $(@D)
+	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(HANDOUT_GEN) \
+	  $(foreach n,$(HANDOUT_LAB_NAMES),$(firstword $(subst -, ,$(n))))
+	@touch $@
+
+# $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files
+define HANDOUT_RULES
+$(HANDOUT_DIR)/$(2)/$(1).pdf: handouts/$(1).md $(HANDOUT_COMMON_DEPS) handouts/tools/latex.sh $(3)
+	@mkdir -p $$(@D) $(HANDOUT_DIR)/tex/$(2)
+	$(PANDOC) $$< $(HANDOUT_FLAGS) -M edition=$(2) $(HANDOUT_PDF_FLAGS) -o $(HANDOUT_DIR)/tex/$(2)/$(1).tex
+	bash handouts/tools/latex.sh $(HANDOUT_DIR)/tex/$(2)/$(1).tex $$@
+$(HANDOUT_DIR)/$(2)/$(1).html: handouts/$(1).md $(HANDOUT_COMMON_DEPS) $(3)
+	@mkdir -p $$(@D)
+	$(PANDOC) $$< $(HANDOUT_FLAGS) -M edition=$(2) $(HANDOUT_HTML_FLAGS) -o $$@
+$(HANDOUT_DIR)/$(2)/$(1).ipynb: handouts/$(1).md $(HANDOUT_COMMON_DEPS) $(3)
+	@mkdir -p $$(@D)
+	$(PANDOC) $$< $(HANDOUT_FLAGS) -M edition=$(2) -t ipynb -o $$@
+endef
+handout_code = $(wildcard labs/$(1)/* solutions/$(1)/*)
+handout_outputs = $(foreach n,$(HANDOUT_NAMES),$(HANDOUT_DIR)/$(1)/$(n).pdf $(HANDOUT_DIR)/$(1)/$(n).html) \
+                  $(foreach n,$(HANDOUT_LAB_NAMES),$(HANDOUT_DIR)/$(1)/$(n).ipynb)
+$(foreach e,student instructor,$(foreach n,$(HANDOUT_NAMES),$(eval $(call HANDOUT_RULES,$(n),$(e),$(call handout_code,$(n))))))
+
+.PHONY: handouts handouts-instructor
+handouts: $(call handout_outputs,student)
+	@echo "Handouts (student edition): $(HANDOUT_DIR)/student/"
+handouts-instructor: $(call handout_outputs,instructor)
+	@echo "Handouts (instructor edition): $(HANDOUT_DIR)/instructor/"
+
+# make handout-NN: one handout, every format, both editions.
+handout-%:
+	@$(MAKE) --no-print-directory $(foreach o,$(call handout_outputs,student) $(call handout_outputs,instructor),$(if $(findstring /$*-,$(o)),$(o)))

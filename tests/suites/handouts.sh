@@ -1,0 +1,143 @@
+# The handouts' tests, sourced by tests/run_tests.sh (pass/fail/skip/expect/run_capture, $BUILD).
+# No GPU needed: every lab has a handout; every code include resolves; each handout builds (PDF,
+# HTML, notebook; student and instructor editions) without warnings; each PDF has its pages
+# numbered and a non-blank first page; each HTML page loads in headless Chromium without errors
+# and its screenshot is not blank; each notebook validates (nbformat) and its cells are in order.
+# The tools: tools/deps/handouts.txt. Missing tools skip these tests, except in CI where they fail.
+
+handouts_suite() {
+    local out_dir=$BUILD/handouts tmp nn name lab_dir md ed f missing="" tool py
+    for tool in pandoc lualatex rsvg-convert pdfinfo pdftoppm pdftotext chromium; do
+        command -v "$tool" > /dev/null || missing="$missing $tool"
+    done
+    py=""
+    for tool in /usr/bin/python3 python3; do
+        if "$tool" -c 'import nbformat' 2> /dev/null; then py=$tool; break; fi
+    done
+    [ -n "$py" ] || missing="$missing python3-nbformat"
+    if [ -n "$missing" ]; then
+        if [ -n "${CI:-}" ]; then fail "handouts" "missing tools:$missing (bash tools/install-deps.sh)"
+        else skip "handouts" "missing tools:$missing (sudo bash tools/install-deps.sh handouts)"; fi
+        return
+    fi
+    tmp=$(mktemp -d)
+
+    # 1. Every lab has a handout with the lab's folder name and its number in the metadata.
+    for lab_dir in labs/[0-9][0-9]-*/; do
+        name=$(basename "$lab_dir"); nn=${name%%-*}
+        md=handouts/$name.md
+        if [ ! -f "$md" ]; then fail "lab$nn has a handout" "no $md"
+        elif ! grep -qE "^lab: \"?$nn\"?\$" "$md"; then fail "lab$nn has a handout" "$md lacks 'lab: \"$nn\"'"
+        else pass "lab$nn has a handout ($md)"; fi
+    done
+    # ... and every handout belongs to a lab (or is the course guide).
+    for md in handouts/[0-9][0-9]-*.md; do
+        name=$(basename "$md" .md)
+        [ "${name%%-*}" = 00 ] && continue
+        [ -d "labs/$name" ] || fail "handout $md" "no lab folder labs/$name: its includes cannot resolve"
+    done
+
+    # 2. Every code include resolves, in both editions (the filter alone: fast, exact messages;
+    #    the results sections from an empty benchmark folder).
+    mkdir -p "$tmp/nobench"
+    python3 handouts/tools/results.py --bench-dir "$tmp/nobench" --out "$tmp/gen-empty" \
+        $(ls handouts/[0-9][0-9]-*.md | sed 's|handouts/\([0-9][0-9]\)-.*|\1|' | grep -v '^00$')
+    for md in handouts/[0-9][0-9]-*.md; do
+        for ed in student instructor; do
+            run_capture "includes of $md ($ed)" pandoc "$md" --lua-filter handouts/filters/cudalabs.lua \
+                -M edition=$ed -M gen_dir="$tmp/gen-empty" -t native -o /dev/null
+            if [ "$rc" -eq 0 ]; then
+                pass "includes of $md resolve ($ed)"
+            else fail "includes of $md resolve ($ed)" "$(printf '%s' "$err" | head -n 3)"; fi
+        done
+    done
+
+    # 3. The filter's failures are real: a missing region, a solution excerpt outside the
+    #    instructor part, and the student edition holds no instructor material.
+    printf -- '---\nlab: "01"\n---\n\n```{.cuda include=starter region=no_such_region}\n```\n' > "$tmp/bad-region.md"
+    expect "handouts: a missing region stops the build" 3 "has no region 'no_such_region'" \
+        pandoc "$tmp/bad-region.md" --lua-filter handouts/filters/cudalabs.lua -t native
+    printf -- '---\nlab: "01"\n---\n\n```{.cuda include=solution region=simple}\n```\n' > "$tmp/leak.md"
+    expect "handouts: a solution excerpt outside ::: instructor stops the build" 3 "would reach students" \
+        pandoc "$tmp/leak.md" --lua-filter handouts/filters/cudalabs.lua -t native -M edition=instructor
+    printf -- '---\nlab: "99"\n---\n\n```{.cuda include=starter region=x}\n```\n' > "$tmp/nolab.md"
+    expect "handouts: a lab without a folder is named" 3 "lab 99 has no folder" \
+        pandoc "$tmp/nolab.md" --lua-filter handouts/filters/cudalabs.lua -t native
+
+    printf '%s\n' '\documentclass{article}\begin{document}' \
+        'x \texttt{a_very_long_identifier_that_cannot_break_and_runs_into_the_margin_of_the_page_beyond_it}' \
+        '\end{document}' | sed 's/_/x/g' > "$tmp/overfull.tex"
+    expect "handouts: text in the margin of a PDF is reported" 1 'Overfull' \
+        bash handouts/tools/latex.sh "$tmp/overfull.tex" "$tmp/overfull.pdf"
+
+    # 4. Results from a benchmark file (a fixture in the format of tests/bench.sh).
+    expect "handouts: results.py builds tables, plot and the book comparison" 0 '' \
+        python3 handouts/tools/results.py --bench-dir handouts/tests/bench --out "$tmp/gen" 01 11
+    if grep -q '| `fast` | 67108864 |' "$tmp/gen/results-01.md" 2> /dev/null \
+        && ls "$tmp"/gen/results-01-*.svg > /dev/null 2>&1 \
+        && grep -q '`padded16`' "$tmp/gen/results-11.md" && grep -q '| 596.6 |' "$tmp/gen/results-11.md"; then
+        pass "handouts: results tables hold the fixture's rows and the C2070 figures"
+    else fail "handouts: results tables" "see $tmp/gen"; fi
+
+    # 5. Build everything (make -k: one broken handout does not hide the others).
+    run_capture "make handouts handouts-instructor" make -k -s --no-print-directory -j2 \
+        handouts handouts-instructor BUILD="$BUILD"
+    if [ "$rc" -eq 0 ]; then pass "make handouts handouts-instructor"
+    else fail "make handouts handouts-instructor" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
+    if printf '%s' "$err" | grep -qiE '\[WARNING\]|warning:'; then
+        fail "handouts build without warnings" "$(printf '%s' "$err" | grep -iE 'warning' | head -n 2)"
+    else pass "handouts build without warnings"; fi
+
+    for md in handouts/[0-9][0-9]-*.md; do
+        name=$(basename "$md" .md); nn=${name%%-*}
+        for ed in student instructor; do
+            f=$out_dir/$ed/$name
+            # PDF: at least two pages, numbered (the last page's footer is the page count), and
+            # a first page with ink on it.
+            if [ ! -s "$f.pdf" ]; then fail "$name.pdf ($ed)" "not built"
+            else
+                local pages last
+                pages=$(pdfinfo "$f.pdf" 2> /dev/null | sed -n 's/^Pages: *//p')
+                last=$(pdftotext -f "$pages" -l "$pages" -layout "$f.pdf" - 2> /dev/null | sed '/^[[:space:]]*$/d' | tail -n 1 | tr -d ' \f')
+                if [ "${pages:-0}" -lt 2 ] || [ "$last" != "$pages" ]; then
+                    fail "$name.pdf ($ed) pages" "$pages pages, last page footer '$last'"
+                else pass "$name.pdf ($ed): $pages numbered pages"; fi
+                pdftoppm -r 40 -gray -f 1 -l 1 "$f.pdf" "$tmp/page" > /dev/null 2>&1
+                expect "$name.pdf ($ed): first page is not blank" 0 'not background' \
+                    "$py" handouts/tools/check.py nonblank "$(ls "$tmp"/page*.pgm | head -n 1)"
+                rm -f "$tmp"/page*.pgm
+            fi
+            # HTML: loads in headless Chromium without console errors; the screenshot has ink.
+            if [ ! -s "$f.html" ]; then fail "$name.html ($ed)" "not built"
+            else
+                run_capture "$name.html ($ed) in chromium" chromium --headless --no-sandbox --disable-gpu \
+                    --hide-scrollbars --window-size=1000,1400 --enable-logging=stderr --v=0 \
+                    --user-data-dir="$tmp/chromium" --screenshot="$tmp/shot.png" "file://$PWD/$f.html"
+                if [ "$rc" -ne 0 ] || [ ! -s "$tmp/shot.png" ]; then
+                    fail "$name.html ($ed) loads in chromium" "exit $rc, no screenshot"
+                elif printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed to load|net::ERR_' | grep -v 'dbus' | grep -q .; then
+                    fail "$name.html ($ed) loads in chromium" "$(printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed|ERR_' | head -n 2)"
+                else
+                    expect "$name.html ($ed) loads in chromium, screenshot not blank" 0 'not background' \
+                        "$py" handouts/tools/check.py nonblank "$tmp/shot.png"
+                fi
+                rm -f "$tmp/shot.png"
+            fi
+            # The student edition shows no solution and no instructor notes.
+            if [ "$ed" = student ] && [ -s "$f.html" ]; then
+                if grep -qE 'Instructor edition\.|Solution, ' "$f.html" "$f.ipynb" 2> /dev/null; then
+                    fail "$name ($ed) holds no instructor material"
+                else pass "$name ($ed) holds no instructor material"; fi
+            fi
+            # Notebook (labs only): valid, and the cells in the order a student runs them.
+            [ "$nn" = 00 ] && continue
+            if [ ! -s "$f.ipynb" ]; then fail "$name.ipynb ($ed)" "not built"; continue; fi
+            local starter
+            starter=$(ls "labs/$name"/*.cu 2> /dev/null | grep -v '/driver\.cu$' | head -n 1)
+            expect "$name.ipynb ($ed): valid, cells in order" 0 'cells in order' \
+                "$py" handouts/tools/check.py notebook "$f.ipynb" "$starter" "$nn"
+        done
+    done
+    rm -rf "$tmp"
+}
+handouts_suite
