@@ -23,6 +23,8 @@ struct Variant {
     std::string name;         // used by --variant and in TODO hints: keep it one word
     std::string description;  // one line for --help
     bool yardstick = false;   // a reference implementation (cuBLAS...): ratios are against it
+    // The yardstick variant this one is compared with; empty: the lab's first yardstick.
+    std::string compare_with = "";
 };
 
 // What running one variant at one size produced.

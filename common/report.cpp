@@ -122,11 +122,14 @@ void evaluate_targets(Report& report) {
     for (Target& t : report.targets) {
         t.measured = false;
         for (const Row& r : report.rows) {
-            if (r.variant == t.variant && r.size == t.size && r.ratio >= 0 &&
-                r.status == Status::Pass) {
-                t.ratio = r.ratio;
+            if (r.variant != t.variant || r.size != t.size || r.status != Status::Pass) continue;
+            double ratio = t.yardstick == kCopyYardstick
+                               ? (r.gbs() > 0 && report.device.copy_gbs > 0 ? r.gbs() / report.device.copy_gbs : -1)
+                               : r.ratio;
+            if (ratio >= 0) {
+                t.ratio = ratio;
                 t.measured = true;
-                t.met = r.ratio >= t.min_ratio;
+                t.met = ratio >= t.min_ratio;
             }
         }
     }

@@ -37,11 +37,15 @@ struct DeviceSummary {
 };
 
 // A speed target checked in benchmark runs: variant at size reaches min_ratio of the yardstick.
+constexpr const char* kCopyYardstick = "copy bandwidth";
+
 struct Target {
     std::string variant;
     std::string size;
     double min_ratio = 0;
-    std::string yardstick;  // "copy bandwidth", "cuBLAS"
+    // What the ratio is against: the row's ratio column, except for kCopyYardstick, which
+    // is always the row's GB/s over the measured copy bandwidth.
+    std::string yardstick;
     // Filled in after the run:
     double ratio = -1;
     bool met = false;

@@ -159,20 +159,24 @@ Row make_row(const Lab& lab, const Variant& v, const Dims& dims, const Outcome& 
 }
 
 void fill_ratios(Report& report, const Lab& lab) {
-    bool has_yardstick = std::any_of(lab.variants.begin(), lab.variants.end(),
-                                     [](const Variant& v) { return v.yardstick; });
+    auto yardstick_of = [&](const std::string& variant) -> std::string {
+        for (const Variant& v : lab.variants)
+            if (v.name == variant && !v.compare_with.empty()) return v.compare_with;
+        for (const Variant& v : lab.variants)
+            if (v.yardstick) return v.name;
+        return "";
+    };
     for (Row& row : report.rows) {
         if (row.rate() <= 0 || row.status == Status::Fail) continue;
-        if (!has_yardstick) {
+        const std::string yardstick = yardstick_of(row.variant);
+        if (yardstick.empty()) {
             if (row.flops <= 0 && report.device.copy_gbs > 0)
                 row.ratio = row.gbs() / report.device.copy_gbs;
             continue;
         }
         for (const Row& ref : report.rows) {
-            bool is_ref = std::any_of(lab.variants.begin(), lab.variants.end(), [&](const Variant& v) {
-                return v.yardstick && v.name == ref.variant;
-            });
-            if (is_ref && ref.size == row.size && ref.rate() > 0 && (ref.flops > 0) == (row.flops > 0)) {
+            if (ref.variant == yardstick && ref.size == row.size && ref.rate() > 0 &&
+                (ref.flops > 0) == (row.flops > 0)) {
                 row.ratio = row.rate() / ref.rate();
                 break;
             }

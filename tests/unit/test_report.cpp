@@ -113,3 +113,15 @@ TEST_CASE("targets are met, missed or not measured") {
     write_markdown(md, r);
     CHECK(md.str().find("| fast | 67108864 |") != std::string::npos);
 }
+
+TEST_CASE("copy-bandwidth targets use GB/s over the measured copy, whatever the ratio column") {
+    Report r = sample_report();  // fast: 3000 GB/s, copy 3000 GB/s, ratio column 0.95
+    r.targets = {{"fast", "67108864", 0.9, kCopyYardstick}, {"fast", "67108864", 0.9, "cuBLAS"}};
+    evaluate_targets(r);
+    CHECK(r.targets[0].ratio == doctest::Approx(1.0));
+    CHECK(r.targets[1].ratio == doctest::Approx(0.95));
+    r.device.copy_gbs = 6000;
+    evaluate_targets(r);
+    CHECK(r.targets[0].ratio == doctest::Approx(0.5));
+    CHECK_FALSE(r.targets[0].met);
+}
