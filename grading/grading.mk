@@ -1,0 +1,59 @@
+# The grading tool (grading/): included by the Makefile.
+#
+#   make grader                                  build the grader and its kernel-trace library
+#   make grade LAB=01 SUBMISSIONS=dir            grade a class (grading/grade --help for more)
+#   make grading-info LAB=01                     (used by the grader) build the lab's trusted
+#                                                objects and print what a student build needs
+
+GRADING_LIB_NAMES := rubric audit sandbox results sha256
+GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
+GRADER := $(BUILD)/grading/grader
+UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)
+
+$(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
+
+$(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o
+	$(CXX) -o $@ $^ -pthread
+
+# The kernel trace: a CUPTI injection library (CUPTI ships with the CUDA Toolkit; its place
+# differs between the toolkit's layouts). Without CUPTI the grader runs only with --no-trace.
+CUPTI_INC := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/include $(CUDA_HOME)/include $(wildcard $(CUDA_HOME)/targets/*/include),$(if $(wildcard $(d)/cupti.h),$(d))))
+CUPTI_LIBDIR := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/lib64 $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib $(wildcard $(CUDA_HOME)/targets/*/lib),$(if $(wildcard $(d)/libcupti.so),$(d))))
+TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_LIBDIR)),$(BUILD)/grading/libkernel_trace.so)
+
+$(BUILD)/grading/libkernel_trace.so: grading/src/kernel_trace.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -fPIC -shared -I$(CUPTI_INC) -I$(CUDA_HOME)/include $< -o $@ \
+	  -L$(CUPTI_LIBDIR) -lcupti -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
+
+.PHONY: grader grade grading-info
+grader: $(GRADER) $(TRACE_LIB)
+
+grade: grader
+	@[ -n "$(LAB)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade LAB=NN SUBMISSIONS=folder"; exit 2; }
+	BUILD=$(BUILD) grading/grade --lab $(LAB) $(SUBMISSIONS)
+
+ifneq ($(LAB),)
+GRADE_LAB_DIR := $(call lab_dir,$(LAB))
+GRADE_TOPIC := $(notdir $(call lab_student,$(GRADE_LAB_DIR)))
+# The student program's TODO hints name the file only (the grader's feedback gives the lines).
+$(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@ -DSTUDENT_SOURCE_PATH='"$(GRADE_TOPIC)"' -DSTUDENT_SOURCE_DISPLAY='"$(GRADE_TOPIC)"'
+
+grading-info: $(if $(GRADE_LAB_DIR),sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB)
+	@echo "grading-info:LABDIR=$(GRADE_LAB_DIR)"
+	@echo "grading-info:STUDENT=$(GRADE_TOPIC)"
+	@echo "grading-info:NVCC=$(NVCC)"
+	@echo "grading-info:NVCCFLAGS=$(ALL_NVCCFLAGS)"
+	@echo "grading-info:ARCH_FLAGS=$(ARCH_FLAGS)"
+	@echo "grading-info:LDLIBS=$(LDLIBS)"
+	@echo "grading-info:CUDA_HOME=$(CUDA_HOME)"
+	@echo "grading-info:SOL=sol$(LAB)"
+	@echo "grading-info:SOL_OBJECT=$(BUILD)/sol$(LAB)/student.o"
+	@echo "grading-info:STUDENT_SOURCE_OBJECT=$(BUILD)/grading/lab$(LAB)/student_source.o"
+	@echo "grading-info:OBJS=$(BUILD)/$(LAB)/driver.o $(LAB$(LAB)_HOST_OBJS) $(COMMON_OBJS)"
+	@echo "grading-info:TRACE_LIB=$(TRACE_LIB)"
+endif

@@ -1,0 +1,293 @@
+#include "rubric.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+namespace grading {
+
+const char* visibility_name(Visibility v) {
+    switch (v) {
+        case Visibility::Visible: return "visible";
+        case Visibility::Hidden: return "hidden";
+        case Visibility::AfterDueDate: return "after_due_date";
+        case Visibility::AfterPublished: return "after_published";
+    }
+    return "visible";
+}
+
+double Curve::fraction(double slowdown) const {
+    if (points.empty()) return 0;
+    if (!(slowdown >= 0)) return 0;  // NaN: nothing measured
+    if (slowdown <= points.front().first) return points.front().second;
+    for (size_t i = 1; i < points.size(); ++i) {
+        const auto& a = points[i - 1];
+        const auto& b = points[i];
+        if (slowdown <= b.first) {
+            double t = (slowdown - a.first) / (b.first - a.first);
+            return a.second + t * (b.second - a.second);
+        }
+    }
+    return points.back().second;
+}
+
+namespace {
+
+std::string trim(const std::string& s) {
+    size_t a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return "";
+    size_t b = s.find_last_not_of(" \t\r");
+    return s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : s) {
+        if (c == ' ' || c == '\t' || c == ',') {
+            if (!w.empty()) out.push_back(w);
+            w.clear();
+        } else {
+            w += c;
+        }
+    }
+    if (!w.empty()) out.push_back(w);
+    return out;
+}
+
+double to_number(const std::string& s) {
+    size_t used = 0;
+    double v = std::stod(s, &used);
+    if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("not a number: '" + s + "'");
+    return v;
+}
+
+bool is_word(const std::string& s) {
+    if (s.empty()) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+}
+
+std::vector<long long> parse_dims(const std::string& s) {
+    std::vector<long long> dims;
+    std::string part;
+    std::istringstream in(s);
+    while (std::getline(in, part, 'x')) {
+        if (part.empty() || !std::all_of(part.begin(), part.end(), ::isdigit))
+            throw std::invalid_argument("bad size '" + s + "' (N, NxM or NxMxK)");
+        long long v = std::stoll(part);
+        if (v < 1) throw std::invalid_argument("size '" + s + "' has an extent below 1");
+        dims.push_back(v);
+    }
+    if (dims.empty() || dims.size() > 3) throw std::invalid_argument("bad size '" + s + "'");
+    return dims;
+}
+
+bool parse_bool(const std::string& s) {
+    if (s == "yes" || s == "true" || s == "1") return true;
+    if (s == "no" || s == "false" || s == "0") return false;
+    throw std::invalid_argument("expected yes or no, got '" + s + "'");
+}
+
+}  // namespace
+
+Curve parse_curve(const std::string& text) {
+    Curve c;
+    for (const std::string& w : words(text)) {
+        size_t colon = w.find(':');
+        if (colon == std::string::npos)
+            throw std::invalid_argument("curve point '" + w + "' is not SLOWDOWN:FRACTION");
+        double x = to_number(w.substr(0, colon)), y = to_number(w.substr(colon + 1));
+        if (x < 1) throw std::invalid_argument("curve slowdown " + w.substr(0, colon) + " is below 1");
+        if (y < 0 || y > 1) throw std::invalid_argument("curve fraction " + w.substr(colon + 1) + " is outside 0..1");
+        if (!c.points.empty() && x <= c.points.back().first)
+            throw std::invalid_argument("curve slowdowns must increase");
+        if (!c.points.empty() && y > c.points.back().second)
+            throw std::invalid_argument("curve fractions must not increase with the slowdown");
+        c.points.push_back({x, y});
+    }
+    if (c.points.empty()) throw std::invalid_argument("empty curve");
+    return c;
+}
+
+bool glob_match(const std::string& p, const std::string& t) {
+    // Iterative matcher with backtracking to the last '*'.
+    size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;
+    while (ti < t.size()) {
+        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
+        else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
+        else if (star != std::string::npos) { pi = star + 1; ti = ++mark; }
+        else return false;
+    }
+    while (pi < p.size() && p[pi] == '*') ++pi;
+    return pi == p.size();
+}
+
+double Rubric::total_points() const {
+    double sum = 0;
+    for (const TestSpec& t : tests) sum += t.points;
+    return sum;
+}
+
+const TestSpec* Rubric::find(const std::string& id) const {
+    for (const TestSpec& t : tests)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+Rubric parse_rubric(const std::string& text, const std::string& source) {
+    Rubric r;
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    TestSpec* test = nullptr;
+    std::vector<int> test_lines;
+    std::set<std::string> seen_keys;
+    auto fail = [&](int at, const std::string& msg) {
+        throw RubricError(source + ":" + std::to_string(at) + ": " + msg);
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        size_t hash = line.find('#');
+        if (hash != std::string::npos) line = line.substr(0, hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        if (line.front() == '[') {
+            if (line.back() != ']') fail(number, "section header without ']'");
+            auto parts = words(line.substr(1, line.size() - 2));
+            if (parts.size() != 2 || parts[0] != "test")
+                fail(number, "expected a section [test ID]");
+            if (!is_word(parts[1])) fail(number, "test id '" + parts[1] + "' must be one word");
+            if (r.find(parts[1])) fail(number, "test '" + parts[1] + "' is defined twice");
+            r.tests.emplace_back();
+            test = &r.tests.back();
+            test->id = parts[1];
+            test->name = parts[1];
+            test_lines.push_back(number);
+            seen_keys.clear();
+            continue;
+        }
+        size_t eq = line.find('=');
+        if (eq == std::string::npos) fail(number, "expected KEY = VALUE");
+        std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+        if (!seen_keys.insert(key).second) fail(number, "'" + key + "' is given twice");
+        try {
+            if (!test) {
+                if (key == "lab") {
+                    if (value.size() != 2 || !std::isdigit(static_cast<unsigned char>(value[0])) ||
+                        !std::isdigit(static_cast<unsigned char>(value[1])))
+                        fail(number, "lab must be two digits, like 01");
+                    r.lab = value;
+                } else if (key == "title") r.title = value;
+                else if (key == "forbid_includes") r.forbid_includes = words(value);
+                else if (key == "forbid_symbols") r.forbid_symbols = words(value);
+                else if (key == "allow_symbols") r.allow_symbols = words(value);
+                else if (key == "compile_timeout") r.compile_timeout_s = to_number(value);
+                else if (key == "run_timeout") r.run_timeout_s = to_number(value);
+                else if (key == "mem_limit_mb") r.mem_limit_mb = static_cast<long>(to_number(value));
+                else if (key == "file_limit_mb") r.file_limit_mb = static_cast<long>(to_number(value));
+                else if (key == "process_limit") r.process_limit = static_cast<long>(to_number(value));
+                else fail(number, "unknown setting '" + key + "'");
+                continue;
+            }
+            if (key == "name") test->name = value;
+            else if (key == "kind") {
+                if (value == "correctness") test->kind = TestKind::Correctness;
+                else if (value == "sanitizer") test->kind = TestKind::Sanitizer;
+                else if (value == "performance") test->kind = TestKind::Performance;
+                else fail(number, "kind must be correctness, sanitizer or performance");
+            } else if (key == "points") {
+                test->points = to_number(value);
+                if (test->points < 0) fail(number, "points must not be negative");
+            } else if (key == "visibility") {
+                if (value == "visible") test->visibility = Visibility::Visible;
+                else if (value == "hidden") test->visibility = Visibility::Hidden;
+                else if (value == "after_due_date") test->visibility = Visibility::AfterDueDate;
+                else if (value == "after_published") test->visibility = Visibility::AfterPublished;
+                else fail(number, "visibility must be visible, hidden, after_due_date or after_published");
+            } else if (key == "variants" || key == "variant") {
+                test->variants = words(value);
+                for (auto& v : test->variants)
+                    if (!is_word(v)) fail(number, "variant '" + v + "' must be one word");
+            } else if (key == "sizes" || key == "size") {
+                test->sizes = words(value);
+                for (auto& s : test->sizes) parse_dims(s);
+            } else if (key == "random_sizes") {
+                auto w = words(value);
+                size_t dots = w.size() == 2 ? w[1].find("..") : std::string::npos;
+                if (dots == std::string::npos) fail(number, "random_sizes is COUNT MIN..MAX");
+                test->random_sizes.count = static_cast<int>(to_number(w[0]));
+                test->random_sizes.min = parse_dims(w[1].substr(0, dots));
+                test->random_sizes.max = parse_dims(w[1].substr(dots + 2));
+                const auto& lo = test->random_sizes.min;
+                const auto& hi = test->random_sizes.max;
+                if (test->random_sizes.count < 0 || lo.size() != hi.size())
+                    fail(number, "random_sizes: MIN and MAX need the same number of extents");
+                for (size_t i = 0; i < lo.size(); ++i)
+                    if (lo[i] > hi[i]) fail(number, "random_sizes: MIN is above MAX");
+            } else if (key == "trials") {
+                test->trials = static_cast<int>(to_number(value));
+                if (test->trials < 1 || test->trials > 100) fail(number, "trials must be 1 to 100");
+            } else if (key == "scoring") {
+                if (value == "all_or_nothing") test->all_or_nothing = true;
+                else if (value == "per_row") test->all_or_nothing = false;
+                else fail(number, "scoring must be per_row or all_or_nothing");
+            } else if (key == "require_kernels") test->require_kernels = parse_bool(value);
+            else if (key == "tool") {
+                if (value != "memcheck" && value != "racecheck" && value != "initcheck" && value != "synccheck")
+                    fail(number, "tool must be memcheck, racecheck, initcheck or synccheck");
+                test->tool = value;
+            } else if (key == "tool_options") test->tool_options = words(value);
+            else if (key == "curve") test->curve = parse_curve(value);
+            else if (key == "rounds") {
+                test->rounds = static_cast<int>(to_number(value));
+                if (test->rounds < 1 || test->rounds > 50) fail(number, "rounds must be 1 to 50");
+            } else if (key == "reps") {
+                test->reps = static_cast<int>(to_number(value));
+                if (test->reps < 1 || test->reps > 1000) fail(number, "reps must be 1 to 1000");
+            } else if (key == "requires") {
+                test->requires_tests = words(value);
+                for (auto& id : test->requires_tests)
+                    if (!r.find(id) || r.find(id) == test)
+                        fail(number, "requires names '" + id + "', which is not an earlier test");
+            } else if (key == "timeout") {
+                test->timeout_s = to_number(value);
+                if (test->timeout_s <= 0) fail(number, "timeout must be positive");
+            } else fail(number, "unknown test setting '" + key + "'");
+        } catch (const std::invalid_argument& e) {
+            fail(number, key + ": " + e.what());
+        } catch (const std::out_of_range&) {
+            fail(number, key + ": number out of range");
+        }
+    }
+    if (r.lab.empty()) fail(number, "the rubric does not say which lab (lab = NN)");
+    if (r.tests.empty()) fail(number, "the rubric has no [test ...] section");
+    if (r.compile_timeout_s <= 0 || r.run_timeout_s <= 0) fail(number, "timeouts must be positive");
+    for (size_t i = 0; i < r.tests.size(); ++i) {
+        const TestSpec& t = r.tests[i];
+        int at = test_lines[i];
+        if (t.variants.empty()) fail(at, "test '" + t.id + "' names no variant");
+        if (t.kind == TestKind::Performance) {
+            if (t.variants.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one variant");
+            if (t.sizes.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one size");
+            if (t.curve.points.empty()) fail(at, "performance test '" + t.id + "' needs a curve");
+        } else if (t.sizes.empty() && t.random_sizes.count == 0) {
+            fail(at, "test '" + t.id + "' has no sizes");
+        }
+    }
+    return r;
+}
+
+Rubric load_rubric(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw RubricError(path + ": cannot read the rubric");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_rubric(ss.str(), path);
+}
+
+}  // namespace grading

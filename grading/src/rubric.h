@@ -1,0 +1,84 @@
+// A lab's rubric: the tests a submission is graded on, their points and visibility, and the
+// performance curves. A plain text file (grading/rubrics/NN.rubric) an instructor edits without
+// recompiling; see grading/README.md for the format. Host-only: unit-tested with g++.
+#pragma once
+#include <stdexcept>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace grading {
+
+// A rubric that cannot be used. what() is "FILE:LINE: message".
+struct RubricError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+enum class TestKind { Correctness, Sanitizer, Performance };
+
+// Gradescope's visibility values: shown at once, never, after the due date, after publishing.
+enum class Visibility { Visible, Hidden, AfterDueDate, AfterPublished };
+const char* visibility_name(Visibility v);  // "visible", "hidden", "after_due_date", ...
+
+// Score fraction as a function of slowdown = student time / reference time. Points
+// (slowdown, fraction) with increasing slowdown; linear between them, the first fraction below
+// the first point and the last fraction beyond the last. "1.25:1 2:0.5 4:0" means full marks
+// within 1.25x of the reference, half at 2x, nothing from 4x on.
+struct Curve {
+    std::vector<std::pair<double, double>> points;
+    double fraction(double slowdown) const;
+};
+Curve parse_curve(const std::string& text);  // throws std::invalid_argument
+
+// COUNT sizes drawn per trial, each extent uniform in [min, max] (same number of extents).
+struct RandomSizes {
+    int count = 0;
+    std::vector<long long> min, max;
+};
+
+struct TestSpec {
+    std::string id;    // [test ID]: one word, the gradebook column
+    std::string name;  // shown to the student
+    TestKind kind = TestKind::Correctness;
+    double points = 0;
+    Visibility visibility = Visibility::Visible;
+    std::vector<std::string> variants;  // correctness/sanitizer: these variants; performance: one
+    std::vector<std::string> sizes;     // fixed hidden sizes ("1", "1000x700")
+    RandomSizes random_sizes;           // plus sizes drawn from each trial's seed
+    int trials = 1;                     // fresh seed per trial: races show up as flaky rows
+    bool all_or_nothing = false;        // false: points in proportion to the rows that pass
+    bool require_kernels = true;        // outputs count only if a kernel from the file ran
+    std::string tool = "memcheck";      // sanitizer: memcheck, racecheck, initcheck, synccheck
+    std::vector<std::string> tool_options;  // extra compute-sanitizer options
+    Curve curve;                        // performance
+    int rounds = 3;                     // performance: interleaved student/reference pairs
+    int reps = 10;                      // performance: timed repetitions per run
+    std::vector<std::string> requires_tests;  // 0 points unless these tests got full marks
+    double timeout_s = 0;               // per run; 0: the rubric's run_timeout
+};
+
+struct Rubric {
+    std::string lab;    // "01"
+    std::string title;
+    std::vector<std::string> forbid_includes;  // globs on the included name: cublas*.h
+    std::vector<std::string> forbid_symbols;   // globs on called (undefined) symbols: cublas*
+    std::vector<std::string> allow_symbols;    // globs of extra unmangled symbols the file may define
+    double compile_timeout_s = 180;
+    double run_timeout_s = 60;
+    long mem_limit_mb = 16384;    // address space the program may make writable (RLIMIT_DATA)
+    long file_limit_mb = 1024;    // largest file it may write (RLIMIT_FSIZE)
+    long process_limit = 64;      // processes (RLIMIT_NPROC, where it applies)
+    std::vector<TestSpec> tests;
+
+    double total_points() const;
+    const TestSpec* find(const std::string& id) const;
+};
+
+// Parses a rubric; `source` names it in error messages.
+Rubric parse_rubric(const std::string& text, const std::string& source);
+Rubric load_rubric(const std::string& path);
+
+// Shell-style glob with * and ? (no brackets), whole string.
+bool glob_match(const std::string& pattern, const std::string& text);
+
+}  // namespace grading
