@@ -1,0 +1,34 @@
+// Lab 04's CPU reference and the constant-memory budget. Host-only: unit-tested with g++.
+#pragma once
+#include <cmath>
+#include <cstddef>
+
+// Horner's rule in double, rounded once: y[i] = sum_k c[set(i) * terms + k] x[i]^k, where
+// set(i) = i % sets (sets = 1: every point uses the first set).
+inline void poly_reference(const float* coefficients, int terms, int sets, const float* x,
+                           float* y, size_t n) {
+    for (size_t i = 0; i < n; ++i) {
+        const float* c = coefficients + (i % static_cast<size_t>(sets)) * terms;
+        double acc = c[terms - 1];
+        for (int k = terms - 2; k >= 0; --k) acc = acc * x[i] + c[k];
+        y[i] = static_cast<float>(acc);
+    }
+}
+
+// A bound on the rounding error of Horner's rule in float for |x| <= 1: 2 T u sum|c_k| (the
+// classic gamma_2T bound), taken over the sets the points use.
+inline double horner_error_bound(const float* coefficients, int terms, int sets,
+                                 double unit_roundoff) {
+    double worst = 0;
+    for (int s = 0; s < sets; ++s) {
+        double sum = 0;
+        for (int k = 0; k < terms; ++k) sum += std::fabs(coefficients[s * terms + k]);
+        if (sum > worst) worst = sum;
+    }
+    return 2.0 * terms * unit_roundoff * worst;
+}
+
+// Bytes of constant memory that `sets` sets of `terms` float coefficients need.
+inline long long constant_bytes_needed(long long terms, long long sets) {
+    return terms * sets * static_cast<long long>(sizeof(float));
+}

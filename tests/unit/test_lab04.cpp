@@ -1,0 +1,45 @@
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "labs/04-constant-memory/reference.h"
+
+TEST_CASE("lab 04 Horner reference evaluates c0 + c1 x + c2 x^2") {
+    const float c[] = {1.0f, 2.0f, 3.0f};
+    const float x[] = {0.0f, 1.0f, 0.5f, -1.0f};
+    float y[4];
+    poly_reference(c, 3, 1, x, y, 4);
+    CHECK(y[0] == 1.0f);
+    CHECK(y[1] == 6.0f);
+    CHECK(y[2] == 2.75f);
+    CHECK(y[3] == 2.0f);
+    // One coefficient: a constant.
+    const float k[] = {-0.5f};
+    poly_reference(k, 1, 1, x, y, 4);
+    for (float v : y) CHECK(v == -0.5f);
+}
+
+TEST_CASE("lab 04 divergent reference: point i uses set i % sets") {
+    // Two sets of 2 coefficients: set 0 = 1 + 0 x, set 1 = 0 + 1 x.
+    const float c[] = {1.0f, 0.0f, 0.0f, 1.0f};
+    const float x[] = {0.25f, 0.25f, 0.75f, 0.75f};
+    float y[4];
+    poly_reference(c, 2, 2, x, y, 4);
+    CHECK(y[0] == 1.0f);
+    CHECK(y[1] == 0.25f);
+    CHECK(y[2] == 1.0f);
+    CHECK(y[3] == 0.75f);
+}
+
+TEST_CASE("lab 04 error bound grows with the terms and the largest set") {
+    const float c[] = {1.0f, -1.0f, 0.5f, 0.5f, 0.5f, 4.0f};
+    const double u = 5.96e-8;
+    CHECK(horner_error_bound(c, 3, 1, u) == doctest::Approx(2 * 3 * u * 2.5));
+    CHECK(horner_error_bound(c, 3, 2, u) == doctest::Approx(2 * 3 * u * 5.0));
+}
+
+TEST_CASE("lab 04 constant memory budget: 32 sets of 512 floats fill 64 KB exactly") {
+    CHECK(constant_bytes_needed(512, 32) == 65536);
+    CHECK(constant_bytes_needed(513, 32) > 65536);
+    CHECK(constant_bytes_needed(16, 32) == 2048);
+}
