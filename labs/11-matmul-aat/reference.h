@@ -1,0 +1,4 @@
+// Lab 11's CPU reference: the double-precision product of common/matrix.h with B = A read
+// transposed (shared by labs 09 to 12, unit-tested there). Host-only.
+#pragma once
+#include "matrix.h"

@@ -1,0 +1,60 @@
+// Lab 09 and the shared matrix helpers of common/matrix.h (labs 09 to 12).
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "labs/09-matmul-global/reference.h"
+
+using namespace cudalabs;
+
+TEST_CASE("parse_gemm_dims: N is square, MxNxK is general, other shapes are refused") {
+    GemmDims g = parse_gemm_dims({5});
+    CHECK(g.m == 5);
+    CHECK(g.n == 5);
+    CHECK(g.k == 5);
+    g = parse_gemm_dims({2, 3, 4});
+    CHECK(g.m == 2);
+    CHECK(g.n == 3);
+    CHECK(g.k == 4);
+    CHECK_THROWS_AS(parse_gemm_dims({2, 3}), UsageError);
+    CHECK_THROWS_AS(parse_gemm_dims({50000, 50000, 1}), UsageError);    // C over INT_MAX elements
+    CHECK_THROWS_AS(parse_gemm_dims({1, 1, 3000000000LL}), UsageError); // A over INT_MAX
+    CHECK_THROWS_AS(parse_gemm_dims({2000000, 1, 1}), UsageError);      // past the grid's y limit
+    CHECK(gemm_flops({2, 3, 4}) == 48.0);
+    CHECK(gemm_bytes({2, 3, 4}, 4) == 4.0 * (8 + 12 + 6));
+}
+
+TEST_CASE("product_reference multiplies row-major matrices, with B plain or transposed") {
+    // A 2 x 3, B 3 x 2
+    const float a[] = {1, 2, 3, 4, 5, 6};
+    const float b[] = {7, 8, 9, 10, 11, 12};
+    double c[4];
+    product_reference(a, b, {2, 2, 3}, false, c);
+    CHECK(c[0] == 58);   // 1*7 + 2*9 + 3*11
+    CHECK(c[1] == 64);   // 1*8 + 2*10 + 3*12
+    CHECK(c[2] == 139);
+    CHECK(c[3] == 154);
+    // The same B stored transposed (2 x 3): the same product.
+    const float bt[] = {7, 9, 11, 8, 10, 12};
+    double ct[4];
+    product_reference(a, bt, {2, 2, 3}, true, ct);
+    for (int i = 0; i < 4; ++i) CHECK(ct[i] == c[i]);
+    CHECK(product_at(a, b, {2, 2, 3}, false, 1, 0) == 139);
+}
+
+TEST_CASE("product_reference agrees with product_at on random non-square data") {
+    const GemmDims g{5, 7, 11};
+    std::vector<float> a(g.m * g.k), b(g.k * g.n);
+    fill_uniform(a.data(), a.size(), 3, 1);
+    fill_uniform(b.data(), b.size(), 3, 2);
+    std::vector<double> c(g.m * g.n);
+    product_reference(a.data(), b.data(), g, false, c.data());
+    for (int i = 0; i < g.m; ++i)
+        for (int j = 0; j < g.n; ++j) CHECK(c[i * g.n + j] == doctest::Approx(product_at(a.data(), b.data(), g, false, i, j)));
+}
+
+TEST_CASE("the CPU reference is used for small products only") {
+    CHECK(use_cpu_reference({300, 211, 500}));
+    CHECK_FALSE(use_cpu_reference({1025, 1000, 777}));
+    CHECK_FALSE(use_cpu_reference({2048, 2048, 2048}));
+}

@@ -1,0 +1,29 @@
+// Lab 11: C = A * A^T through the shared reference with B = A read transposed.
+#include <doctest/doctest.h>
+
+#include <vector>
+
+#include "labs/11-matmul-aat/reference.h"
+
+using namespace cudalabs;
+
+TEST_CASE("A * A^T: B = A transposed gives a symmetric result with row norms on the diagonal") {
+    const GemmDims g{6, 6, 9};  // A is 6 x 9, C is 6 x 6
+    std::vector<float> a(g.m * g.k);
+    fill_uniform(a.data(), a.size(), 11, 1);
+    std::vector<double> c(g.m * g.m);
+    product_reference(a.data(), a.data(), g, true, c.data());
+    for (int i = 0; i < g.m; ++i) {
+        double norm = 0;
+        for (int p = 0; p < g.k; ++p) norm += static_cast<double>(a[i * g.k + p]) * a[i * g.k + p];
+        CHECK(c[i * g.m + i] == doctest::Approx(norm));
+        for (int j = 0; j < g.m; ++j) CHECK(c[i * g.m + j] == c[j * g.m + i]);
+    }
+    const float a2[] = {1, 2, 3, 4};  // [[1 2] [3 4]] * its transpose = [[5 11] [11 25]]
+    double c2[4];
+    product_reference(a2, a2, {2, 2, 2}, true, c2);
+    CHECK(c2[0] == 5);
+    CHECK(c2[1] == 11);
+    CHECK(c2[2] == 11);
+    CHECK(c2[3] == 25);
+}
