@@ -80,7 +80,7 @@ handouts_suite() {
     else fail "handouts: results tables" "see $tmp/gen"; fi
 
     # 5. Build everything (make -k: one broken handout does not hide the others).
-    run_capture "make handouts handouts-instructor" make -k -s --no-print-directory -j2 \
+    run_capture "make handouts handouts-instructor" make -k -s --no-print-directory \
         handouts handouts-instructor BUILD="$BUILD"
     if [ "$rc" -eq 0 ]; then pass "make handouts handouts-instructor"
     else fail "make handouts handouts-instructor" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
