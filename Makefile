@@ -164,6 +164,8 @@ help:
 	@echo "  make all              every starter and every solution"
 	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
 	@echo "  make bench            benchmark every solution; writes bench/results/<device>.{json,md}"
+	@echo "  make handouts         the handouts, student edition (make handouts-instructor, make handout-NN)"
+	@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute counters of lab NN's solution (labs that have profile.sh)"
 	@echo "  make arch             show the GPU architecture flags in use (override: ARCH=sm_90)"
