@@ -88,6 +88,17 @@ for nn in $labs; do
     expect "lab$nn rejects an unknown variant" 2 'unknown variant' $sol --variant no_such_variant
     expect "lab$nn rejects an unknown option" 2 'unknown option' $sol --no-such-flag
 
+    # Every variant a student writes has a TODO(labNN) marker that names it, so a failing
+    # variant can point at its work (yardsticks, marked in --help, are the lab's own).
+    starter=$(ls "$(ls -d labs/$nn-* | head -n1)"/*.cu | grep -v '/driver.cu$' | head -n1)
+    unmarked=""
+    for v in $($sol --list); do
+        $sol --help | grep -qE "^  $v .*\(yardstick\)$" && continue
+        grep -qE "TODO\(lab$nn\).*\b$v\b" "$starter" || unmarked="$unmarked $v"
+    done
+    if [ -z "$unmarked" ]; then pass "lab$nn starter marks every variant with TODO(lab$nn)"
+    else fail "lab$nn starter marks every variant with TODO(lab$nn)" "no marker names:$unmarked"; fi
+
     if [ "$gpu" != 1 ]; then
         for prog in $lab $sol; do
             run_capture "$prog without a GPU" $prog
