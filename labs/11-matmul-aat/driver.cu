@@ -78,7 +78,7 @@ int main(int argc, char** argv) {
     lab.ratio_to = "cublasSgemm (FP32, default math mode) computing A * A^T at the same size";
     lab.variants = {
         {"cublas", "cublasSgemm(A, A^T), FP32 without TF32", true},
-        {"unpadded16", "16 x 16 tiles, A^T tile read by column: 16-way bank conflicts"},
+        {"unpadded16", "16 x 16 tiles, A^T tile read by column: 8-way bank conflicts"},
         {"padded16", "16 x 17 tile: conflict-free"},
         {"unpadded", "32 x 32 tiles: 32-way bank conflicts"},
         {"padded", "32 x 33 tile: conflict-free"},

@@ -8,8 +8,9 @@
 //   ats[ty][tx] = A[bx*Tile + ty][p0 + tx]   (the rows that become the columns of C)
 // Both loads are coalesced. The sum reads ats[tx][p]: the threads of a warp (consecutive tx)
 // read a column of ats, words Tile + Pad apart. With Pad = 0 and Tile = 32 that is one bank
-// for the whole warp: a 32-way conflict (with Tile = 16 a warp holds two rows of the block and
-// reads 16 words of one bank and 16 of another: 16-way). Pad = 1 puts them in different banks.
+// for the whole warp: a 32-way conflict. With Tile = 16 a warp holds two rows of the block that
+// read the same 16 words (a broadcast), 8 distinct words in each of two banks: 8-way (the book's
+// 16-way counts a half-warp on 16-bank hardware). Pad = 1 puts them in different banks.
 template <int Tile, int Pad>
 __global__ void aat_kernel(const float* a, float* c, int n, int k) {
     __shared__ float as[Tile][Tile];
