@@ -18,6 +18,15 @@ int g_fd = -1;
 char g_key[80] = "";
 constexpr size_t kBufferBytes = 8 << 20;
 
+// The kernel record's newest struct: CUpti_ActivityKernel10 from CUDA 13 (CUPTI_API_VERSION
+// 130000 on), CUpti_ActivityKernel9 in CUDA 12.x. Only start, end and name are read, which sit
+// at the same offsets in every version.
+#if CUPTI_API_VERSION >= 130000
+using KernelRecord = CUpti_ActivityKernel10;
+#else
+using KernelRecord = CUpti_ActivityKernel9;
+#endif
+
 // Reads and wipes the grader's variables (overwriting them in place, so /proc/self/environ no
 // longer shows them either).
 void take_variable(const char* name, char* dest, size_t size) {
@@ -54,7 +63,7 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
     CUpti_Activity* record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
-        auto* k = reinterpret_cast<CUpti_ActivityKernel10*>(record);
+        auto* k = reinterpret_cast<KernelRecord*>(record);
         if (g_fd < 0 || !k->name) continue;
         char line[4096];
         int n = std::snprintf(line, sizeof line, "%s %llu %s\n", g_key,

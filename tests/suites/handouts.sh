@@ -112,7 +112,7 @@ handouts_suite() {
             else
                 run_capture "$name.html ($ed) in chromium" chromium --headless --no-sandbox --disable-gpu \
                     --hide-scrollbars --window-size=1000,1400 --enable-logging=stderr --v=0 \
-                    --user-data-dir="$tmp/chromium" --screenshot="$tmp/shot.png" "file://$PWD/$f.html"
+                    --user-data-dir="$tmp/chromium" --screenshot="$tmp/shot.png" "file://$(realpath "$f.html")"
                 if [ "$rc" -ne 0 ] || [ ! -s "$tmp/shot.png" ]; then
                     fail "$name.html ($ed) loads in chromium" "exit $rc, no screenshot"
                 elif printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed to load|net::ERR_' | grep -v 'dbus' | grep -q .; then
