@@ -102,7 +102,7 @@ __global__ void vecmat_strip(const float* A, const float* x, float* y, int rows,
 }
 
 void vecmat_shared(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) vecmat_shared: choose the grid (strips x row splits: about 8 blocks per SM,
+    // TODO(lab13) vecmat_shared: choose the grid (strips x row splits: about 4 blocks per SM,
     // cudaDevAttrMultiProcessorCount gives the SM count), launch on `stream`, then CHECK_LAUNCH().
     // Target: cublas_vecmat (its ratio is in the note column).
 }
