@@ -1,0 +1,52 @@
+# The tests of tests/bench.sh (make bench), sourced by tests/run_tests.sh. No GPU needed: stand-in
+# sol programs write the JSON and Markdown a lab writes, so what is checked is the collection:
+# one file per device, every lab run in it, and a later run of some labs replacing only those.
+
+bench_suite() {
+    local tmp sol nn res
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/bin" "$tmp/results"
+    # A stand-in sol: writes its lab number and a run tag (BENCH_TAG) into its JSON and Markdown.
+    for nn in 01 02; do
+        sol=$tmp/bin/sol$nn
+        cat > "$sol" <<STANDIN
+#!/usr/bin/env bash
+while [ \$# -gt 0 ]; do
+    case \$1 in --json) json=\$2; shift;; --markdown) md=\$2; shift;; esac; shift
+done
+printf '{"lab": "$nn-x", "tag": "%s", "device": {"name": "Test GPU 9000", "copy_gbs": 1}}\n' "\$BENCH_TAG" > "\$json"
+printf '### $nn-x (%s)\n\n' "\$BENCH_TAG" > "\$md"
+echo "Verdict: PASS (1 passed, 0 failed)"
+STANDIN
+        chmod +x "$sol"
+    done
+    res=$tmp/results
+    run_capture "bench: all labs" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="01 02" BENCH_TAG=first bash tests/bench.sh
+    if [ "$rc" -eq 0 ] && [ -f "$res/test-gpu-9000.json" ] && [ -f "$res/test-gpu-9000.md" ] \
+        && [ "$(grep -c '"tag": "first"' "$res/test-gpu-9000.json")" -eq 2 ]; then
+        pass "make bench writes bench/results/<device>.json and .md with every lab run"
+    else
+        fail "make bench writes bench/results/<device>.json and .md" "exit $rc; $(ls "$res" | tr '\n' ' ')"
+    fi
+    run_capture "bench: one lab again" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="02" BENCH_TAG=second bash tests/bench.sh
+    if [ "$rc" -eq 0 ] && grep -q '"lab": "01-x", "tag": "first"' "$res/test-gpu-9000.json" \
+        && grep -q '"lab": "02-x", "tag": "second"' "$res/test-gpu-9000.json" \
+        && ! grep -q '"lab": "02-x", "tag": "first"' "$res/test-gpu-9000.json" \
+        && grep -q '^### 01-x (first)' "$res/test-gpu-9000.md" && grep -q '^### 02-x (second)' "$res/test-gpu-9000.md"; then
+        pass "make bench LABS=02 replaces lab 02's results and keeps lab 01's"
+    else
+        fail "make bench LABS=02 replaces lab 02's results and keeps lab 01's" "exit $rc; $(head -c 400 "$res/test-gpu-9000.json")"
+    fi
+    local py
+    py=$(command -v python3 || true)
+    if [ -z "$py" ]; then
+        skip "bench JSON parses" "no python3"
+    elif "$py" -c 'import json, sys; d = json.load(open(sys.argv[1])); assert [l["lab"] for l in d["labs"]] == ["01-x", "02-x"], d' \
+        "$res/test-gpu-9000.json" 2> "$tmp/err"; then
+        pass "bench JSON parses, labs in order"
+    else
+        fail "bench JSON parses, labs in order" "$(tail -1 "$tmp/err")"
+    fi
+    rm -rf "$tmp"
+}
+bench_suite
