@@ -164,6 +164,7 @@ help:
 	@echo "  make all              every starter and every solution"
 	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
 	@echo "  make bench            benchmark every solution; writes bench/results/<device>.{json,md}"
+	@echo "                       (LABS=\"08 13\": only those labs, the others keep their results)"
 	@echo "  make handouts         the handouts, student edition (make handouts-instructor, make handout-NN)"
 	@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
