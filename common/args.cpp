@@ -74,6 +74,8 @@ std::string common_options_help() {
            "      --emit-outputs DIR    (grading) also write every checked output to DIR\n"
            "      --verify-outputs DIR  (grading) check the outputs in DIR instead of this\n"
            "                            program's own (same seed, sizes and variants)\n"
+           "      --guard-buffers       guard zones around device buffers (out-of-bounds writes)\n"
+           "                            and a check that inputs were not changed\n"
            "Exit codes: 0 all passed, 1 a check failed, 2 bad command line, 77 no usable GPU.\n";
 }
 
@@ -135,6 +137,7 @@ Options parse_args(int argc, const char* const* argv) {
         else if (arg == "--json") { opt.json_path = next(arg); if (opt.json_path.empty()) throw UsageError("--json needs a file name"); }
         else if (arg == "--markdown") { opt.markdown_path = next(arg); if (opt.markdown_path.empty()) throw UsageError("--markdown needs a file name"); }
         else if (arg == "--emit-outputs") { opt.emit_dir = next(arg); if (opt.emit_dir.empty()) throw UsageError("--emit-outputs needs a folder"); }
+        else if (arg == "--guard-buffers") opt.guard_buffers = true;
         else if (arg == "--verify-outputs") { opt.verify_dir = next(arg); if (opt.verify_dir.empty()) throw UsageError("--verify-outputs needs a folder"); }
         else if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])))
             throw UsageError("unknown option '" + arg + "' (see --help)");

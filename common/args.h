@@ -31,6 +31,9 @@ struct Options {
     // another process wrote there instead of this process's own.
     std::string emit_dir;               // --emit-outputs DIR
     std::string verify_dir;             // --verify-outputs DIR
+    // --guard-buffers: device buffers get guard zones and inputs are checked unchanged after
+    // every case (see buffers.h). Off by default: memcheck wants exactly sized allocations.
+    bool guard_buffers = false;
     std::vector<std::string> positional;
 };
 

@@ -3,25 +3,73 @@
 // nothing. Allocation failures throw CudaError through CUDA_CHECK.
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
 #include <utility>
+#include <vector>
 
 #include "check.h"
 #include "validate.h"
 
 namespace cudalabs {
 
+// ---- checks on device buffers: guard zones and unchanged inputs ------------------------------
+// With the checks on (--guard-buffers; the grader turns them on for its correctness runs), every
+// DeviceBuffer is allocated with kGuardBytes of kGuardByte before and after its elements, and a
+// buffer filled by upload() (an input) remembers a hash of what was uploaded. After every case
+// the runner calls take_buffer_faults(): a changed guard byte is an out-of-bounds write, a
+// changed input a kernel that wrote where it should only read. Buffers freed during the case
+// are checked as they are freed. Off by default, because compute-sanitizer memcheck reports an
+// out-of-bounds access precisely only when an allocation has its exact size.
+// Pitched2D and Pitched3D have no guard zones (their padding is poisoned instead).
+struct BufferRecord {
+    char* base = nullptr;  // the allocation: guard, elements, guard
+    size_t count = 0, elem_size = 0;
+    bool guarded = false;
+    bool input = false;  // filled by upload() and not poisoned since
+    uint64_t input_hash = 0;
+    size_t bytes() const { return count * elem_size; }
+};
+void enable_buffer_checks(bool on);
+bool buffer_checks_enabled();
+void arm_guards(BufferRecord& record);        // fills both guard zones
+void register_buffer(BufferRecord* record);   // a live guarded buffer
+void unregister_buffer(BufferRecord* record); // checks it one last time
+// Checks every live guarded buffer, and returns what they and the buffers freed since the last
+// call found (one message each), forgetting it.
+std::vector<std::string> take_buffer_faults();
+
 template <class T>
 class DeviceBuffer {
 public:
     DeviceBuffer() = default;
     explicit DeviceBuffer(size_t count) : count_(count) {
-        if (count) CUDA_CHECK(cudaMalloc(&ptr_, count * sizeof(T)));
+        if (!count) return;
+        auto record = std::make_unique<BufferRecord>();
+        record->count = count;
+        record->elem_size = sizeof(T);
+        record->guarded = buffer_checks_enabled();
+        const size_t guard = record->guarded ? kGuardBytes : 0;
+        CUDA_CHECK(cudaMalloc(&record->base, count * sizeof(T) + 2 * guard));
+        ptr_ = reinterpret_cast<T*>(record->base + guard);
+        record_ = std::move(record);
+        if (guard) {
+            arm_guards(*record_);
+            register_buffer(record_.get());
+        }
     }
-    ~DeviceBuffer() { if (ptr_) cudaFree(ptr_); }
-    DeviceBuffer(DeviceBuffer&& o) noexcept : ptr_(std::exchange(o.ptr_, nullptr)), count_(o.count_) {}
+    ~DeviceBuffer() {
+        if (!record_) return;
+        if (record_->guarded) unregister_buffer(record_.get());
+        cudaFree(record_->base);
+    }
+    DeviceBuffer(DeviceBuffer&& o) noexcept
+        : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)), record_(std::move(o.record_)) {}
     DeviceBuffer& operator=(DeviceBuffer&& o) noexcept {
         std::swap(ptr_, o.ptr_);
         std::swap(count_, o.count_);
+        std::swap(record_, o.record_);
         return *this;
     }
     DeviceBuffer(const DeviceBuffer&) = delete;
@@ -31,14 +79,24 @@ public:
     size_t size() const { return count_; }
     size_t bytes() const { return count_ * sizeof(T); }
 
-    void upload(const T* host) { CUDA_CHECK(cudaMemcpy(ptr_, host, bytes(), cudaMemcpyHostToDevice)); }
+    void upload(const T* host) {
+        CUDA_CHECK(cudaMemcpy(ptr_, host, bytes(), cudaMemcpyHostToDevice));
+        if (record_ && record_->guarded) {
+            record_->input = true;
+            record_->input_hash = content_hash(host, bytes());
+        }
+    }
     void download(T* host) const { CUDA_CHECK(cudaMemcpy(host, ptr_, bytes(), cudaMemcpyDeviceToHost)); }
-    // Every byte 0xFF: see validate.h.
-    void poison() { CUDA_CHECK(cudaMemset(ptr_, kPoisonByte, bytes())); }
+    // Every byte 0xFF: see validate.h. A poisoned buffer is an output: it is expected to change.
+    void poison() {
+        CUDA_CHECK(cudaMemset(ptr_, kPoisonByte, bytes()));
+        if (record_) record_->input = false;
+    }
 
 private:
     T* ptr_ = nullptr;
     size_t count_ = 0;
+    std::unique_ptr<BufferRecord> record_;  // null for an empty buffer
 };
 
 // Page-locked host memory: faster copies, and required for truly asynchronous ones.

@@ -89,8 +89,12 @@ public:
         out.checked = true;
     }
 
-    // Called by the runner before each case.
+    // Called by the runner before and after each case. end_case fails the case when its device
+    // buffers found an out-of-bounds write or a changed input (--guard-buffers, buffers.h); with
+    // --emit-outputs it writes what they found next to the outputs, and with --verify-outputs it
+    // reads that back, so the verifying process fails the case too.
     void begin_case(const std::string& variant, const Dims& dims);
+    void end_case(Outcome& out);
 
 private:
     L2Flusher* flusher_for(double working_set_bytes);

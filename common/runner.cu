@@ -8,6 +8,7 @@
 #include <map>
 #include <sstream>
 
+#include "buffers.h"
 #include "exit_codes.h"
 #include "lab.h"
 #include "student_source.h"
@@ -28,6 +29,24 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
 void RunContext::begin_case(const std::string& variant, const Dims& dims) {
     case_key_ = variant + "_" + format_dims(dims);
     checks_in_case_ = 0;
+}
+
+void RunContext::end_case(Outcome& out) {
+    std::vector<std::string> faults = take_buffer_faults();
+    const std::string name = case_key_ + "_faults.txt";
+    if (!options.emit_dir.empty() && !faults.empty()) {
+        std::ofstream f(options.emit_dir + "/" + name);
+        for (const std::string& fault : faults) f << fault << "\n";
+    }
+    if (!options.verify_dir.empty()) {
+        std::ifstream f(options.verify_dir + "/" + name);
+        for (std::string line; std::getline(f, line);)
+            if (!line.empty()) faults.push_back(line);
+    }
+    if (faults.empty()) return;
+    std::string why = faults.front();
+    if (faults.size() > 1) why += " (and " + std::to_string(faults.size() - 1) + " more)";
+    record_failure(out, why);
 }
 
 std::string RunContext::next_output_path() {
@@ -191,6 +210,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     std::vector<Dims> sizes;
     try {
         opt = parse_args(argc, argv);
+        enable_buffer_checks(opt.guard_buffers);
         if (opt.help) {
             print_help(lab, program);
             return kExitPass;
@@ -304,6 +324,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
                 out = Outcome();
                 out.failure = e.what();
             }
+            ctx.end_case(out);
             report.rows.push_back(make_row(lab, v, dims, out));
             if (out.checked && out.check.never_written()) unwritten_at[v.name] = format_dims(dims);
         }

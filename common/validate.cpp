@@ -60,4 +60,54 @@ std::string describe_failure(const CheckResult& res, const std::vector<size_t>& 
     return out;
 }
 
+uint64_t content_hash(const void* data, size_t bytes) {
+    // Eight bytes at a time, each word mixed (a multiply and shifts, as in splitmix64) into a
+    // running state; the tail and the length go in last so that trailing zeros count.
+    const unsigned char* p = static_cast<const unsigned char*>(data);
+    uint64_t h = 0x9E3779B97F4A7C15ull;
+    auto mix = [](uint64_t x) {
+        x ^= x >> 30;
+        x *= 0xBF58476D1CE4E5B9ull;
+        x ^= x >> 27;
+        x *= 0x94D049BB133111EBull;
+        return x ^ (x >> 31);
+    };
+    size_t i = 0;
+    for (; i + 8 <= bytes; i += 8) {
+        uint64_t w;
+        std::memcpy(&w, p + i, 8);
+        h = mix(h ^ w) + 0x632BE59BD9B4E019ull;
+    }
+    uint64_t tail = 0;
+    std::memcpy(&tail, p + i, bytes - i);
+    return mix(mix(h ^ tail) ^ static_cast<uint64_t>(bytes));
+}
+
+GuardDamage inspect_guard(const unsigned char* zone, bool after) {
+    GuardDamage d;
+    for (size_t i = 0; i < kGuardBytes; ++i) {
+        if (zone[i] == kGuardByte) continue;
+        ++d.changed;
+        const size_t distance = after ? i + 1 : kGuardBytes - i;
+        if (d.nearest == 0 || distance < d.nearest) d.nearest = distance;
+    }
+    return d;
+}
+
+std::string guard_fault_message(const GuardDamage& damage, bool after, size_t count, size_t elem_size) {
+    const size_t element = (damage.nearest + elem_size - 1) / elem_size;  // 1 = the next one
+    std::string where = after ? "after the last element (index " + std::to_string(count - 1 + element) + ")"
+                              : "before the first element (index -" + std::to_string(element) + ")";
+    return "out-of-bounds write: " + std::to_string(damage.changed) + " byte" +
+           (damage.changed == 1 ? "" : "s") + " changed just " + where + " of a " +
+           std::to_string(count) + "-element buffer; check the bounds test of every store "
+           "(i < n, not i <= n) and the grid size";
+}
+
+std::string input_fault_message(size_t count, size_t elem_size) {
+    return "an input buffer (" + std::to_string(count) + " elements of " + std::to_string(elem_size) +
+           " bytes) was changed: a kernel wrote where it should only read (are the input "
+           "pointers const, and is the output pointer the right one?)";
+}
+
 }  // namespace cudalabs

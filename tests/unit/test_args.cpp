@@ -76,6 +76,8 @@ TEST_CASE("parse_args rejects bad command lines with a message naming the proble
 TEST_CASE("grading flags: emit or verify outputs, not both") {
     CHECK(parse({"--emit-outputs", "/tmp/x"}).emit_dir == "/tmp/x");
     CHECK(parse({"--verify-outputs=/tmp/y"}).verify_dir == "/tmp/y");
+    CHECK_FALSE(parse({}).guard_buffers);
+    CHECK(parse({"--guard-buffers"}).guard_buffers);
     CHECK_THROWS_WITH_AS(parse({"--emit-outputs", "a", "--verify-outputs", "b"}),
                          doctest::Contains("cannot be combined"), UsageError);
     CHECK_THROWS_AS(parse({"--emit-outputs", ""}), UsageError);

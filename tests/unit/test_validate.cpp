@@ -108,3 +108,46 @@ TEST_CASE("indices and failures are described for people") {
               .find("5 of 6 outputs never written (first at [1])") != std::string::npos);
     CHECK(describe_failure(check_values(expected.data(), expected.data(), 6, Tolerance{})).empty());
 }
+
+TEST_CASE("content_hash tells changed buffers apart") {
+    std::vector<float> a(1001);
+    for (size_t i = 0; i < a.size(); ++i) a[i] = static_cast<float>(i) * 0.5f;
+    const uint64_t h = content_hash(a.data(), a.size() * sizeof(float));
+    CHECK(h == content_hash(a.data(), a.size() * sizeof(float)));  // the same bytes, the same hash
+    std::vector<float> b = a;
+    b[500] = -b[500];
+    CHECK(content_hash(b.data(), b.size() * sizeof(float)) != h);
+    b = a;
+    b.back() = 1e9f;  // in the tail that is not a whole 8-byte word
+    CHECK(content_hash(b.data(), b.size() * sizeof(float)) != h);
+    // Zeros still count: buffers that differ only in length differ.
+    std::vector<unsigned char> zeros(24, 0);
+    CHECK(content_hash(zeros.data(), 16) != content_hash(zeros.data(), 24));
+    CHECK(content_hash(zeros.data(), 0) != content_hash(zeros.data(), 1));
+    // Swapping two words changes the hash (the order matters).
+    std::vector<uint64_t> w = {1, 2}, v = {2, 1};
+    CHECK(content_hash(w.data(), 16) != content_hash(v.data(), 16));
+}
+
+TEST_CASE("inspect_guard finds changed bytes and the one nearest the elements") {
+    std::vector<unsigned char> zone(kGuardBytes, kGuardByte);
+    GuardDamage d = inspect_guard(zone.data(), true);
+    CHECK(d.changed == 0);
+    zone[0] = 0;  // the byte right after the last element
+    zone[9] = 1;
+    d = inspect_guard(zone.data(), true);
+    CHECK(d.changed == 2);
+    CHECK(d.nearest == 1);
+    std::string m = guard_fault_message(d, true, 1000, 4);
+    CHECK(m.find("out-of-bounds write: 2 bytes changed just after the last element (index 1000)") == 0);
+    CHECK(m.find("1000-element buffer") != std::string::npos);
+
+    std::vector<unsigned char> before(kGuardBytes, kGuardByte);
+    before[kGuardBytes - 5] = 7;  // 5 bytes before the first element: element -2 of floats
+    d = inspect_guard(before.data(), false);
+    CHECK(d.changed == 1);
+    CHECK(d.nearest == 5);
+    m = guard_fault_message(d, false, 10, 4);
+    CHECK(m.find("1 byte changed just before the first element (index -2)") != std::string::npos);
+    CHECK(input_fault_message(64, 8).find("64 elements of 8 bytes") != std::string::npos);
+}

@@ -1,0 +1,73 @@
+// The checks on device buffers declared in buffers.h: guard zones and unchanged inputs.
+#include "buffers.h"
+
+#include <set>
+
+namespace cudalabs {
+
+namespace {
+
+bool g_checks = false;
+
+// Both live for the whole program (never destroyed): a static DeviceBuffer may be freed after
+// other statics are gone.
+std::set<BufferRecord*>& live() {
+    static auto* records = new std::set<BufferRecord*>();
+    return *records;
+}
+std::vector<std::string>& found() {
+    static auto* faults = new std::vector<std::string>();
+    return *faults;
+}
+
+// Compares the guard zones and, for an input, the contents with what they should be; records a
+// message for each difference and repairs the record (guards refilled, the input's new hash
+// kept) so the same damage is reported once. CUDA errors (a lost context) end the check quietly:
+// the case has failed already and says why.
+void audit(BufferRecord& r) {
+    if (cudaDeviceSynchronize() != cudaSuccess) return;
+    unsigned char zone[kGuardBytes];
+    for (bool after : {false, true}) {
+        const char* at = after ? r.base + kGuardBytes + r.bytes() : r.base;
+        if (cudaMemcpy(zone, at, kGuardBytes, cudaMemcpyDeviceToHost) != cudaSuccess) return;
+        GuardDamage damage = inspect_guard(zone, after);
+        if (damage.changed == 0) continue;
+        found().push_back(guard_fault_message(damage, after, r.count, r.elem_size));
+        if (cudaMemset(const_cast<char*>(at), kGuardByte, kGuardBytes) != cudaSuccess) return;
+    }
+    if (r.input) {
+        std::vector<unsigned char> now(r.bytes());
+        if (cudaMemcpy(now.data(), r.base + kGuardBytes, r.bytes(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+        const uint64_t hash = content_hash(now.data(), now.size());
+        if (hash != r.input_hash) {
+            found().push_back(input_fault_message(r.count, r.elem_size));
+            r.input_hash = hash;
+        }
+    }
+}
+
+}  // namespace
+
+void enable_buffer_checks(bool on) { g_checks = on; }
+bool buffer_checks_enabled() { return g_checks; }
+
+void arm_guards(BufferRecord& r) {
+    CUDA_CHECK(cudaMemset(r.base, kGuardByte, kGuardBytes));
+    CUDA_CHECK(cudaMemset(r.base + kGuardBytes + r.bytes(), kGuardByte, kGuardBytes));
+}
+
+void register_buffer(BufferRecord* r) { live().insert(r); }
+
+void unregister_buffer(BufferRecord* r) {
+    if (!live().erase(r)) return;
+    audit(*r);
+}
+
+std::vector<std::string> take_buffer_faults() {
+    for (BufferRecord* r : live()) audit(*r);
+    std::vector<std::string> faults;
+    faults.swap(found());
+    return faults;
+}
+
+}  // namespace cudalabs
