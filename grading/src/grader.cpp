@@ -669,8 +669,10 @@ TestResult Grader::run_correctness(Submission& s, const TestSpec& t) {
             const std::string emit = s.run_dir + "/out";
             remove_tree(emit);
             make_dirs(emit);
+            // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
+            // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
             ProgramRun pr = run_program(s.program, {"--variant", v, "--size", size_list, "--seed", std::to_string(seed),
-                                                    "--reps", "1", "--emit-outputs", emit},
+                                                    "--reps", "1", "--guard-buffers", "--emit-outputs", emit},
                                         s.run_dir, true, t.require_kernels, timeout);
             std::vector<RowVerdict> rows;
             std::string problem;

@@ -1,4 +1,5 @@
-// Corpus (lab 01): out-of-bounds -- the guard lets thread n read and write one element past the end.
+// Corpus (lab 01): out-of-bounds -- the guard lets thread n read and write one element past the end
+// of the harness's buffers: their guard zones (--guard-buffers) fail the simple variant.
 #include <cstdint>
 
 #include "vector_add.h"

@@ -1,0 +1,303 @@
+// Corpus (lab 13): out-of-bounds -- vecmat_naive's guard lets thread `cols` write y[cols], one
+// element past the end of y (caught by the guard zone after y).
+#include <algorithm>
+#include <cstdint>
+#include <type_traits>
+
+#include "matvec.h"
+
+// handout:begin helpers
+namespace {
+
+constexpr int kThreads = 256;  // threads per block for the one-thread-per-row/column kernels
+
+int sm_count() {
+    static int sms = 0;
+    if (sms == 0) {
+        int device = 0;
+        CUDA_CHECK(cudaGetDevice(&device));
+        CUDA_CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device));
+    }
+    return sms;
+}
+
+bool aligned16(const void* p) { return reinterpret_cast<uintptr_t>(p) % 16 == 0; }
+
+// Blocks needed to cover n items, n items per block; no int overflow near INT_MAX.
+int blocks_for(int n, int per_block) { return (n - 1) / per_block + 1; }
+
+}  // namespace
+// handout:end helpers
+
+// =============================================================================================
+// Part 1: y = A x.
+
+// handout:begin matvec_naive
+// One thread per row. Thread r walks along row r, so at each step the 32 threads of a warp read
+// 32 addresses `cols` floats apart: 32 different cache lines per load instruction (uncoalesced).
+__global__ void matvec_row_per_thread(const float* __restrict__ A, const float* __restrict__ x,
+                                      float* __restrict__ y, int rows, int cols) {
+    const int r = blockIdx.x * blockDim.x + threadIdx.x;
+    if (r >= rows) return;
+    const float* row = A + static_cast<size_t>(r) * cols;
+    float sum = 0.f;
+    for (int c = 0; c < cols; ++c) sum += row[c] * x[c];
+    y[r] = sum;
+}
+
+void matvec_naive(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
+    matvec_row_per_thread<<<blocks_for(rows, kThreads), kThreads, 0, stream>>>(A, x, y, rows, cols);
+    CHECK_LAUNCH();
+}
+// handout:end matvec_naive
+
+// handout:begin matvec_shared
+// Still one thread per row, but x is read from global memory once per block instead of once per
+// thread: the block copies x into shared memory one chunk of kThreads elements at a time (the
+// last chunk may be shorter), and every thread's running sum lives in shared memory until the
+// single store at the end.
+__global__ void matvec_row_per_thread_shared_x(const float* __restrict__ A,
+                                               const float* __restrict__ x, float* __restrict__ y,
+                                               int rows, int cols) {
+    __shared__ float xs[kThreads];       // the current chunk of x
+    __shared__ float partial[kThreads];  // each thread's running sum
+    const int t = threadIdx.x;
+    const int r = blockIdx.x * kThreads + t;
+    partial[t] = 0.f;
+    for (int base = 0; base < cols; base += kThreads) {
+        const int len = min(kThreads, cols - base);  // the last chunk may be short
+        if (t < len) xs[t] = x[base + t];            // one element per thread
+        __syncthreads();  // the whole chunk is in place before anyone reads it
+        if (r < rows) {   // threads past the last row still helped to load x
+            const float* a = A + static_cast<size_t>(r) * cols + base;
+            float sum = partial[t];
+            for (int j = 0; j < len; ++j) sum += a[j] * xs[j];  // xs[j]: one word, broadcast
+            partial[t] = sum;
+        }
+        __syncthreads();  // everyone is done with this chunk before the next overwrites it
+    }
+    if (r < rows) y[r] = partial[t];
+}
+
+void matvec_shared(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
+    matvec_row_per_thread_shared_x<<<blocks_for(rows, kThreads), kThreads, 0, stream>>>(A, x, y, rows, cols);
+    CHECK_LAUNCH();
+}
+// handout:end matvec_shared
+
+// handout:begin matvec_warp
+// One warp per row: the 32 lanes read consecutive elements of the row (coalesced), 16 bytes each
+// when the rows are 16-byte aligned, then add their 32 partial sums with shuffles.
+// Measured on an H200 (bench/results/ncu-lab13.md): 16 rows per 512-thread block and 2 loads
+// per lane in flight beat 8 rows and 4, 8 or 16 loads at 16384 x 16384, and tie at 4096.
+constexpr int kRowsPerBlock = 16;
+constexpr int kLoads = 2;
+
+template <bool kVector>
+__global__ void __launch_bounds__(32 * kRowsPerBlock)
+matvec_warp_per_row(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ y,
+                    int rows, int cols) {
+    const int lane = threadIdx.x % 32;
+    const int r = blockIdx.x * kRowsPerBlock + threadIdx.x / 32;
+    if (r >= rows) return;  // the same for every lane of a warp: whole warps leave
+    const float* row = A + static_cast<size_t>(r) * cols;
+    float sum = 0.f;
+    if (kVector) {  // cols % 4 == 0 and A, x 16-byte aligned: every row starts on 16 bytes
+        const float4* row4 = reinterpret_cast<const float4*>(row);
+        const float4* x4 = reinterpret_cast<const float4*>(x);
+        const int n4 = cols / 4;
+        int i = lane;
+        // kLoads independent 16-byte loads per lane in flight at once: A is read exactly once,
+        // so the kernel's speed is how many bytes it keeps in flight. __ldcs (load, evict
+        // first): A streams past the caches and leaves them to x, which every row reuses.
+        for (; i + (kLoads - 1) * 32 < n4; i += kLoads * 32) {
+            float4 a[kLoads], v[kLoads];
+#pragma unroll
+            for (int k = 0; k < kLoads; ++k) a[k] = __ldcs(row4 + i + 32 * k);
+#pragma unroll
+            for (int k = 0; k < kLoads; ++k) v[k] = x4[i + 32 * k];
+#pragma unroll
+            for (int k = 0; k < kLoads; ++k)
+                sum += a[k].x * v[k].x + a[k].y * v[k].y + a[k].z * v[k].z + a[k].w * v[k].w;
+        }
+        for (; i < n4; i += 32) {
+            const float4 a = __ldcs(row4 + i), v = x4[i];
+            sum += a.x * v.x + a.y * v.y + a.z * v.z + a.w * v.w;
+        }
+    } else {
+        for (int c = lane; c < cols; c += 32) sum += __ldcs(row + c) * x[c];
+    }
+    // Tree reduction across the warp: after the steps 16, 8, 4, 2, 1 lane 0 holds the total.
+    for (int offset = 16; offset > 0; offset /= 2) sum += __shfl_down_sync(0xffffffffu, sum, offset);
+    if (lane == 0) y[r] = sum;
+}
+
+void matvec_warp(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
+    const int blocks = blocks_for(rows, kRowsPerBlock);
+    if (cols % 4 == 0 && aligned16(A) && aligned16(x))
+        matvec_warp_per_row<true><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(A, x, y, rows, cols);
+    else
+        matvec_warp_per_row<false><<<blocks, 32 * kRowsPerBlock, 0, stream>>>(A, x, y, rows, cols);
+    CHECK_LAUNCH();
+}
+// handout:end matvec_warp
+
+// =============================================================================================
+// Part 2: y^T = x^T A.
+
+// handout:begin vecmat_naive
+// One thread per column: at each step the threads of a warp read 32 neighbouring elements of
+// one row (coalesced). But there are only `cols` threads, each looping over every row: for a
+// 4096-column matrix that is 16 blocks, far too few to keep the memory busy.
+__global__ void vecmat_column_per_thread(const float* __restrict__ A, const float* __restrict__ x,
+                                         float* __restrict__ y, int rows, int cols) {
+    const int c = blockIdx.x * blockDim.x + threadIdx.x;
+    if (c > cols) return;  // corpus: off by one, thread `cols` writes y[cols]
+    float sum = 0.f;
+    for (int r = 0; r < rows; ++r) sum += x[r] * A[static_cast<size_t>(r) * cols + c];
+    y[c] = sum;
+}
+
+void vecmat_naive(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
+    vecmat_column_per_thread<<<blocks_for(cols, kThreads), kThreads, 0, stream>>>(A, x, y, rows, cols);
+    CHECK_LAUNCH();
+}
+// handout:end vecmat_naive
+
+// handout:begin vecmat_shared
+// A block is 32 x 8 threads and owns a strip of 32 * kVec columns (kVec = 4: float4 loads) and
+// a slice of the rows. Its 8 warps take every 8th row of the slice, 8 rows each per round; x
+// comes through shared memory one round (64 rows) at a time. The 8 warps' sums meet in shared
+// memory.
+// To fill the GPU when there are few columns, the rows are split over gridDim.y blocks; each
+// writes its partial sums to a workspace, and the last block of a strip to finish (counted with
+// an atomic) adds them up in a fixed order and writes y once: no atomics on y, no memset, and the
+// same result every run.
+constexpr int kRowGroups = 8;                   // warps per block = blockDim.y
+constexpr int kPerGroup = 8;                    // rows per warp per round
+constexpr int kRound = kPerGroup * kRowGroups;  // rows per round: x is staged kRound at a time
+// Measured on an H200 at 4096 x 4096 (32 strips): 4 blocks per SM (16 slices of 256 rows) beat
+// 8, 16 and 32 (0.93, 0.91, 0.88, 0.88 of cublasSgemv); more slices cost more partial sums and
+// shorter slices more rounds. At 16384 x 16384 the choice hardly matters (1.04-1.05).
+constexpr int kBlocksPerSM = 4;
+constexpr int kMinRowsPerSplit = 64;            // a slice shorter than this is not worth a block
+constexpr int kMaxSplits = 64;                  // gridDim.y at most
+constexpr int kWorkspaceFloats = 1 << 20;       // splits * cols partial sums (4 MiB)
+constexpr int kMaxStrips = 1 << 14;             // gridDim.x at most when the rows are split
+__device__ float g_vecmat_partials[kWorkspaceFloats];
+__device__ unsigned int g_vecmat_arrivals[kMaxStrips];  // zero between launches
+
+template <int kVec>
+__global__ void __launch_bounds__(32 * kRowGroups)
+vecmat_strip(const float* __restrict__ A, const float* __restrict__ x, float* __restrict__ y,
+             int rows, int cols, int rows_per_split) {
+    __shared__ float xs[kRound];
+    __shared__ float sums[kRowGroups][32 * kVec];  // [warp][v * 32 + lane]: consecutive words
+    __shared__ bool last_block;
+    const int lane = threadIdx.x, group = threadIdx.y, tid = group * 32 + lane;
+    const int c0 = (blockIdx.x * 32 + lane) * kVec;  // this thread's first column
+    const int r_begin = blockIdx.y * rows_per_split;
+    const int r_end = min(rows, r_begin + rows_per_split);
+
+    float acc[kVec] = {};
+    using Vec = typename std::conditional<kVec == 4, float4, float>::type;
+    for (int base = r_begin; base < r_end; base += kRound) {
+        // First issue the loads of A for this warp's kPerGroup rows of the round (rows past the
+        // slice read as 0), then stage x: the two memory latencies overlap.
+        Vec a[kPerGroup];
+#pragma unroll
+        for (int k = 0; k < kPerGroup; ++k) {
+            const int r = base + group + k * kRowGroups;
+            if (r < r_end && c0 < cols)
+                a[k] = __ldcs(reinterpret_cast<const Vec*>(A + static_cast<size_t>(r) * cols + c0));
+            else
+                a[k] = Vec{};
+        }
+        if (tid < kRound) xs[tid] = base + tid < r_end ? x[base + tid] : 0.f;
+        __syncthreads();  // the round's x is in place
+#pragma unroll
+        for (int k = 0; k < kPerGroup; ++k) {
+            const float xi = xs[group + k * kRowGroups];  // one word for the whole warp: a broadcast
+            if constexpr (kVec == 4) {
+                acc[0] += xi * a[k].x;
+                acc[1] += xi * a[k].y;
+                acc[2] += xi * a[k].z;
+                acc[3] += xi * a[k].w;
+            } else {
+                acc[0] += xi * a[k];
+            }
+        }
+        __syncthreads();  // done with xs before the next round overwrites it
+    }
+
+    // Add the 8 row groups' sums: warp 0 reads sums[g][...] for every g. `total` is valid in
+    // warp 0 only.
+    auto add_groups = [&](float* total) {
+        for (int v = 0; v < kVec; ++v) sums[group][v * 32 + lane] = acc[v];
+        __syncthreads();
+        if (group == 0)
+            for (int v = 0; v < kVec; ++v) {
+                float s = 0.f;
+                for (int g = 0; g < kRowGroups; ++g) s += sums[g][v * 32 + lane];
+                total[v] = s;
+            }
+    };
+    // Column of component v: with kVec = 4 a thread's 4 columns are adjacent (one float4).
+    auto column = [&](int v) { return c0 + v; };
+
+    float total[kVec];
+    add_groups(total);
+    if (gridDim.y == 1) {  // the block saw every row: its sums are the answer
+        if (group == 0)
+            for (int v = 0; v < kVec; ++v)
+                if (column(v) < cols) y[column(v)] = total[v];
+        return;
+    }
+    if (group == 0) {
+        for (int v = 0; v < kVec; ++v)
+            if (column(v) < cols)
+                g_vecmat_partials[static_cast<size_t>(blockIdx.y) * cols + column(v)] = total[v];
+        __threadfence();  // the partials are visible to every block before this one is counted
+    }
+    __syncthreads();
+    if (tid == 0) last_block = atomicAdd(&g_vecmat_arrivals[blockIdx.x], 1u) == gridDim.y - 1;
+    __syncthreads();
+    if (!last_block) return;
+
+    // The last block of the strip: row group g adds splits g, g + 8, ...; then as above.
+    for (int v = 0; v < kVec; ++v) {
+        float s = 0.f;
+        if (column(v) < cols)
+            for (int split = group; split < gridDim.y; split += kRowGroups)
+                s += __ldcg(&g_vecmat_partials[static_cast<size_t>(split) * cols + column(v)]);
+        acc[v] = s;
+    }
+    add_groups(total);  // the barriers around the counter ended the first reduction's reads
+    if (group == 0)
+        for (int v = 0; v < kVec; ++v)
+            if (column(v) < cols) y[column(v)] = total[v];
+    if (tid == 0) g_vecmat_arrivals[blockIdx.x] = 0;  // ready for the next launch
+}
+
+void vecmat_shared(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
+    const bool vector = cols % 4 == 0 && aligned16(A);
+    const int strip = 32 * (vector ? 4 : 1);
+    const int strips = blocks_for(cols, strip);
+    // Split the rows so that about kBlocksPerSM blocks run on every SM, but keep each
+    // slice long enough to be worth a block, and within the workspace.
+    int splits = std::max(1, kBlocksPerSM * sm_count() / strips);
+    splits = std::min({splits, kMaxSplits, blocks_for(rows, kMinRowsPerSplit),
+                       kWorkspaceFloats / cols});
+    if (strips > kMaxStrips) splits = 1;
+    splits = std::max(splits, 1);
+    int rows_per_split = blocks_for(rows, splits);
+    if (splits > 1) rows_per_split = blocks_for(rows_per_split, kRound) * kRound;  // whole rounds
+    splits = blocks_for(rows, rows_per_split);  // no empty slice
+    const dim3 grid(strips, splits), block(32, kRowGroups);
+    if (vector)
+        vecmat_strip<4><<<grid, block, 0, stream>>>(A, x, y, rows, cols, rows_per_split);
+    else
+        vecmat_strip<1><<<grid, block, 0, stream>>>(A, x, y, rows, cols, rows_per_split);
+    CHECK_LAUNCH();
+}
+// handout:end vecmat_shared
