@@ -117,6 +117,7 @@ for nn in $labs; do
     expect "lab$nn starter fails and points at its TODO" 1 "TODO\\(lab$nn\\).*|Verdict: FAIL" $lab
     if ! printf '%s' "$out" | grep -q "TODO(lab$nn)"; then fail "lab$nn starter names TODO(lab$nn)"; else pass "lab$nn starter names TODO(lab$nn)"; fi
     expect "sol$nn rejects a size too large for the device" 2 'error: ' $sol --size 100000000000
+    expect "sol$nn passes with guard zones and input checks" 0 'Verdict: PASS' $sol --quick --guard-buffers
     if [ -n "$SANITIZER" ]; then
         expect "sol$nn memcheck clean" 0 'ERROR SUMMARY: 0 errors' \
             "$SANITIZER" --tool memcheck --leak-check full --error-exitcode 99 $sol --quick
