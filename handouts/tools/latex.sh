@@ -6,13 +6,14 @@ set -u
 tex=$1 pdf=$2
 dir=$(dirname "$tex") base=$(basename "$tex" .tex)
 log=$dir/$base.log
-for pass in 1 2; do
+# Up to four passes: longtable settles its column widths one pass after the page references.
+for pass in 1 2 3 4; do
     if ! lualatex -interaction=nonstopmode -halt-on-error -output-directory="$dir" "$tex" > /dev/null 2>&1; then
         echo "$tex: lualatex failed:" >&2
         grep -A3 '^!' "$log" | head -n 12 >&2
         exit 1
     fi
-    grep -q 'Rerun to get' "$log" || break
+    grep -qE 'Rerun to get|Rerun LaTeX' "$log" || break
 done
 problems=$(
     grep -E 'Overfull \\hbox \(([0-9]*[1-9][0-9]*\.[0-9]+|[0-9]+\.[0-9]*[1-9])pt' "$log" \
