@@ -2,6 +2,8 @@
 
 #include <cstdio>
 
+#include "random.h"  // mix64
+
 namespace cudalabs {
 
 Tolerance Tolerance::elementwise(double unit_roundoff) {
@@ -61,26 +63,19 @@ std::string describe_failure(const CheckResult& res, const std::vector<size_t>& 
 }
 
 uint64_t content_hash(const void* data, size_t bytes) {
-    // Eight bytes at a time, each word mixed (a multiply and shifts, as in splitmix64) into a
-    // running state; the tail and the length go in last so that trailing zeros count.
+    // Eight bytes at a time, each word mixed (random.h's SplitMix64 finaliser) into a running
+    // state; the tail and the length go in last so that trailing zeros count.
     const unsigned char* p = static_cast<const unsigned char*>(data);
-    uint64_t h = 0x9E3779B97F4A7C15ull;
-    auto mix = [](uint64_t x) {
-        x ^= x >> 30;
-        x *= 0xBF58476D1CE4E5B9ull;
-        x ^= x >> 27;
-        x *= 0x94D049BB133111EBull;
-        return x ^ (x >> 31);
-    };
+    uint64_t h = 0;
     size_t i = 0;
     for (; i + 8 <= bytes; i += 8) {
         uint64_t w;
         std::memcpy(&w, p + i, 8);
-        h = mix(h ^ w) + 0x632BE59BD9B4E019ull;
+        h = mix64(h ^ w);
     }
     uint64_t tail = 0;
     std::memcpy(&tail, p + i, bytes - i);
-    return mix(mix(h ^ tail) ^ static_cast<uint64_t>(bytes));
+    return mix64(mix64(h ^ tail) ^ static_cast<uint64_t>(bytes));
 }
 
 GuardDamage inspect_guard(const unsigned char* zone, bool after) {
