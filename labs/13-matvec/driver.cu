@@ -155,7 +155,8 @@ int main(int argc, char** argv) {
         {"matvec_shared", "y = A x, one thread per row, x staged through shared memory"},
         {"matvec_warp", "y = A x, one warp per row, float4 loads, shuffle reduction"},
         {"vecmat_naive", "y^T = x^T A, one thread per column", false, "cublas_vecmat"},
-        {"vecmat_shared", "y^T = x^T A, column strips, x staged through shared memory, rows split",
+        {"vecmat_shared", "y^T = x^T A, column strips, x staged through shared memory, rows split "
+                          "(a cluster on compute capability 9.0+)",
          false, "cublas_vecmat"},
     };
     // 1 x 1, a row, a column, primes, non-multiples of 4, 32 and 256 both ways, a square.
@@ -163,7 +164,8 @@ int main(int argc, char** argv) {
                        {999, 1000}, {1000, 1003}, {33, 10007},  {10007, 33},  {2050, 6147},
                        {4096, 4096}};
     lab.bench_sizes = {{4096, 4096}, {16384, 16384}};
-    lab.quick_sizes = {{1, 1}, {1, 37}, {37, 1}, {67, 130}, {130, 68}};
+    // 67 x 130 and 600 x 64 take vecmat_shared's cluster path where the GPU has clusters.
+    lab.quick_sizes = {{1, 1}, {1, 37}, {37, 1}, {67, 130}, {130, 68}, {600, 64}};
     lab.ratio_to = "cuBLAS gemv of the same orientation at the same size (matvec rows: "
                    "cublas_matvec, vecmat rows: cublas_vecmat); the note gives the ratio to copy";
     lab.bench_targets = {{"matvec_warp", "4096x4096", 1.0, "cublas_matvec"},

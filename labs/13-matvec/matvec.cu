@@ -97,6 +97,9 @@ void vecmat_naive(const float* A, const float* x, float* y, int rows, int cols, 
 //  - with few columns there are too few strips to fill the GPU: split the rows too, over
 //    gridDim.y blocks, and combine their partial sums (atomicAdd into y zeroed first with
 //    cudaMemsetAsync on `stream`, or partial sums in a workspace added by the last block).
+// Last step, for compute capability 9.0 and newer (H100, H200): make the blocks of a strip one
+// thread block cluster and let them add their sums through distributed shared memory (the
+// handout explains how; the reference solution does it).
 __global__ void vecmat_strip(const float* A, const float* x, float* y, int rows, int cols) {
     // TODO(lab13) vecmat_shared: the kernel described above (change its parameters as you need).
 }
