@@ -21,7 +21,7 @@ REPO_URL ?=
 PANDOC ?= pandoc
 HANDOUT_PYTHON ?= python3
 
-HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk $(HANDOUT_GEN)/stamp \
+HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk \
                        $(wildcard handouts/figures/*.svg handouts/style/*)
 HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
                 --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
@@ -31,15 +31,15 @@ HANDOUT_PDF_FLAGS := --standalone -t latex -V papersize=a4 -V geometry:margin=1.
                      -V urlcolor=blue -H handouts/style/header.tex
 HANDOUT_HTML_FLAGS := --standalone --self-contained --mathml --css handouts/style/handout.css
 
-# The measured results and the book's figures, as Markdown fragments and SVG plots per lab.
-$(HANDOUT_GEN)/stamp: handouts/tools/results.py $(wildcard bench/results/*.json handouts/data/*.json) \
-                      $(HANDOUT_SRC)
+# The measured results, the Nsight Compute notes and the book's figures of lab NN, as a Markdown
+# fragment and SVG plots: each lab's handout depends on its own fragment only.
+$(HANDOUT_GEN)/results-%.md: handouts/tools/results.py $(wildcard bench/results/*.json handouts/data/*.json)
 	@mkdir -p $(@D)
-	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(HANDOUT_GEN) \
-	  $(foreach n,$(HANDOUT_LAB_NAMES),$(firstword $(subst -, ,$(n))))
-	@touch $@
+	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(@D) $*
+$(foreach n,$(LAB_NUMS),$(eval $(HANDOUT_GEN)/results-$(n).md: $(wildcard bench/results/ncu-lab$(n).md)))
 
-# $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files
+# $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files and its
+# results fragment (none for 00-course)
 define HANDOUT_RULES
 $(HANDOUT_DIR)/$(2)/$(1).pdf: handouts/$(1).md $(HANDOUT_COMMON_DEPS) handouts/tools/latex.sh $(3)
 	@mkdir -p $$(@D) $(HANDOUT_DIR)/tex/$(2)
@@ -55,7 +55,8 @@ endef
 handout_code = $(wildcard labs/$(1)/* solutions/$(1)/*)
 handout_outputs = $(foreach n,$(HANDOUT_NAMES),$(HANDOUT_DIR)/$(1)/$(n).pdf $(HANDOUT_DIR)/$(1)/$(n).html) \
                   $(foreach n,$(HANDOUT_LAB_NAMES),$(HANDOUT_DIR)/$(1)/$(n).ipynb)
-$(foreach e,student instructor,$(foreach n,$(HANDOUT_NAMES),$(eval $(call HANDOUT_RULES,$(n),$(e),$(call handout_code,$(n))))))
+handout_results = $(if $(filter-out 00-%,$(1)),$(HANDOUT_GEN)/results-$(firstword $(subst -, ,$(1))).md)
+$(foreach e,student instructor,$(foreach n,$(HANDOUT_NAMES),$(eval $(call HANDOUT_RULES,$(n),$(e),$(call handout_code,$(n)) $(call handout_results,$(n))))))
 
 .PHONY: handouts handouts-instructor
 handouts: $(call handout_outputs,student)

@@ -170,13 +170,12 @@ end
 local function starter_cell()
   if not notebook then return {} end
   local path = path_of("starter")
-  local code = read_file(path)
-  if not code then fail("cannot read " .. path) end
+  local code = extract_region(path)
   return {
     pandoc.Para({pandoc.Str("Your file, "), pandoc.Code(path),
                  pandoc.Str(". Edit the cell below, then run it: it writes the file, and the "
                             .. "next cell builds and runs it.")}),
-    code_cell("%%writefile " .. path .. "\n" .. code:gsub("\n$", ""), "starter"),
+    code_cell("%%writefile " .. path .. "\n" .. code, "starter"),
   }
 end
 
@@ -241,12 +240,11 @@ local function transform(blocks, instr)
 end
 
 local function setup_cells(title)
-  local url = repo_url ~= "" and repo_url or ""
   local code = table.concat({
     "# Get the course files into this session (run once; safe to run again).",
     "# REPO_URL: the course's git repository, set by your instructor. Left empty, the cell asks",
     "# for a zip of the course instead (an instructor makes one with: git archive -o cudalabs.zip HEAD).",
-    "REPO_URL = \"" .. url .. "\"",
+    "REPO_URL = \"" .. repo_url .. "\"",
     "import os, subprocess, zipfile",
     "if not os.path.isfile(\"Makefile\"):  # not yet inside the course folder",
     "    if not os.path.isfile(\"cudalabs/Makefile\"):",
@@ -294,7 +292,6 @@ function Pandoc(doc)
   if lab and not lab:match("^%d%d$") then fail("metadata 'lab' must be two digits, got " .. lab) end
 
   local blocks = transform(doc.blocks, false)
-  if lab then lab_dir = nil end
 
   local title = m.title and pandoc.utils.stringify(m.title) or "cudalabs"
   local subtitle = (edition == "instructor" and "Instructor edition" or "Student edition")

@@ -16,7 +16,7 @@ for pass in 1 2 3 4; do
     grep -qE 'Rerun to get|Rerun LaTeX' "$log" || break
 done
 problems=$(
-    grep -E 'Overfull \\hbox \(([0-9]*[1-9][0-9]*\.[0-9]+|[0-9]+\.[0-9]*[1-9])pt' "$log" \
+    grep 'Overfull \\hbox' "$log" \
         | awk '{ v = $3; gsub(/[(pt]/, "", v); if (v + 0 > 1.0) print }'
     grep -E 'Missing character|LaTeX Warning|Package [A-Za-z0-9-]+ Warning' "$log" \
         | grep -vE 'Rerun to get|Label\(s\) may have changed'

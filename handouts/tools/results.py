@@ -23,10 +23,6 @@ import sys
 BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "book-c2070.json")
 
 
-def slug(text):
-    return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-")
-
-
 def fmt(value, digits):
     if value is None:
         return "–"
@@ -95,7 +91,7 @@ def device_section(nn, fname, data, runs, out_dir, heading):
     md = []
     dev = runs[0].get("device", {})
     name = dev.get("name") or data.get("device", "unknown GPU")
-    date = (data.get("date") or runs[0].get("date") or "")[:10]
+    date = (runs[0].get("date") or data.get("date") or "")[:10]  # the lab's own run
     md.append(f"{heading} {name}\n")
     md.append(f"Measured by `make bench` on {date} (file `{fname}`): compute "
               f"capability {dev.get('compute_capability', '?')}, {dev.get('sms', '?')} SMs, "
@@ -141,7 +137,7 @@ def device_section(nn, fname, data, runs, out_dir, heading):
                           f"{fmt(t.get('min_ratio'), 2)} | {fmt(t.get('ratio'), 2)} | {met} |")
             md.append("")
     if bars:
-        svg = f"results-{nn}-{slug(name)}.svg"
+        svg = f"results-{nn}-{os.path.splitext(fname)[0]}.svg"  # fname: <device slug>.json
         with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
             f.write(plot_svg(bars, f"Lab {nn} on {name}: ratio to the yardstick"))
         md.append(f"![Lab {nn} on {name}: each variant's rate as a ratio to the yardstick "
@@ -164,8 +160,8 @@ def book_section(nn, book, bench):
         by_table.setdefault(r["table"], []).append(r)
     for table, trs in by_table.items():
         book_ref = next((r["time_ms"] for r in trs if r.get("yardstick")), None)
-        devices = [(data, lab_runs(data, trs[0]["match"]["lab"])) for _, data in bench]
-        names = ", ".join(f"{data.get('device', '?')} (variant, ms, GFLOP/s, ratio)" for data, _ in devices)
+        devices = [data for _, data in bench]
+        names = ", ".join(f"{data.get('device', '?')} (variant, ms, GFLOP/s, ratio)" for data in devices)
         md.append(f"{trs[0]['operation']}: the book's table {table} ({book['device']}, left)"
                   + (f"; right: {names}, the same size." if devices else ".") + "\n")
         head = ["method", "ms", "GFLOP/s", "ratio"] + ["variant", "ms", "GFLOP/s", "ratio"] * len(devices)
@@ -177,7 +173,7 @@ def book_section(nn, book, bench):
         for r in trs:
             cells = [r["method"], fmt_time(r["time_ms"]), fmt(flops / (r["time_ms"] * 1e6), 1),
                      fmt(book_ref / r["time_ms"], 3) if book_ref else "–"]
-            for data, _ in devices:
+            for data in devices:
                 found = None
                 for run in lab_runs(data, r["match"]["lab"]):
                     for row in run.get("results", []):
@@ -248,7 +244,7 @@ def main():
                       "benchmark sizes and writes `bench/results/<device>.json`; "
                       "`make handouts` then builds this section from it: one table per GPU, the "
                       "speed targets and a plot.\n")
-        md += book_section(nn, book, [(f, d) for f, d, _ in measured] if measured else [])
+        md += book_section(nn, book, [(f, d) for f, d, _ in measured])
         md += ncu_section(nn, args.bench_dir)
         md.append(FORMULAS)
         with open(os.path.join(args.out, f"results-{nn}.md"), "w", encoding="utf-8") as f:
