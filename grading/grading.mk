@@ -14,7 +14,7 @@ $(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o
+$(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o
 	$(CXX) -o $@ $^ -pthread
 
 # The kernel trace: a CUPTI injection library (CUPTI ships with the CUDA Toolkit; its place

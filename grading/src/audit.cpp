@@ -140,6 +140,10 @@ std::vector<Finding> audit_source(const std::string& source, const AuditRules& r
     return found;
 }
 
+bool is_strong_global(const Symbol& s) {
+    return std::isupper(static_cast<unsigned char>(s.type)) && s.type != 'W' && s.type != 'V';
+}
+
 std::vector<Symbol> parse_nm(const std::string& text) {
     std::vector<Symbol> out;
     std::istringstream in(text);
@@ -177,8 +181,7 @@ std::vector<Finding> audit_symbols(const std::vector<Symbol>& symbols, const std
         }
         // Local symbols (lower case) cannot replace anything; weak ones (template and inline
         // instantiations from the headers) lose to the trusted definitions.
-        bool global_strong = std::isupper(static_cast<unsigned char>(s.type)) && s.type != 'W' && s.type != 'V';
-        if (!global_strong) continue;
+        if (!is_strong_global(s)) continue;
         if (s.name == "main") {
             found.push_back({"main", "the file defines main(): the lab's driver owns main"});
         } else if (trusted.count(s.name)) {

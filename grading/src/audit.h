@@ -33,6 +33,8 @@ struct Symbol {
     std::string name;
 };
 std::vector<Symbol> parse_nm(const std::string& nm_output);
+// A global, strong definition (nm type in upper case, not weak W/V): one that wins at link time.
+bool is_strong_global(const Symbol& s);
 
 // Object checks on the compiled file: defined symbols that would replace main, the harness
 // (`trusted` = strong symbols the driver and common objects define) or a C library / CUDA

@@ -27,7 +27,10 @@
 #include <sstream>
 #include <thread>
 
+#include "args.h"
 #include "audit.h"
+#include "exit_codes.h"
+#include "random.h"
 #include "results.h"
 #include "rubric.h"
 #include "sandbox.h"
@@ -64,9 +67,7 @@ DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error,
 2 bad command line, 77 no GPU.
 )";
 
-struct UsageError : std::runtime_error {
-    using std::runtime_error::runtime_error;
-};
+using cudalabs::UsageError;
 
 struct Config {
     std::string root = ".";
@@ -196,18 +197,11 @@ std::string clip(const std::string& s, size_t max) {
     return s.substr(0, max) + "\n[... " + std::to_string(s.size() - max) + " more bytes]";
 }
 
-uint64_t mix64(uint64_t x) {
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 // The seed of one trial of one test: fixed by the run's base seed, the same for every student.
 unsigned long long derive_seed(unsigned long long base, const std::string& test, int trial) {
     uint64_t h = base;
-    for (char c : test) h = mix64(h ^ static_cast<unsigned char>(c));
-    return 1 + mix64(h + static_cast<uint64_t>(trial)) % 2147483646ull;
+    for (char c : test) h = cudalabs::mix64(h ^ static_cast<unsigned char>(c));
+    return 1 + cudalabs::mix64(h + static_cast<uint64_t>(trial)) % 2147483646ull;
 }
 
 std::string random_hex(size_t bytes) {
@@ -275,7 +269,7 @@ private:
     void grade_tests(Submission& s, size_t index, size_t count);
     TestResult run_correctness(Submission& s, const TestSpec& t);
     TestResult run_sanitizer(Submission& s, const TestSpec& t);
-    TestResult run_performance(Submission& s, const TestSpec& t, const std::map<std::string, TestResult>& done);
+    TestResult run_performance(Submission& s, const TestSpec& t);  // its required tests passed
 
     struct RowVerdict {
         std::string variant, size, status, note;
@@ -331,7 +325,7 @@ void Grader::load_lab() {
     for (const std::string& o : info_.objects) nm.push_back(o);
     RunResult n = run_trusted(nm, cfg_.root, 120, scratch);
     for (const Symbol& s : parse_nm(n.out))
-        if (std::isupper(static_cast<unsigned char>(s.type)) && s.type != 'W' && s.type != 'V') trusted_symbols_.insert(s.name);
+        if (is_strong_global(s)) trusted_symbols_.insert(s.name);
     RunResult ns = run_trusted({"nm", info_.sol_object}, cfg_.root, 60, scratch);
     sol_kernels_ = kernels_defined(parse_nm(ns.out));
 
@@ -587,7 +581,7 @@ bool Grader::verify(const std::string& emitted, const std::string& variants, con
                                private_ + "/verifier", false, false, std::max(600.0, 4 * rubric_.run_timeout_s));
     remove_tree(judged);
     rows.clear();
-    if (v.run.exit_code != 0 && v.run.exit_code != 1) {
+    if (v.run.exit_code != cudalabs::kExitPass && v.run.exit_code != cudalabs::kExitFail) {
         problem = "the reference checker failed (" + v.run.describe() + "): " + clip(v.run.err, 500);
         return false;
     }
@@ -636,7 +630,7 @@ std::string program_fate(const RunResult& r) {
     if (!r.started) return "your program could not start: " + r.error;
     if (r.timed_out) return "your program " + r.describe() + " (an endless loop or a hang?)";
     if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
-    if (r.exit_code == 1) return "";  // the usual "a check failed": the verdict below is what counts
+    if (r.exit_code == cudalabs::kExitFail) return "";  // the usual "a check failed": the verdict below is what counts
     if (r.exit_code > 128 && r.exit_code < 128 + 65) {
         // bubblewrap (like a shell) reports a child killed by signal N as exit 128 + N.
         RunResult as_signal = r;
@@ -651,8 +645,9 @@ TestResult Grader::run_correctness(Submission& s, const TestSpec& t) {
     std::ostringstream out;
     size_t rows_total = 0, rows_passed = 0;
     std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
-    std::set<std::string> hung;  // variants that timed out or failed every size: not run again
-    std::map<std::string, std::string> hung_why;
+    // Variants that timed out or failed every size, and why: not run again. emplace keeps the
+    // first reason.
+    std::map<std::string, std::string> hung;
     const double timeout = t.timeout_s > 0 ? t.timeout_s : rubric_.run_timeout_s;
     for (int trial = 0; trial < t.trials; ++trial) {
         unsigned long long seed = derive_seed(cfg_.seed, t.id, trial);
@@ -662,7 +657,7 @@ TestResult Grader::run_correctness(Submission& s, const TestSpec& t) {
             if (hung.count(v)) {
                 // Later trials exist to catch results that change from run to run; after a
                 // hang or a trial where every size failed they would only repeat it.
-                out << "trial " << trial + 1 << ", " << v << ": not run again (" << hung_why[v] << ")\n";
+                out << "trial " << trial + 1 << ", " << v << ": not run again (" << hung[v] << ")\n";
                 rows_total += sizes.size();
                 continue;
             }
@@ -678,12 +673,12 @@ TestResult Grader::run_correctness(Submission& s, const TestSpec& t) {
             std::string problem;
             bool verified = verify(emit, v, size_list, seed, rows, problem);
             out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
-            if (pr.run.timed_out) { hung.insert(v); hung_why[v] = "it timed out"; }
+            if (pr.run.timed_out) hung.emplace(v, "it timed out");
             std::string fate = program_fate(pr.run);
             if (!fate.empty()) out << "  " << fate << "\n";
             if (!verified) {
                 out << "  " << problem << "\n";
-                if (!hung.count(v)) { hung.insert(v); hung_why[v] = "no verdict in trial " + std::to_string(trial + 1); }
+                hung.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
                 rows_total += sizes.size();
                 continue;
             }
@@ -712,7 +707,7 @@ TestResult Grader::run_correctness(Submission& s, const TestSpec& t) {
                 out << "  " << verified_here << " outputs matched, but none of the kernels in your file ran on the GPU: results "
                        "computed on the CPU, copied, or written by other means do not count\n";
             out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
-            if (passed_here == 0 && !hung.count(v)) { hung.insert(v); hung_why[v] = "every size failed in trial " + std::to_string(trial + 1); }
+            if (passed_here == 0) hung.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
             if (passed_here < sizes.size()) {
                 std::string hint = hint_for(s, v);
                 if (!hint.empty()) out << "  " << hint << "\n";
@@ -760,14 +755,13 @@ TestResult Grader::run_sanitizer(Submission& s, const TestSpec& t) {
     // The summary line is the sanitizer's own; 0 errors (or hazards) is what passes.
     bool clean = text.find("ERROR SUMMARY: 0 errors") != std::string::npos ||
                  text.find("RACECHECK SUMMARY: 0 hazards") != std::string::npos;
-    bool findings = text.find("ERROR SUMMARY:") != std::string::npos && !clean;
     out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
         << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
     std::string fate = program_fate(pr.run);
     if (!fate.empty() && pr.run.exit_code != 99) out << "  " << fate << "\n";
     if (!verified) out << "  " << problem << "\n";
     else if (!outputs_ok) out << "  " << passed << " of " << rows.size() << " outputs were right under the sanitizer: this test needs them all\n";
-    if (findings || (!clean && !text.empty())) out << clip(text, 6000) << "\n";
+    if (!clean && !text.empty()) out << clip(text, 6000) << "\n";
     else if (text.empty()) out << "  the sanitizer wrote no report (did the program end early?)\n";
     else out << "  no errors found\n";
     res.score = clean && outputs_ok ? t.points : 0;
@@ -775,16 +769,9 @@ TestResult Grader::run_sanitizer(Submission& s, const TestSpec& t) {
     return res;
 }
 
-TestResult Grader::run_performance(Submission& s, const TestSpec& t, const std::map<std::string, TestResult>& done) {
+TestResult Grader::run_performance(Submission& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
-    for (const std::string& need : t.requires_tests) {
-        auto it = done.find(need);
-        if (it == done.end() || !it->second.passed()) {
-            res.output = "not timed: it needs full marks in '" + (it == done.end() ? need : it->second.name) + "' first";
-            return res;
-        }
-    }
     if (!trace_ok_) {
         res.output = "not timed: the grader ran without its kernel trace (CUPTI); ask your instructor";
         return res;
@@ -861,7 +848,7 @@ void Grader::self_test() {
     trace_ok_ = !cfg_.no_trace && !info_.trace_lib.empty();
     std::vector<std::string> steps;
     ProgramRun pr = attempt();
-    if (pr.run.exit_code == 77) { have_gpu_ = false; return; }
+    if (pr.run.exit_code == cudalabs::kExitNoGpu) { have_gpu_ = false; return; }
     if (!pr.run.ok() && run_limits_.mem_mb > 0) {
         steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(run_limits_.mem_mb) + " MiB");
         run_limits_.mem_mb = 0;
@@ -923,7 +910,7 @@ void Grader::grade_tests(Submission& s, size_t index, size_t count) {
         if (!missing.empty()) r.output = "not run: it needs full marks in '" + missing + "' first";
         else if (t.kind == TestKind::Correctness) r = run_correctness(s, t);
         else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(s, t);
-        else r = run_performance(s, t, done);
+        else r = run_performance(s, t);
         done[t.id] = r;
         s.result.tests.push_back(r);
     }
@@ -1001,7 +988,7 @@ int Grader::run() {
         self_test();
         if (!have_gpu_) {
             std::fprintf(stderr, "grade: no usable CUDA GPU: grading needs one to run the programs (--compile-only builds and audits without)\n");
-            return 77;
+            return cudalabs::kExitNoGpu;
         }
         bool needs_sanitizer = std::any_of(rubric_.tests.begin(), rubric_.tests.end(), [](const TestSpec& t) { return t.kind == TestKind::Sanitizer; });
         if (needs_sanitizer && !cfg_.compile_only && !exists(info_.cuda_home + "/bin/compute-sanitizer"))
@@ -1111,11 +1098,7 @@ Config parse_command_line(int argc, char** argv) {
             return argv[++i];
         };
         auto number = [&](const std::string& text) {
-            if (text.empty() || text.find_first_not_of("0123456789") != std::string::npos || text.size() > 18)
-                throw UsageError(a + " needs a positive whole number, not '" + text + "'");
-            unsigned long long v = std::stoull(text);
-            if (v == 0) throw UsageError(a + " must be at least 1");
-            return v;
+            return static_cast<unsigned long long>(cudalabs::parse_positive(text, a));
         };
         if (a == "-h" || a == "--help") { std::cout << kUsage; std::exit(0); }
         else if (a == "--lab") c.lab = value();
@@ -1149,18 +1132,18 @@ int main(int argc, char** argv) {
         cfg = parse_command_line(argc, argv);
     } catch (const UsageError& e) {
         std::cerr << "grade: error: " << e.what() << "\n";
-        return 2;
+        return cudalabs::kExitUsage;
     }
     try {
         return Grader(cfg).run();
     } catch (const UsageError& e) {
         std::cerr << "grade: error: " << e.what() << "\n";
-        return 2;
+        return cudalabs::kExitUsage;
     } catch (const RubricError& e) {
         std::cerr << "grade: rubric error: " << e.what() << "\n";
-        return 2;
+        return cudalabs::kExitUsage;
     } catch (const std::exception& e) {
         std::cerr << "grade: error: " << e.what() << "\n";
-        return 1;
+        return cudalabs::kExitFail;
     }
 }

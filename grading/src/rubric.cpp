@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "args.h"  // cudalabs::parse_dims
+
 namespace grading {
 
 const char* visibility_name(Visibility v) {
@@ -72,19 +74,13 @@ bool is_word(const std::string& s) {
     });
 }
 
+// The lab programs' own parser (common/args.h): a size the rubric accepts is one --size takes.
 std::vector<long long> parse_dims(const std::string& s) {
-    std::vector<long long> dims;
-    std::string part;
-    std::istringstream in(s);
-    while (std::getline(in, part, 'x')) {
-        if (part.empty() || !std::all_of(part.begin(), part.end(), ::isdigit))
-            throw std::invalid_argument("bad size '" + s + "' (N, NxM or NxMxK)");
-        long long v = std::stoll(part);
-        if (v < 1) throw std::invalid_argument("size '" + s + "' has an extent below 1");
-        dims.push_back(v);
+    try {
+        return cudalabs::parse_dims(s);
+    } catch (const cudalabs::UsageError& e) {
+        throw std::invalid_argument(std::string("bad size: ") + e.what());
     }
-    if (dims.empty() || dims.size() > 3) throw std::invalid_argument("bad size '" + s + "'");
-    return dims;
 }
 
 bool parse_bool(const std::string& s) {

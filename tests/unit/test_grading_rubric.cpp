@@ -90,6 +90,9 @@ TEST_CASE("rubric errors name the file, the line and the problem") {
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\npoints = ten\n").find("r.rubric:4: points: ") == 0);
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 0\n").find("r.rubric:5: sizes: ") == 0);
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 12y\n").find("bad size") != std::string::npos);
+    // The same sizes as the lab programs' --size: "1x" is incomplete there, so it is here too.
+    CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 1x\n").find("bad size") != std::string::npos);
+    CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 1x2x3x4\n").find("bad size") != std::string::npos);
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 1\n[test a]\n") ==
           "r.rubric:6: test 'a' is defined twice");
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\n") == "r.rubric:2: test 'a' has no sizes");
