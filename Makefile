@@ -144,9 +144,11 @@ bench: solutions
 	+@BUILD=$(BUILD) bash tests/bench.sh
 
 # make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN.
-profile%: sol%
-	@script=$$(ls labs/$*-*/profile.sh 2>/dev/null | head -n1); \
-	  [ -n "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; bash "$$script" ./sol$*
+# The script is looked for first: a lab without one builds nothing.
+profile%:
+	@script=$(call lab_dir,$*)/profile.sh; \
+	  [ -f "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; \
+	  $(MAKE) --no-print-directory sol$* && bash "$$script" ./sol$*
 
 list-labs:
 	@echo $(LAB_NUMS)
