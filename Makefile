@@ -22,6 +22,14 @@ CUDA_HOME ?= $(if $(NVCC_ON_PATH),$(patsubst %/bin/nvcc,%,$(realpath $(NVCC_ON_P
 NVCC ?= $(CUDA_HOME)/bin/nvcc
 CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 BUILD ?= build
+# Without nvcc nothing CUDA builds: the goals that need it stop at once, in one sentence.
+NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
+NVCC_GOALS := all labs solutions test bench lab% sol% profile% grade grading-info
+ifeq ($(NVCC_FOUND),)
+  ifneq ($(filter $(NVCC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
+    $(error nvcc not found (looked for $(NVCC)): install the CUDA Toolkit 12.x or 13.x (README.md, "Getting the CUDA Toolkit") or put its bin folder on PATH)
+  endif
+endif
 
 # ---- GPU architecture -----------------------------------------------------------------------
 MULTI_ARCHS := 75 80 86 89 90
@@ -46,6 +54,9 @@ CXXFLAGS ?= -O2
 ALL_NVCCFLAGS := $(CXXSTD) $(NVCCFLAGS) $(ARCH_FLAGS) -Xcompiler -Wall -Icommon
 ALL_CXXFLAGS := $(CXXSTD) $(CXXFLAGS) -Wall -Wextra -Icommon
 LDLIBS := -lcublas
+# Every program exports the result channel's writer (common/channel.h), so that the grader's
+# kernel-trace library finds it with dlsym.
+LAB_LDFLAGS := -Xlinker --dynamic-list=$(abspath common/exports.list)
 
 # Rebuild everything when the flags change (a stamp file that changes only with them).
 FLAGS_STAMP := $(BUILD)/flags.stamp
@@ -53,8 +64,10 @@ FLAGS_NOW := $(NVCC) $(ALL_NVCCFLAGS) | $(CXX) $(ALL_CXXFLAGS)
 $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP))" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
 
 # ---- the shared harness ---------------------------------------------------------------------
-COMMON_HOST_SRC := common/args.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp
-COMMON_CUDA_SRC := $(wildcard common/*.cu)
+COMMON_HOST_SRC := common/args.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
+                   common/channel.cpp
+# grading_shims.cu goes only into the grader's builds (grading/grading.mk).
+COMMON_CUDA_SRC := $(filter-out common/grading_shims.cu,$(wildcard common/*.cu))
 COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o)
 
 $(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
@@ -69,6 +82,8 @@ $(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
 # Each labs/NN-topic/ holds driver.cu (main, data, checks), TOPIC.h (the interface), TOPIC.cu (the
 # student's file) and optional host-only *.cpp; solutions/NN-topic/TOPIC.cu is the reference.
 LAB_DIRS := $(sort $(wildcard labs/[0-9][0-9]-*))
+# The student edition (make release) has no solutions/: no solNN targets there.
+HAVE_SOLUTIONS := $(wildcard solutions)
 LAB_NUMS := $(foreach d,$(LAB_DIRS),$(firstword $(subst -, ,$(notdir $(d)))))
 lab_dir = $(filter labs/$(1)-%,$(LAB_DIRS))
 lab_student = $(filter-out $(1)/driver.cu,$(wildcard $(1)/*.cu))
@@ -99,18 +114,22 @@ $(BUILD)/lab$(1)/student_source.o $(BUILD)/sol$(1)/student_source.o: common/stud
 
 LAB$(1)_HOST_OBJS := $(patsubst $(2)/%.cpp,$(BUILD)/$(1)/%.o,$(wildcard $(2)/*.cpp))
 
-lab$(1) sol$(1): %$(1): $(BUILD)/$(1)/driver.o $(BUILD)/%$(1)/student.o $(BUILD)/%$(1)/student_source.o $$(LAB$(1)_HOST_OBJS) $(COMMON_OBJS)
-	$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(LDLIBS)
+lab$(1) $(if $(HAVE_SOLUTIONS),sol$(1)): %$(1): $(BUILD)/$(1)/driver.o $(BUILD)/%$(1)/student.o $(BUILD)/%$(1)/student_source.o $$(LAB$(1)_HOST_OBJS) $(COMMON_OBJS)
+	$(NVCC) $(ARCH_FLAGS) $(LAB_LDFLAGS) -o $$@ $$^ $(LDLIBS)
 endef
 $(foreach n,$(LAB_NUMS),$(eval $(call LAB_RULES,$(n),$(call lab_dir,$(n)),$(notdir $(call lab_student,$(call lab_dir,$(n)))))))
 
 LAB_PROGRAMS := $(addprefix lab,$(LAB_NUMS))
-SOL_PROGRAMS := $(addprefix sol,$(LAB_NUMS))
+SOL_PROGRAMS := $(if $(HAVE_SOLUTIONS),$(addprefix sol,$(LAB_NUMS)))
+ifeq ($(HAVE_SOLUTIONS),)
+sol%:
+	@echo "make $@: this is the student edition, without the reference solutions" >&2; exit 2
+endif
 
 # ---- parts with their own make fragments (handouts/handouts.mk, grading/grading.mk) ----------
 # A fragment may add targets, and host-only objects for the unit tests to UNIT_EXTRA_OBJS.
 UNIT_EXTRA_OBJS :=
--include $(wildcard handouts/*.mk grading/*.mk)
+-include $(wildcard handouts/*.mk grading/*.mk tools/*.mk)
 
 # ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
@@ -141,19 +160,23 @@ test: all unit-tests
 	+@BUILD=$(BUILD) bash tests/run_tests.sh
 
 bench: solutions
+	@[ -n "$(HAVE_SOLUTIONS)" ] || { echo "make bench: this is the student edition, without the reference solutions it times" >&2; exit 2; }
 	+@BUILD=$(BUILD) bash tests/bench.sh
 
-# make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN.
-# The script is looked for first: a lab without one builds nothing.
+# make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN (on your
+# ./labNN in the student edition). The script is looked for first: a lab without one builds nothing.
+PROFILED := $(if $(HAVE_SOLUTIONS),sol,lab)
 profile%:
 	@script=$(call lab_dir,$*)/profile.sh; \
 	  [ -f "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; \
-	  $(MAKE) --no-print-directory sol$* && bash "$$script" ./sol$*
+	  $(MAKE) --no-print-directory $(PROFILED)$* && bash "$$script" ./$(PROFILED)$*
 
 list-labs:
 	@echo $(LAB_NUMS)
 
 arch:
+	@echo "nvcc: $(if $(NVCC_FOUND),$(NVCC_FOUND),not found (looked for $(NVCC)))$(if $(NVCC_FOUND),$$($(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/ (CUDA \1)/p'))"
+	@echo "CUDA_HOME=$(CUDA_HOME) ($(if $(filter environment% command%,$(origin CUDA_HOME)),set in the $(origin CUDA_HOME): it wins over the nvcc on PATH,$(if $(NVCC_ON_PATH),from the nvcc on PATH,the default: no nvcc on PATH)))"
 	@echo "ARCH=$(ARCH) -> $(ARCH_FLAGS)"
 
 clean:
@@ -162,16 +185,18 @@ clean:
 help:
 	@echo "cudalabs targets:"
 	@echo "  make labNN            build your starter for lab NN into ./labNN (then run ./labNN)"
-	@echo "  make solNN            build the reference solution of lab NN into ./solNN"
-	@echo "  make all              every starter and every solution"
+	$(if $(HAVE_SOLUTIONS),@echo "  make solNN            build the reference solution of lab NN into ./solNN")
+	@echo "  make all              every starter$(if $(HAVE_SOLUTIONS), and every solution)"
 	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
-	@echo "  make bench            benchmark every solution; writes bench/results/<device>.{json,md}"
-	@echo "                       (LABS=\"08 13\": only those labs, the others keep their results)"
-	@echo "  make handouts         the handouts, student edition (make handouts-instructor, make handout-NN)"
-	@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)"
+	$(if $(HAVE_SOLUTIONS),@echo "  make bench            benchmark every solution; writes bench/results/<device>.json and .md")
+	$(if $(HAVE_SOLUTIONS),@echo "                       (LABS=\"08 13\": only those labs; the others keep their results)")
+	$(if $(HANDOUT_DIR),@echo "  make handouts         the handouts' student edition (also: make handouts-instructor; make handout-NN)")
+	$(if $(GRADER),@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)")
+	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
+	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
-	@echo "  make profileNN        Nsight Compute counters of lab NN's solution (labs that have profile.sh)"
-	@echo "  make arch             show the GPU architecture flags in use (override: ARCH=sm_90)"
+	@echo "  make profileNN        Nsight Compute counters of lab NN's $(if $(HAVE_SOLUTIONS),solution,kernels) (labs that have profile.sh)"
+	@echo "  make arch             which nvcc and CUDA version, and the GPU architecture flags (ARCH=sm_90)"
 	@echo "  make clean            remove build outputs"
 	@echo "labs:"
 	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)

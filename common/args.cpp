@@ -71,7 +71,8 @@ std::string common_options_help() {
            "      --device N      CUDA device index (default 0)\n"
            "      --json FILE     also write the results as JSON\n"
            "      --markdown FILE also write the results as a Markdown table\n"
-           "      --emit-outputs DIR    (grading) also write every checked output to DIR\n"
+           "      --channel FD          (grading) send the checked outputs to the grader through\n"
+           "                            the pipe on file descriptor FD\n"
            "      --verify-outputs DIR  (grading) check the outputs in DIR instead of this\n"
            "                            program's own (same seed, sizes and variants)\n"
            "      --guard-buffers       guard zones around device buffers (out-of-bounds writes)\n"
@@ -136,15 +137,19 @@ Options parse_args(int argc, const char* const* argv) {
         }
         else if (arg == "--json") { opt.json_path = next(arg); if (opt.json_path.empty()) throw UsageError("--json needs a file name"); }
         else if (arg == "--markdown") { opt.markdown_path = next(arg); if (opt.markdown_path.empty()) throw UsageError("--markdown needs a file name"); }
-        else if (arg == "--emit-outputs") { opt.emit_dir = next(arg); if (opt.emit_dir.empty()) throw UsageError("--emit-outputs needs a folder"); }
+        else if (arg == "--channel") {
+            // 0, 1 and 2 are the terminal's: the channel's records would mix with the table.
+            opt.channel_fd = static_cast<int>(parse_positive(next(arg), "--channel", 1 << 20));
+            if (opt.channel_fd < 3) throw UsageError("--channel needs a file descriptor of its own (3 or more)");
+        }
         else if (arg == "--guard-buffers") opt.guard_buffers = true;
         else if (arg == "--verify-outputs") { opt.verify_dir = next(arg); if (opt.verify_dir.empty()) throw UsageError("--verify-outputs needs a folder"); }
         else if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])))
             throw UsageError("unknown option '" + arg + "' (see --help)");
         else opt.positional.push_back(arg);
     }
-    if (!opt.emit_dir.empty() && !opt.verify_dir.empty())
-        throw UsageError("--emit-outputs and --verify-outputs cannot be combined");
+    if (opt.channel_fd >= 0 && !opt.verify_dir.empty())
+        throw UsageError("--channel and --verify-outputs cannot be combined");
     if (opt.bench && opt.quick) throw UsageError("--bench and --quick cannot be combined");
     if (!opt.sizes.empty() && (opt.bench || opt.quick))
         throw UsageError("--size cannot be combined with --bench or --quick");

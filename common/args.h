@@ -27,9 +27,10 @@ struct Options {
     std::string json_path;              // --json FILE
     std::string markdown_path;          // --markdown FILE
     int device = 0;                     // --device
-    // Grading (see grading/README.md): write every checked output to DIR, or check the outputs
-    // another process wrote there instead of this process's own.
-    std::string emit_dir;               // --emit-outputs DIR
+    // Grading (see grading/README.md): send every checked output, and what the timed
+    // repetitions did, through the grader's pipe on descriptor FD (channel.h); or check the
+    // outputs the grader stored in DIR instead of this process's own.
+    int channel_fd = -1;                // --channel FD; -1: none
     std::string verify_dir;             // --verify-outputs DIR
     // --guard-buffers: device buffers get guard zones and inputs are checked unchanged after
     // every case (see buffers.h). Off by default: memcheck wants exactly sized allocations.

@@ -40,6 +40,26 @@ void unregister_buffer(BufferRecord* record); // checks it one last time
 // call found (one message each), forgetting it.
 std::vector<std::string> take_buffer_faults();
 
+// ---- outputs of the current case (grading: RunContext::time_gpu) -----------------------------
+// poison() marks a buffer as an output of the case's timed launch. With tracking on (the grader's
+// --channel runs), each poisoned buffer's region is remembered until it is freed or the case
+// ends, so that every timed repetition can start from poison and its result be read back.
+// A buffer that is poisoned must therefore be written by the launch that is timed.
+struct OutputRegion {
+    char* ptr = nullptr;
+    size_t pitch = 0;      // bytes from one row to the next
+    size_t row_bytes = 0;  // bytes of a row that hold elements
+    size_t rows = 0;
+    size_t packed_bytes() const { return row_bytes * rows; }
+};
+void enable_output_tracking(bool on);
+void track_output(const OutputRegion& region);
+void untrack_output(const void* ptr);
+std::vector<OutputRegion> tracked_outputs();
+void clear_tracked_outputs();
+void poison_region(const OutputRegion& region);               // every byte, padding included
+void download_region(const OutputRegion& region, void* host);  // rows packed: row_bytes * rows
+
 template <class T>
 class DeviceBuffer {
 public:
@@ -61,6 +81,7 @@ public:
     }
     ~DeviceBuffer() {
         if (!record_) return;
+        untrack_output(ptr_);
         if (record_->guarded) unregister_buffer(record_.get());
         cudaFree(record_->base);
     }
@@ -90,7 +111,9 @@ public:
     // Every byte 0xFF: see validate.h. A poisoned buffer is an output: it is expected to change.
     void poison() {
         CUDA_CHECK(cudaMemset(ptr_, kPoisonByte, bytes()));
-        if (record_) record_->input = false;
+        if (!record_) return;
+        record_->input = false;
+        track_output({reinterpret_cast<char*>(ptr_), bytes(), bytes(), 1});
     }
 
 private:
@@ -127,7 +150,11 @@ public:
     Pitched2D(size_t width, size_t height) : width_(width), height_(height) {
         CUDA_CHECK(cudaMallocPitch(&ptr_, &pitch_, width * sizeof(T), height));
     }
-    ~Pitched2D() { if (ptr_) cudaFree(ptr_); }
+    ~Pitched2D() {
+        if (!ptr_) return;
+        untrack_output(ptr_);
+        cudaFree(ptr_);
+    }
     Pitched2D(const Pitched2D&) = delete;
     Pitched2D& operator=(const Pitched2D&) = delete;
 
@@ -146,7 +173,10 @@ public:
                                 height_, cudaMemcpyDeviceToHost));
     }
     // Poisons the whole allocation, padding included.
-    void poison() { CUDA_CHECK(cudaMemset2D(ptr_, pitch_, kPoisonByte, pitch_, height_)); }
+    void poison() {
+        CUDA_CHECK(cudaMemset2D(ptr_, pitch_, kPoisonByte, pitch_, height_));
+        track_output({static_cast<char*>(ptr_), pitch_, width_ * sizeof(T), height_});
+    }
 
 private:
     void* ptr_ = nullptr;
@@ -162,7 +192,11 @@ public:
         : extent_(make_cudaExtent(width * sizeof(T), height, depth)) {
         CUDA_CHECK(cudaMalloc3D(&ptr_, extent_));
     }
-    ~Pitched3D() { if (ptr_.ptr) cudaFree(ptr_.ptr); }
+    ~Pitched3D() {
+        if (!ptr_.ptr) return;
+        untrack_output(ptr_.ptr);
+        cudaFree(ptr_.ptr);
+    }
     Pitched3D(const Pitched3D&) = delete;
     Pitched3D& operator=(const Pitched3D&) = delete;
 
@@ -175,6 +209,7 @@ public:
     void poison() {
         cudaExtent whole = make_cudaExtent(ptr_.pitch, extent_.height, extent_.depth);
         CUDA_CHECK(cudaMemset3D(ptr_, kPoisonByte, whole));
+        track_output({static_cast<char*>(ptr_.ptr), ptr_.pitch, extent_.width, extent_.height * extent_.depth});
     }
 
 private:

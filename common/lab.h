@@ -9,6 +9,7 @@
 #include <memory>
 #include <ostream>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "args.h"
@@ -52,30 +53,43 @@ public:
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
     // would fit in L2, the cache is flushed before every repetition.
+    // With --channel every repetition (warm-up included) is also checked: the case's outputs
+    // (the buffers poison()ed in it) are poisoned again before it, outside the timed region, and
+    // read back after it; one that differs from the checked output goes to the grader too.
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
         TimingPlan plan{warmup, reps, flusher_for(working_set_bytes)};
+        if (!grading()) return time_gpu_ms(launch, plan);
+        std::unique_ptr<RepetitionObserver> watch = watch_repetitions(true);
+        plan.observer = watch.get();
         return time_gpu_ms(launch, plan);
     }
     template <class Work>
     double time_host(Work&& work) {
-        return time_host_ms(work, TimingPlan{warmup, reps, nullptr});
+        TimingPlan plan{warmup, reps, nullptr};
+        if (!grading()) return time_host_ms(work, plan);
+        std::unique_ptr<RepetitionObserver> watch = watch_repetitions(false);
+        plan.observer = watch.get();
+        return time_host_ms(work, plan);
     }
 
     // Checks `count` outputs against the reference and records the result in `out`. Every lab
-    // checks through here (not check_values directly): with --emit-outputs the outputs are also
-    // written to a file, and with --verify-outputs the outputs another process wrote are
-    // checked instead of `got`, so a grader can judge a student's program from outside it.
-    // A case may call check several times (several outputs); the first failure is kept.
+    // checks through here (not check_values directly): with --channel the outputs also go to
+    // the grader, and with --verify-outputs the outputs the grader stored (those of the timed
+    // repetitions too) are checked instead of `got`, so a grader can judge a student's program
+    // from outside it. A case may call check several times (several outputs, always in the same
+    // order); the first failure is kept.
     template <class T, class R>
     void check(Outcome& out, const T* got, const R* expected, size_t count, Tolerance tol,
                std::vector<size_t> shape = {}) {
+        const int k = checks_in_case_++;
+        const size_t bytes = count * sizeof(T);
+        if (grading()) send_output(k, got, bytes);
         std::vector<unsigned char> other;
         const T* judged = got;
-        std::string path = next_output_path();
-        if (!options.emit_dir.empty()) write_output(path, got, count * sizeof(T));
         if (!options.verify_dir.empty()) {
-            if (!read_output(path, count * sizeof(T), other)) {
+            const std::string path = output_path(k);
+            if (!read_output(path, bytes, other)) {
                 record_failure(out, "no output of the expected size in " + path);
                 return;
             }
@@ -84,27 +98,55 @@ public:
         CheckResult res = check_values(judged, expected, count, tol);
         if (!out.checked || (out.check.ok() && !res.ok())) {
             out.check = res;
-            out.shape = std::move(shape);
+            out.shape = shape;
         }
         out.checked = true;
+        if (options.verify_dir.empty()) return;
+        for (const auto& [rep, path] : timed_output_paths(k)) {
+            if (!read_output(path, bytes, other)) {
+                record_failure(out, "timed repetition " + std::to_string(rep) + " produced no output of the expected size");
+                continue;
+            }
+            CheckResult timed = check_values(reinterpret_cast<const T*>(other.data()), expected, count, tol);
+            if (!timed.ok())
+                record_failure(out, "timed repetition " + std::to_string(rep) + " produced a wrong result: " +
+                                        (timed.never_written() ? std::string("output never written") : describe_failure(timed, shape)));
+        }
     }
 
     // Called by the runner before and after each case. end_case fails the case when its device
-    // buffers found an out-of-bounds write or a changed input (--guard-buffers, buffers.h); with
-    // --emit-outputs it writes what they found next to the outputs, and with --verify-outputs it
-    // reads that back, so the verifying process fails the case too.
+    // buffers found an out-of-bounds write or a changed input (--guard-buffers, buffers.h) or a
+    // timed repetition's output could not be checked; with --channel it sends what they found
+    // to the grader, and with --verify-outputs it reads that back from the grader's folder, so
+    // the verifying process fails the case too.
     void begin_case(const std::string& variant, const Dims& dims);
     void end_case(Outcome& out);
 
 private:
+    friend class RepetitionWatch;
+    bool grading() const { return options.channel_fd >= 0; }
     L2Flusher* flusher_for(double working_set_bytes);
-    std::string next_output_path();
-    static void write_output(const std::string& path, const void* data, size_t bytes);
+    std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
+    void send_output(int k, const void* data, size_t bytes);
+    std::string output_path(int k) const;
+    std::vector<std::pair<int, std::string>> timed_output_paths(int k) const;  // (rep, path), by rep
     static bool read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data);
     static void record_failure(Outcome& out, const std::string& why);
     std::unique_ptr<L2Flusher> flusher_;
     std::string case_key_;
     int checks_in_case_ = 0;
+    // --channel: the hash and size of each output sent in this case (index k), the case's
+    // repetitions so far (numbered across all its timings), whether one is open, what the
+    // repetitions found, and how many differing outputs were sent.
+    struct SentOutput {
+        uint64_t hash = 0;
+        size_t bytes = 0;
+    };
+    std::vector<SentOutput> sent_;
+    int reps_in_case_ = 0;
+    bool rep_open_ = false;
+    std::vector<std::string> rep_faults_;
+    size_t timed_sent_ = 0, timed_sent_bytes_ = 0;
 };
 
 struct Lab {

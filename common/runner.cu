@@ -1,7 +1,9 @@
+#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -9,6 +11,7 @@
 #include <sstream>
 
 #include "buffers.h"
+#include "channel.h"
 #include "exit_codes.h"
 #include "lab.h"
 #include "student_source.h"
@@ -29,17 +32,32 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
 void RunContext::begin_case(const std::string& variant, const Dims& dims) {
     case_key_ = variant + "_" + format_dims(dims);
     checks_in_case_ = 0;
+    if (!grading()) return;
+    sent_.clear();
+    reps_in_case_ = 0;
+    rep_open_ = false;
+    rep_faults_.clear();
+    timed_sent_ = timed_sent_bytes_ = 0;
+    clear_tracked_outputs();
+    channel::flush_trace();  // kernels of what came before land before the case
+    channel::write(channel::RecordType::CaseBegin, channel::case_begin_payload(variant, format_dims(dims)));
 }
 
 void RunContext::end_case(Outcome& out) {
     std::vector<std::string> faults = take_buffer_faults();
-    const std::string name = case_key_ + "_faults.txt";
-    if (!options.emit_dir.empty() && !faults.empty()) {
-        std::ofstream f(options.emit_dir + "/" + name);
-        for (const std::string& fault : faults) f << fault << "\n";
+    if (grading()) {
+        faults.insert(faults.end(), rep_faults_.begin(), rep_faults_.end());
+        channel::flush_trace();
+        if (rep_open_) {  // an error cut the repetition short
+            channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(reps_in_case_)));
+            rep_open_ = false;
+        }
+        for (const std::string& fault : faults) channel::write(channel::RecordType::Fault, channel::fault_payload(fault));
+        channel::write(channel::RecordType::CaseEnd, std::string());
+        clear_tracked_outputs();
     }
     if (!options.verify_dir.empty()) {
-        std::ifstream f(options.verify_dir + "/" + name);
+        std::ifstream f(options.verify_dir + "/" + channel::faults_file_name(case_key_));
         for (std::string line; std::getline(f, line);)
             if (!line.empty()) faults.push_back(line);
     }
@@ -49,15 +67,33 @@ void RunContext::end_case(Outcome& out) {
     record_failure(out, why);
 }
 
-std::string RunContext::next_output_path() {
-    const std::string& dir = !options.emit_dir.empty() ? options.emit_dir : options.verify_dir;
-    return dir + "/" + case_key_ + "_" + std::to_string(checks_in_case_++) + ".bin";
+void RunContext::send_output(int k, const void* data, size_t bytes) {
+    sent_.push_back({content_hash(data, bytes), bytes});
+    channel::write_output(static_cast<uint32_t>(k), data, bytes);
 }
 
-void RunContext::write_output(const std::string& path, const void* data, size_t bytes) {
-    std::ofstream f(path, std::ios::binary);
-    f.write(static_cast<const char*>(data), static_cast<std::streamsize>(bytes));
-    if (!f) throw std::runtime_error("cannot write " + path);
+std::string RunContext::output_path(int k) const {
+    return options.verify_dir + "/" + channel::output_file_name(case_key_, static_cast<uint32_t>(k));
+}
+
+std::vector<std::pair<int, std::string>> RunContext::timed_output_paths(int k) const {
+    // <case>_<k>.rep<r>.bin: the grader stores only the repetitions whose output differed.
+    const std::string prefix = case_key_ + "_" + std::to_string(k) + ".rep", suffix = ".bin";
+    std::vector<std::pair<int, std::string>> found;
+    DIR* dir = opendir(options.verify_dir.c_str());
+    if (!dir) return found;
+    while (dirent* e = readdir(dir)) {
+        const std::string name = e->d_name;
+        if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
+            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
+            continue;
+        const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
+        if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
+        found.emplace_back(std::stoi(digits), options.verify_dir + "/" + name);
+    }
+    closedir(dir);
+    std::sort(found.begin(), found.end());
+    return found;
 }
 
 bool RunContext::read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data) {
@@ -66,6 +102,93 @@ bool RunContext::read_output(const std::string& path, size_t bytes, std::vector<
     data.resize(bytes);
     f.seekg(0);
     return static_cast<bool>(f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)));
+}
+
+// The grader's check of timed repetitions (--channel). Each repetition is numbered within its
+// case and framed by REP_BEGIN / REP_END; the kernel trace is flushed before the first and at
+// the end of each, so every kernel lands in the repetition it ran in (between repetitions the
+// harness runs no kernel: poisoning is a memset). For device timings (time_gpu) the case's
+// outputs are also poisoned before each repetition and read back after it: an output bitwise
+// equal to the checked one needs nothing more; one that differs is sent as TIMED_OUTPUT
+// (checked by the verifier like the first) when it is the copy of a checked output k, and is a
+// fault otherwise.
+class RepetitionWatch : public RepetitionObserver {
+public:
+    RepetitionWatch(RunContext& ctx, bool device_outputs) : ctx_(ctx) {
+        channel::flush_trace();  // the checked launch's kernels land before the repetitions
+        if (!device_outputs) return;
+        for (const OutputRegion& region : tracked_outputs()) {
+            Watched w;
+            w.region = region;
+            w.verified.resize(region.packed_bytes());
+            w.now.resize(region.packed_bytes());
+            download_region(region, w.verified.data());
+            const uint64_t hash = content_hash(w.verified.data(), w.verified.size());
+            for (size_t k = 0; k < ctx.sent_.size(); ++k)
+                if (ctx.sent_[k].bytes == w.verified.size() && ctx.sent_[k].hash == hash) {
+                    w.k = static_cast<int>(k);
+                    break;
+                }
+            watched_.push_back(std::move(w));
+        }
+    }
+
+    void before(int i) override {
+        for (const Watched& w : watched_) poison_region(w.region);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        channel::write(channel::RecordType::RepBegin,
+                       channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.warmup));
+        ctx_.rep_open_ = true;
+    }
+
+    void after(int) override {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        channel::flush_trace();
+        const int rep = ctx_.reps_in_case_++;
+        channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(rep)));
+        ctx_.rep_open_ = false;
+        for (Watched& w : watched_) {
+            download_region(w.region, w.now.data());
+            if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
+        }
+    }
+
+private:
+    struct Watched {
+        OutputRegion region;
+        std::vector<unsigned char> verified, now;  // packed rows: as checked, and after a repetition
+        int k = -1;               // the checked output it is a copy of; -1: none
+        bool reported = false;    // a fault about it was recorded already
+    };
+
+    // Every differing output is sent while the case has sent fewer than kMaxTimedOutputs of them
+    // or their bytes stay under kTimedOutputBytes (small outputs of kernels whose float sums
+    // change order from run to run are all checked; large ones a few times).
+    static constexpr size_t kMaxTimedOutputs = 3;
+    static constexpr size_t kTimedOutputBytes = size_t(64) << 20;
+
+    void judge_difference(Watched& w, int rep) {
+        const size_t bytes = w.now.size();
+        if (w.k >= 0 && (ctx_.timed_sent_ < kMaxTimedOutputs || ctx_.timed_sent_bytes_ + bytes <= kTimedOutputBytes)) {
+            channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), w.now.data(), bytes);
+            ++ctx_.timed_sent_;
+            ctx_.timed_sent_bytes_ += bytes;
+            return;
+        }
+        if (w.reported) return;
+        w.reported = true;
+        ctx_.rep_faults_.push_back(
+            w.k >= 0 ? "the outputs of timed repetitions kept differing from the verified output (repetition " +
+                           std::to_string(rep) + " too), more often than the grader checks"
+                     : "the output of timed repetition " + std::to_string(rep) + " differs from the verified output");
+    }
+
+    RunContext& ctx_;
+    std::vector<Watched> watched_;
+};
+
+std::unique_ptr<RepetitionObserver> RunContext::watch_repetitions(bool device_outputs) {
+    return std::make_unique<RepetitionWatch>(*this, device_outputs);
 }
 
 void RunContext::record_failure(Outcome& out, const std::string& why) {
@@ -211,6 +334,9 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     try {
         opt = parse_args(argc, argv);
         enable_buffer_checks(opt.guard_buffers);
+        if (opt.channel_fd >= 0) channel::open(opt.channel_fd);
+        else channel::disable();
+        enable_output_tracking(opt.channel_fd >= 0);
         if (opt.help) {
             print_help(lab, program);
             return kExitPass;
@@ -359,12 +485,14 @@ int run_checked(const Lab& lab, int argc, char** argv) {
 }  // namespace
 
 int run_lab(const Lab& lab, int argc, char** argv) {
+    int code = kExitFail;
     try {
-        return run_checked(lab, argc, argv);
+        code = run_checked(lab, argc, argv);
     } catch (const std::exception& e) {
         std::cerr << program_name(argc > 0 ? argv[0] : nullptr) << ": error: " << e.what() << "\n";
-        return kExitFail;
     }
+    channel::finish();  // RUN_END: the run came to its end (a crash or an exit() leaves it out)
+    return code;
 }
 
 }  // namespace cudalabs

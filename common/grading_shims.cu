@@ -1,0 +1,250 @@
+// The grading shims: stand-ins for the CUDA runtime's copy and host-allocation calls, linked only
+// into the programs the grader builds from a student's file. The grader renames the student
+// object's imports (objcopy --redefine-sym, the table is grading/shimmed-imports.txt), so that a
+// call such as cudaMemcpy in the student's code reaches cudalabs_shim_cudaMemcpy, which records
+// a TRANSFER {api, direction, bytes} in the result channel (channel.h) and forwards the call
+// unchanged. The harness's and the driver's own calls are not renamed and not recorded.
+//
+// Each shim has the exact signature of the C function the object imports: the C++ overloads
+// and templates of cuda_runtime.h (cudaMemcpyToSymbol(const T&, ...), cudaMallocHost(T**, ...),
+// cudaMallocManaged(T**, ...)) are inline and call these C functions, so renaming the imports
+// covers them too. The _ptds / _ptsz forms are what the same calls import when a file is built
+// for the per-thread default stream.
+#include <cuda_runtime.h>
+
+#include "channel.h"
+
+using cudalabs::channel::Direction;
+
+// Declared by cuda_runtime_api.h only when the per-thread default stream is selected.
+extern "C" {
+cudaError_t CUDARTAPI cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
+                                             cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpy3D_ptds(const cudaMemcpy3DParms*);
+cudaError_t CUDARTAPI cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms*, cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpy3DPeer_ptds(const cudaMemcpy3DPeerParms*);
+cudaError_t CUDARTAPI cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms*, cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpyToSymbol_ptds(const void*, const void*, size_t, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbol_ptds(void*, const void*, size_t, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaMemcpyToSymbolAsync_ptsz(const void*, const void*, size_t, size_t, cudaMemcpyKind,
+                                                   cudaStream_t);
+cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void*, const void*, size_t, size_t, cudaMemcpyKind,
+                                                     cudaStream_t);
+}
+
+namespace {
+
+// Where a pointer lives, for cudaMemcpyDefault: device (or managed) memory counts as device.
+bool on_device(const void* p) {
+    cudaPointerAttributes a{};
+    const cudaError_t earlier = cudaPeekAtLastError();
+    if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
+        // Taken as host memory. The program's own error state stays as it was.
+        if (earlier == cudaSuccess) cudaGetLastError();
+        return false;
+    }
+    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+}
+
+Direction direction_of(cudaMemcpyKind kind, const void* dst, const void* src) {
+    switch (kind) {
+        case cudaMemcpyHostToHost: return Direction::HostToHost;
+        case cudaMemcpyHostToDevice: return Direction::HostToDevice;
+        case cudaMemcpyDeviceToHost: return Direction::DeviceToHost;
+        case cudaMemcpyDeviceToDevice: return Direction::DeviceToDevice;
+        default: break;
+    }
+    const bool from = on_device(src), to = on_device(dst);
+    return from ? (to ? Direction::DeviceToDevice : Direction::DeviceToHost)
+                : (to ? Direction::HostToDevice : Direction::HostToHost);
+}
+
+void record(const char* api, Direction d, uint64_t bytes) { cudalabs::channel::write_transfer(api, d, bytes); }
+
+// Bytes a 3D copy moves: its extent (for a CUDA array the width counts elements, not bytes).
+uint64_t bytes_3d(const cudaExtent& e) {
+    return static_cast<uint64_t>(e.width) * (e.height ? e.height : 1) * (e.depth ? e.depth : 1);
+}
+
+// For 3D copies the pointers sit in cudaPitchedPtr or are arrays (always device memory).
+const void* ptr_3d(const cudaPitchedPtr& p, cudaArray_const_t array) {
+    return array ? static_cast<const void*>(array) : p.ptr;
+}
+Direction direction_3d(const cudaMemcpy3DParms* p) {
+    if (!p) return Direction::HostToHost;
+    if (p->kind != cudaMemcpyDefault) return direction_of(p->kind, nullptr, nullptr);
+    const bool from = p->srcArray || on_device(ptr_3d(p->srcPtr, p->srcArray));
+    const bool to = p->dstArray || on_device(ptr_3d(p->dstPtr, p->dstArray));
+    return from ? (to ? Direction::DeviceToDevice : Direction::DeviceToHost)
+                : (to ? Direction::HostToDevice : Direction::HostToHost);
+}
+
+// The kind decides the direction: a symbol is device memory, the other side is what kind says
+// (cudaMemcpyDefault: looked up).
+Direction to_symbol(cudaMemcpyKind kind, const void* src) {
+    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToDevice;
+    if (kind == cudaMemcpyDefault) return on_device(src) ? Direction::DeviceToDevice : Direction::HostToDevice;
+    return Direction::HostToDevice;
+}
+Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
+    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToDevice;
+    if (kind == cudaMemcpyDefault) return on_device(dst) ? Direction::DeviceToDevice : Direction::DeviceToHost;
+    return Direction::DeviceToHost;
+}
+
+}  // namespace
+
+extern "C" {
+
+// ---- 1D copies ---------------------------------------------------------------------------------
+cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    record("cudaMemcpy", direction_of(kind, dst, src), count);
+    return cudaMemcpy(dst, src, count, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
+    record("cudaMemcpy", direction_of(kind, dst, src), count);
+    return cudaMemcpy_ptds(dst, src, count, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                          cudaStream_t stream) {
+    record("cudaMemcpyAsync", direction_of(kind, dst, src), count);
+    return cudaMemcpyAsync(dst, src, count, kind, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
+                                               cudaStream_t stream) {
+    record("cudaMemcpyAsync", direction_of(kind, dst, src), count);
+    return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
+}
+
+// ---- 2D copies ---------------------------------------------------------------------------------
+cudaError_t cudalabs_shim_cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                       size_t height, cudaMemcpyKind kind) {
+    record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
+    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                            size_t height, cudaMemcpyKind kind) {
+    record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
+    return cudaMemcpy2D_ptds(dst, dpitch, src, spitch, width, height, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                                            size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
+    record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
+    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
+                                                 size_t width, size_t height, cudaMemcpyKind kind,
+                                                 cudaStream_t stream) {
+    record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
+    return cudaMemcpy2DAsync_ptsz(dst, dpitch, src, spitch, width, height, kind, stream);
+}
+
+// ---- 3D copies ---------------------------------------------------------------------------------
+cudaError_t cudalabs_shim_cudaMemcpy3D(const cudaMemcpy3DParms* p) {
+    record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3D(p);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) {
+    record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3D_ptds(p);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+    record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DAsync(p, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t stream) {
+    record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DAsync_ptsz(p, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
+    record("cudaMemcpy3DPeer", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DPeer(p);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DPeer_ptds(const cudaMemcpy3DPeerParms* p) {
+    record("cudaMemcpy3DPeer", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DPeer_ptds(p);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DPeerAsync(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
+    record("cudaMemcpy3DPeerAsync", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DPeerAsync(p, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms* p, cudaStream_t stream) {
+    record("cudaMemcpy3DPeerAsync", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
+    return cudaMemcpy3DPeerAsync_ptsz(p, stream);
+}
+
+// ---- symbols (__constant__ and __device__ variables) ------------------------------------------
+cudaError_t cudalabs_shim_cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
+                                             cudaMemcpyKind kind) {
+    record("cudaMemcpyToSymbol", to_symbol(kind, src), count);
+    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
+                                                  cudaMemcpyKind kind) {
+    record("cudaMemcpyToSymbol", to_symbol(kind, src), count);
+    return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
+                                               cudaMemcpyKind kind) {
+    record("cudaMemcpyFromSymbol", from_symbol(kind, dst), count);
+    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
+                                                    cudaMemcpyKind kind) {
+    record("cudaMemcpyFromSymbol", from_symbol(kind, dst), count);
+    return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind);
+}
+cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
+                                                  cudaMemcpyKind kind, cudaStream_t stream) {
+    record("cudaMemcpyToSymbolAsync", to_symbol(kind, src), count);
+    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
+                                                       size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
+    record("cudaMemcpyToSymbolAsync", to_symbol(kind, src), count);
+    return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
+                                                    cudaMemcpyKind kind, cudaStream_t stream) {
+    record("cudaMemcpyFromSymbolAsync", from_symbol(kind, dst), count);
+    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+}
+cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
+                                                         cudaMemcpyKind kind, cudaStream_t stream) {
+    record("cudaMemcpyFromSymbolAsync", from_symbol(kind, dst), count);
+    return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream);
+}
+
+// ---- between devices -----------------------------------------------------------------------------
+cudaError_t cudalabs_shim_cudaMemcpyPeer(void* dst, int dst_device, const void* src, int src_device, size_t count) {
+    record("cudaMemcpyPeer", Direction::DeviceToDevice, count);
+    return cudaMemcpyPeer(dst, dst_device, src, src_device, count);
+}
+cudaError_t cudalabs_shim_cudaMemcpyPeerAsync(void* dst, int dst_device, const void* src, int src_device,
+                                              size_t count, cudaStream_t stream) {
+    record("cudaMemcpyPeerAsync", Direction::DeviceToDevice, count);
+    return cudaMemcpyPeerAsync(dst, dst_device, src, src_device, count, stream);
+}
+
+// ---- host memory the GPU can reach ------------------------------------------------------------
+cudaError_t cudalabs_shim_cudaMallocHost(void** ptr, size_t size) {
+    record("cudaMallocHost", Direction::HostAlloc, size);
+    return cudaMallocHost(ptr, size);
+}
+cudaError_t cudalabs_shim_cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
+    record("cudaHostAlloc", Direction::HostAlloc, size);
+    return cudaHostAlloc(ptr, size, flags);
+}
+cudaError_t cudalabs_shim_cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
+    record("cudaHostRegister", Direction::HostAlloc, size);
+    return cudaHostRegister(ptr, size, flags);
+}
+cudaError_t cudalabs_shim_cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
+    record("cudaMallocManaged", Direction::HostAlloc, size);
+    return cudaMallocManaged(ptr, size, flags);
+}
+
+}  // extern "C"
