@@ -179,7 +179,8 @@ void write_json(std::ostream& out, const Report& r) {
         out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(w.variant) << ", \"size\": "
             << q(w.size) << ", \"time_ms\": " << json_number(w.time_ms)
             << ", \"gbs\": " << json_number(w.gbs()) << ", \"gflops\": "
-            << json_number(w.gflops()) << ", \"ratio\": " << json_number(w.ratio)
+            << json_number(w.gflops()) << ", \"bytes\": " << json_number(w.bytes > 0 ? w.bytes : -1)
+            << ", \"flops\": " << json_number(w.flops > 0 ? w.flops : -1) << ", \"ratio\": " << json_number(w.ratio)
             << ", \"status\": " << q(status_name(w.status)) << ", \"note\": " << q(w.note) << "}";
     }
     out << "\n  ],\n  \"targets\": [";

@@ -5,7 +5,7 @@
 #   make grading-info LAB=01                     (used by the grader) build the lab's trusted
 #                                                objects and print what a student build needs
 
-GRADING_LIB_NAMES := rubric audit sandbox results sha256
+GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds
 GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)
@@ -25,8 +25,25 @@ TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_LIBDIR)),$(BUILD)/grading/libkernel
 
 $(BUILD)/grading/libkernel_trace.so: grading/src/kernel_trace.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -fPIC -shared -I$(CUPTI_INC) -I$(CUDA_HOME)/include $< -o $@ \
-	  -L$(CUPTI_LIBDIR) -lcupti -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
+	$(CXX) $(ALL_CXXFLAGS) -fPIC -shared -fvisibility=hidden -I$(CUPTI_INC) -I$(CUDA_HOME)/include -MMD -MP $< -o $@ \
+	  -L$(CUPTI_LIBDIR) -lcupti -ldl -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
+
+# The grading shims: stand-ins for the CUDA copy and host-allocation calls, which record each call
+# in the result channel and forward it. The grader renames the student object's imports to them
+# (objcopy --redefine-sym, table in grading/shimmed-imports.txt) and links this object in.
+SHIM_OBJECT := $(BUILD)/grading/grading_shims.o
+$(SHIM_OBJECT): common/grading_shims.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+# A decoder of the result channel for people (tests/tools/channel_dump.cpp): runs a lab program
+# with --channel and prints what it sent (cases, outputs, repetitions, kernels, transfers).
+CHANNEL_DUMP := $(BUILD)/tools/channel_dump
+$(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/channel.o $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) -I. -MMD -MP $< $(BUILD)/grading/channel.o -o $@ -pthread
+.PHONY: channel-dump
+channel-dump: $(CHANNEL_DUMP)
 
 .PHONY: grader grade grading-info
 grader: $(GRADER) $(TRACE_LIB)
@@ -43,17 +60,19 @@ $(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(FLAGS_S
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@ -DSTUDENT_SOURCE_PATH='"$(GRADE_TOPIC)"' -DSTUDENT_SOURCE_DISPLAY='"$(GRADE_TOPIC)"'
 
-grading-info: $(if $(GRADE_LAB_DIR),sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB)
+grading-info: $(if $(GRADE_LAB_DIR),sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB) $(SHIM_OBJECT)
 	@echo "grading-info:LABDIR=$(GRADE_LAB_DIR)"
 	@echo "grading-info:STUDENT=$(GRADE_TOPIC)"
 	@echo "grading-info:NVCC=$(NVCC)"
 	@echo "grading-info:NVCCFLAGS=$(ALL_NVCCFLAGS)"
 	@echo "grading-info:ARCH_FLAGS=$(ARCH_FLAGS)"
-	@echo "grading-info:LDLIBS=$(LDLIBS)"
+	@echo "grading-info:LDLIBS=$(LAB_LDFLAGS) $(LDLIBS)"
 	@echo "grading-info:CUDA_HOME=$(CUDA_HOME)"
 	@echo "grading-info:SOL=sol$(LAB)"
 	@echo "grading-info:SOL_OBJECT=$(BUILD)/sol$(LAB)/student.o"
 	@echo "grading-info:STUDENT_SOURCE_OBJECT=$(BUILD)/grading/lab$(LAB)/student_source.o"
 	@echo "grading-info:OBJS=$(BUILD)/$(LAB)/driver.o $(LAB$(LAB)_HOST_OBJS) $(COMMON_OBJS)"
+	@echo "grading-info:DRIVER_OBJECT=$(BUILD)/$(LAB)/driver.o"
 	@echo "grading-info:TRACE_LIB=$(TRACE_LIB)"
+	@echo "grading-info:SHIM_OBJECT=$(SHIM_OBJECT)"
 endif

@@ -110,6 +110,15 @@ Curve parse_curve(const std::string& text) {
     return c;
 }
 
+const char* host_transfers_name(HostTransfers h) {
+    switch (h) {
+        case HostTransfers::Allowed: return "allowed";
+        case HostTransfers::ToDevice: return "to_device";
+        case HostTransfers::None: return "none";
+    }
+    return "allowed";
+}
+
 bool glob_match(const std::string& p, const std::string& t) {
     // Iterative matcher with backtracking to the last '*'.
     size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;
@@ -179,9 +188,18 @@ Rubric parse_rubric(const std::string& text, const std::string& source) {
                         fail(number, "lab must be two digits, like 01");
                     r.lab = value;
                 } else if (key == "title") r.title = value;
-                else if (key == "forbid_includes") r.forbid_includes = words(value);
+                else if (key == "forbid_includes")
+                    fail(number, "forbid_includes is no longer used: a library is judged by what the object uses, so list its "
+                                 "names in forbid_symbols (e.g. cublas* thrust::*)");
                 else if (key == "forbid_symbols") r.forbid_symbols = words(value);
-                else if (key == "allow_symbols") r.allow_symbols = words(value);
+                else if (key == "allow_imports") r.allow_imports = words(value);
+                else if (key == "plausible_bandwidth") {
+                    r.plausible_bandwidth = to_number(value);
+                    if (r.plausible_bandwidth < 1) fail(number, "plausible_bandwidth must be at least 1");
+                } else if (key == "plausible_flop_rate") {
+                    r.plausible_flop_rate = to_number(value);
+                    if (r.plausible_flop_rate < 1) fail(number, "plausible_flop_rate must be at least 1");
+                }
                 else if (key == "compile_timeout") r.compile_timeout_s = to_number(value);
                 else if (key == "run_timeout") r.run_timeout_s = to_number(value);
                 else if (key == "mem_limit_mb") r.mem_limit_mb = static_cast<long>(to_number(value));
@@ -233,6 +251,12 @@ Rubric parse_rubric(const std::string& text, const std::string& source) {
                 else if (value == "per_row") test->all_or_nothing = false;
                 else fail(number, "scoring must be per_row or all_or_nothing");
             } else if (key == "require_kernels") test->require_kernels = parse_bool(value);
+            else if (key == "host_transfers") {
+                if (value == "allowed") test->host_transfers = HostTransfers::Allowed;
+                else if (value == "to_device") test->host_transfers = HostTransfers::ToDevice;
+                else if (value == "none") test->host_transfers = HostTransfers::None;
+                else fail(number, "host_transfers must be allowed, to_device or none");
+            }
             else if (key == "tool") {
                 if (value != "memcheck" && value != "racecheck" && value != "initcheck" && value != "synccheck")
                     fail(number, "tool must be memcheck, racecheck, initcheck or synccheck");

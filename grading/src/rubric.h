@@ -36,6 +36,12 @@ struct RandomSizes {
     std::vector<long long> min, max;
 };
 
+// What the student's host code may copy between host and device while a variant runs (the
+// grading build records every CUDA copy it makes). A launcher that is given device arrays has
+// no reason to bring data to the host: with `none`, results computed on the CPU do not count.
+enum class HostTransfers { Allowed, ToDevice, None };
+const char* host_transfers_name(HostTransfers h);  // "allowed", "to_device", "none"
+
 struct TestSpec {
     std::string id;    // [test ID]: one word, the gradebook column
     std::string name;  // shown to the student
@@ -48,6 +54,7 @@ struct TestSpec {
     int trials = 1;                     // fresh seed per trial: races show up as flaky rows
     bool all_or_nothing = false;        // false: points in proportion to the rows that pass
     bool require_kernels = true;        // outputs count only if a kernel from the file ran
+    HostTransfers host_transfers = HostTransfers::Allowed;
     std::string tool = "memcheck";      // sanitizer: memcheck, racecheck, initcheck, synccheck
     std::vector<std::string> tool_options;  // extra compute-sanitizer options
     Curve curve;                        // performance
@@ -60,9 +67,13 @@ struct TestSpec {
 struct Rubric {
     std::string lab;    // "01"
     std::string title;
-    std::vector<std::string> forbid_includes;  // globs on the included name: cublas*.h
-    std::vector<std::string> forbid_symbols;   // globs on called (undefined) symbols: cublas*
-    std::vector<std::string> allow_symbols;    // globs of extra unmangled symbols the file may define
+    std::vector<std::string> forbid_symbols;   // globs on identifiers, imports, defined names: cublas* thrust::*
+    std::vector<std::string> allow_imports;    // globs of functions the file may call beyond the allow-list
+    // Physical plausibility of a timed run: a student time below bytes / (copy bandwidth x
+    // plausible_bandwidth), or below flops / (the reference's FLOP rate x plausible_flop_rate),
+    // is not a fast kernel but a forged measurement.
+    double plausible_bandwidth = 2.0;
+    double plausible_flop_rate = 4.0;
     double compile_timeout_s = 180;
     double run_timeout_s = 60;
     long mem_limit_mb = 16384;    // address space the program may make writable (RLIMIT_DATA)

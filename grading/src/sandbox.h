@@ -1,9 +1,12 @@
-// Running an untrusted program: its own process group, resource limits, a wall-clock limit that
-// kills the whole group, a scrubbed environment, a private working directory, output captured
-// to bounded files; and, where the machine allows it, bubblewrap (no network, only the system,
-// the CUDA toolkit and the working directory visible). Host-only: unit-tested with stand-ins.
+// Running an untrusted program: its own session and process group, resource limits, a
+// wall-clock limit that kills the whole group, a scrubbed environment, only the descriptors it is
+// given, output captured to bounded files; and an isolation level (see Isolation) that keeps it
+// from the grader, the trusted tree and other submissions. Host-only: unit-tested with stand-ins.
 #pragma once
+#include <sys/types.h>
+
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace grading {
@@ -12,10 +15,23 @@ struct Limits {
     double wall_s = 60;          // then SIGKILL to the whole process group
     long cpu_s = 0;              // RLIMIT_CPU; 0: none
     long mem_mb = 0;             // RLIMIT_DATA (writable private memory); 0: none
-    long file_mb = 1024;         // RLIMIT_FSIZE; 0: none
+    long file_mb = 1024;         // RLIMIT_FSIZE; 0: none (also sizes a sandbox's private /tmp)
     long processes = 0;          // RLIMIT_NPROC; 0: none (not enforced for root)
     long open_files = 1024;      // RLIMIT_NOFILE
     size_t keep_output = 64 << 10;  // bytes of stdout and of stderr kept for the feedback
+};
+
+// What the child sets up for itself between fork and exec (Isolation::apply fills it in).
+struct Confinement {
+    bool drop_ids = false;   // run as uid/gid with no supplementary groups (the grader is root)
+    uid_t uid = 0;
+    gid_t gid = 0;
+    // Own PID, mount, IPC and UTS namespaces (and network, if `network`): the whole file system
+    // read-only, an empty tmpfs over each `hidden` path, `writable` and `readonly` bound back
+    // (inside hidden paths too), a private /tmp and /dev/shm, a fresh /proc. Needs root.
+    bool namespaces = false;
+    bool network = true;
+    std::vector<std::string> hidden, writable, readonly;
 };
 
 struct RunSpec {
@@ -24,6 +40,13 @@ struct RunSpec {
     std::vector<std::string> env;    // the whole environment, "NAME=value"
     Limits limits;
     std::string stdout_path, stderr_path;  // where the output goes ("" -> cwd/.stdout, .stderr)
+    // {descriptor of the grader, number it gets in the program}: open there, not close-on-exec.
+    // Every other descriptor of the grader but 0, 1 and 2 is closed in the program.
+    std::vector<std::pair<int, int>> inherit_fds;
+    Confinement confine;
+    // The program runs under a wrapper that reports its death by signal N as exit 128+N
+    // (bubblewrap): such exit codes are reported as the signal.
+    bool wrapper_exit_is_signal = false;
 };
 
 struct RunResult {
@@ -49,18 +72,80 @@ void reap_strays();
 // still come back to it.
 void become_subreaper();
 
-// Bubblewrap: the command line prefix that runs a program with `workdir` writable, `readonly`
-// paths visible read-only, the network and other processes hidden. Empty `bwrap`: none.
+// The unprivileged identity submissions run as when the grader is root: a fixed id outside the
+// ranges of user and system accounts, needing no account (nobody, 65534, would share its
+// processes and files with daemons). describe() names an account that has it after all.
+constexpr uid_t kSandboxUid = 64000;
+constexpr gid_t kSandboxGid = 64000;
+
+// How a submission is kept apart, strongest first:
+//   bwrap       bubblewrap (started as kSandboxUid when the grader is root: bubblewrap run by
+//               root keeps root and every capability unless told otherwise, and even with
+//               --uid its processes stay root outside their user namespace); only /usr, /etc,
+//               /sys, /dev, the `readonly` paths and the run folder are visible.
+//   namespaces  the grader is root and bubblewrap is missing: kSandboxUid in its own PID,
+//               mount, IPC, UTS (and network) namespaces, the file system read-only, the
+//               `hidden` paths empty.
+//   uid         namespaces are refused: kSandboxUid alone. It cannot signal the grader or write
+//               its files, but it reads what any user may read and sees other processes.
+//   unsafe      rlimits only, as the grader's own user: only when asked for by name.
 struct Isolation {
-    std::string level = "rlimits";  // "bwrap" or "rlimits"
+    std::string level = "unsafe";    // "bwrap" | "namespaces" | "uid" | "unsafe"
     std::string bwrap;               // path of bwrap when level == "bwrap"
-    std::vector<std::string> readonly;  // extra paths bound read-only (CUDA, the trace library)
-    // `inner_env` ("NAME=value") is set inside the sandbox only (bwrap --setenv), so that
-    // LD_PRELOAD and the trace's variables reach the program, not bwrap itself.
+    uid_t uid = kSandboxUid;         // who the program runs as, when the grader is root
+    gid_t gid = kSandboxGid;
+    bool network_namespace = true;   // namespaces: false where the kernel refused a new one
+    std::vector<std::string> readonly;  // visible read-only (the CUDA toolkit, the trace library)
+    std::vector<std::string> hidden;    // not visible (the trusted tree, results, submissions)
+    std::string note;                // why this level (the stronger ones that did not work)
+
+    // One line for the reports: what is hidden, who the program runs as.
+    std::string describe() const;
+    // Fills `spec` to run `argv` in this isolation: argv (bwrap's prefix where used), cwd =
+    // `workdir`, the child-side confinement. `workdir` and `extra_rw` are writable, argv[0]
+    // (when absolute) and `extra_ro` read-only (the program may live in a hidden folder);
+    // `inner_env` ("NAME=value") is set for the program only (under bwrap, not for bwrap itself,
+    // so that LD_PRELOAD reaches the program). spec.env, limits, output paths and inherit_fds
+    // are left as set. The run folder must come from prepare_run_folder.
+    void apply(RunSpec& spec, const std::vector<std::string>& argv, const std::string& workdir,
+               const std::vector<std::string>& extra_rw = {}, const std::vector<std::string>& inner_env = {},
+               const std::vector<std::string>& extra_ro = {}) const;
+    // bubblewrap's command line alone (no uid change): apply() is the whole of a run.
     std::vector<std::string> wrap(const std::vector<std::string>& argv, const std::string& workdir,
                                   const std::vector<std::string>& extra_rw = {},
                                   const std::vector<std::string>& inner_env = {}) const;
 };
+
+struct IsolationPaths {
+    std::vector<std::string> hidden;    // the trusted tree, the results folder, submissions
+    std::vector<std::string> readonly;  // the CUDA toolkit, the trace library
+    // Where the probe runs (a folder like the real run folders, e.g. OUT/work/.probe; created
+    // and removed). Empty: a fresh folder in /tmp.
+    std::string probe_dir;
+    // bwrap to use; empty: /usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap, then $PATH;
+    // "none": do not use bubblewrap.
+    std::string bwrap;
+};
+
+// The isolation level to grade with. `requested`: "auto" (the strongest level that works here,
+// never "unsafe"), or one level by name (only that one). Each candidate is probed (a small
+// program run in it); `*why_not` gets, for every level tried that does not work here, "LEVEL:
+// reason" ("; "-separated; also kept in the result's `note`). No level works: the result's
+// `level` is empty and `*why_not` ends with what to do. `weaker_than` (with "auto"): only levels
+// weaker than this one (to step down when the reference solution will not run in it).
+Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not,
+                           const std::string& weaker_than = "");
+
+// Runs a small program in `iso` with `dir` as its run folder: "" when it works, else why not.
+std::string probe_isolation(const Isolation& iso, const std::string& dir);
+
+// Creates a run folder (and its tmp/, the program's TMPDIR) owned by the identity the program
+// runs as, mode 0700: the program writes there, the grader (root) still reads it. Only these
+// two are changed (never anything a previous run left inside them).
+void prepare_run_folder(const std::string& path, const Isolation& iso);
+// Gives a run folder back to the grader (owner, mode 0700), so that later runs under the same
+// identity (the "uid" level hides nothing) cannot reach it.
+void release_run_folder(const std::string& path);
 
 // The scrubbed environment of a run: PATH with the CUDA toolkit, HOME and TMPDIR in the
 // working directory, CUDA_VISIBLE_DEVICES passed through; nothing else of the grader's.

@@ -107,7 +107,26 @@ TEST_CASE("rubric errors name the file, the line and the problem") {
     CHECK(error_of("lab = 01\nno equals sign\n") == "r.rubric:2: expected KEY = VALUE");
     CHECK(error_of("lab = 01\nlab = 02\n") == "r.rubric:2: 'lab' is given twice");
     CHECK(error_of("lab = 01\n").find("no [test ...] section") != std::string::npos);
+    // Settings the audit of the compiled object replaced: an old rubric is told what to use.
+    CHECK(error_of("lab = 01\nforbid_includes = cublas*.h\n").find("r.rubric:2: forbid_includes is no longer used") == 0);
+    CHECK(error_of("lab = 01\nallow_symbols = foo\n") == "r.rubric:2: unknown setting 'allow_symbols'");
+    CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 1\nhost_transfers = some\n") ==
+          "r.rubric:6: host_transfers must be allowed, to_device or none");
+    CHECK(error_of("lab = 01\nplausible_bandwidth = 0.5\n") == "r.rubric:2: plausible_bandwidth must be at least 1");
     CHECK(error_of(kGood).empty());
+}
+
+TEST_CASE("host transfer rules, allowed imports and plausibility factors parse") {
+    Rubric r = parse_rubric("lab = 01\nallow_imports = rand srand\nplausible_bandwidth = 1.5\nplausible_flop_rate = 8\n"
+                            "[test a]\nkind = correctness\nvariants = x\nsizes = 1\nhost_transfers = to_device\n"
+                            "[test b]\nkind = correctness\nvariants = x\nsizes = 1\n",
+                            "r.rubric");
+    CHECK(r.allow_imports == std::vector<std::string>{"rand", "srand"});
+    CHECK(r.plausible_bandwidth == 1.5);
+    CHECK(r.plausible_flop_rate == 8);
+    CHECK(r.tests[0].host_transfers == HostTransfers::ToDevice);
+    CHECK(r.tests[1].host_transfers == HostTransfers::Allowed);  // the default
+    CHECK(std::string(host_transfers_name(HostTransfers::None)) == "none");
 }
 
 TEST_CASE("scoring curves: full marks within the first factor, linear between points, floor beyond") {

@@ -1,15 +1,28 @@
 // The grader's process runner (grading/src/sandbox.h), with CPU-only stand-ins for student
 // programs: exit codes and signals, time limits that kill the whole process group, strays that
-// escape the group, output and file-size limits, the scrubbed environment.
+// escape the group, output and file-size limits, the scrubbed environment, inherited
+// descriptors; and the isolation levels, each attacked by shell stand-ins that try what a
+// hostile submission would (signal the grader, read the trusted tree, write outside their run
+// folder, stay alive). Tests that need root, namespaces or bubblewrap say so and stop where the
+// machine lacks them.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
+#include <climits>
 #include <cstdlib>
+#include <dirent.h>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "grading/src/sandbox.h"
 
@@ -130,21 +143,534 @@ TEST_CASE("the environment is scrubbed") {
     unsetenv("GRADER_SECRET");
 }
 
-TEST_CASE("bubblewrap command lines hide everything but the system and the working folder") {
+TEST_CASE("inherited descriptors arrive at their numbers, and no other descriptor of the grader does") {
+    int one[2], two[2];
+    REQUIRE(pipe2(one, O_CLOEXEC) == 0);
+    REQUIRE(pipe2(two, O_CLOEXEC) == 0);
+    // Sources at each other's target numbers: neither may overwrite the other on the way (the
+    // shell takes single-digit descriptor numbers only).
+    std::vector<int> free_fds;
+    for (int fd = 9; fd >= 3 && free_fds.size() < 2; --fd)
+        if (fcntl(fd, F_GETFD) < 0) free_fds.push_back(fd);
+    REQUIRE(free_fds.size() == 2);
+    const int a = free_fds[0], b = free_fds[1];
+    REQUIRE(dup3(one[1], a, O_CLOEXEC) == a);
+    REQUIRE(dup3(two[1], b, O_CLOEXEC) == b);
+    int leak = open("/dev/null", O_RDONLY);  // not close-on-exec, as a careless library's would be
+    REQUIRE(leak >= 0);
+    RunSpec s;
+    s.argv = {"/bin/sh", "-c", "echo one >&" + std::to_string(b) + "; echo two >&" + std::to_string(a) + "; [ -e /proc/self/fd/" +
+                                   std::to_string(leak) + " ] && echo LEAKED; exit 0"};
+    s.cwd = scratch() + "/run";
+    s.env = scrubbed_env(s.cwd, "/usr/local/cuda/bin");
+    s.inherit_fds = {{a, b}, {b, a}};
+    RunResult r = run_process(s);
+    for (int fd : {one[1], two[1], a, b, leak}) close(fd);
+    char buf[64] = {};
+    CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+    CHECK(read(one[0], buf, sizeof buf - 1) == 4);
+    CHECK(std::string(buf) == "one\n");
+    std::fill(buf, buf + sizeof buf, 0);
+    CHECK(read(two[0], buf, sizeof buf - 1) == 4);
+    CHECK(std::string(buf) == "two\n");
+    CHECK(r.out.find("LEAKED") == std::string::npos);
+    close(one[0]);
+    close(two[0]);
+
+    RunSpec bad = s;
+    bad.inherit_fds = {{0, 1}};  // the program's own stdout
+    CHECK_FALSE(run_process(bad).started);
+}
+
+// ---- isolation levels, attacked ----------------------------------------------------------------
+
+namespace {
+
+// A grader-like layout outside /tmp (the namespaces level gives the program a /tmp of its own,
+// which would hide everything there and so prove nothing about the hidden paths):
+//   trusted/         hidden: a world-readable and a private file, a world-writable folder,
+//                    the program in trusted/bin/prog
+//   others/bob-run/  hidden: another submission's run folder
+//   open/            not hidden, world-writable: only the read-only file system protects it
+//   run/             the submission's own run folder
+struct Layout {
+    std::string base, trusted, others, open, run, program;
+    Layout() {
+        char tmpl[] = "/var/tmp/grading-iso-XXXXXX";
+        char fallback[] = "/tmp/grading-iso-XXXXXX";  // (then the /tmp checks prove less)
+        const char* made = mkdtemp(tmpl);
+        base = made ? made : mkdtemp(fallback);
+        chmod(base.c_str(), 0755);  // passable for the sandbox's user, as the grader's out folder
+        trusted = base + "/trusted";
+        others = base + "/others";
+        open = base + "/open";
+        run = base + "/run";
+        program = trusted + "/bin/prog";
+        for (const std::string& d : {trusted, trusted + "/bin", trusted + "/open", others, others + "/bob-run", open})
+            mkdir(d.c_str(), 0755);
+        chmod((trusted + "/open").c_str(), 0777);
+        chmod(open.c_str(), 0777);
+        write(trusted + "/public.txt", "public solution\n", 0644);
+        write(trusted + "/private.txt", "private key\n", 0600);
+        write(others + "/bob-run/answer.txt", "bob's answer\n", 0644);
+        // The program: reports that it ran, then tries to replace itself (as a submission replaced
+        // the trusted ./sol08 once).
+        write(program, "#!/bin/sh\necho PROGRAM_RAN\necho 'echo evil' >> \"$0\" && echo WROTE_PROGRAM\nexit 0\n", 0755);
+    }
+    ~Layout() {
+        if (base.size() > 20) std::system(("rm -rf '" + base + "'").c_str());
+    }
+    static void write(const std::string& path, const std::string& text, mode_t mode) {
+        std::ofstream(path) << text;
+        chmod(path.c_str(), mode);
+    }
+};
+
+Layout& layout() {
+    static Layout l;
+    return l;
+}
+
+std::string real(const std::string& p) {
+    char buf[PATH_MAX];
+    return realpath(p.c_str(), buf) ? buf : p;
+}
+
+bool exists_path(const std::string& p) {
+    struct stat st;
+    return lstat(p.c_str(), &st) == 0;
+}
+
+std::string slurp(const std::string& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+}
+
+// Whether the kernel lets root create the namespaces (asked directly, not through the code
+// under test, so that a bug there fails the tests instead of skipping them).
+bool kernel_allows_namespaces() {
+    if (geteuid() != 0) return false;
+    pid_t c = fork();
+    if (c == 0) _exit(unshare(CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS) == 0 ? 0 : 1);
+    int st = 0;
+    waitpid(c, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0;
+}
+
+// bubblewrap's path when it runs here as the sandbox's user (as root) or as us.
+std::string usable_bwrap() {
+    std::string bw;
+    for (const char* p : {"/usr/bin/bwrap", "/bin/bwrap", "/usr/local/bin/bwrap"})
+        if (access(p, X_OK) == 0) { bw = p; break; }
+    if (bw.empty()) return "";
+    pid_t c = fork();
+    if (c == 0) {
+        int null_fd = open("/dev/null", O_WRONLY);
+        dup2(null_fd, 1);
+        dup2(null_fd, 2);
+        if (geteuid() == 0 && (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setresgid, kSandboxGid, kSandboxGid, kSandboxGid) != 0 ||
+                               syscall(SYS_setresuid, kSandboxUid, kSandboxUid, kSandboxUid) != 0))
+            _exit(1);
+        execl(bw.c_str(), bw.c_str(), "--unshare-all", "--ro-bind", "/", "/", "/bin/true", nullptr);
+        _exit(1);
+    }
+    int st = 0;
+    waitpid(c, &st, 0);
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? bw : "";
+}
+
+// The levels this machine can test, each with the layout's hidden paths.
+std::vector<Isolation> testable_levels() {
+    static std::vector<Isolation> levels;
+    static bool done = false;
+    if (done) return levels;
+    done = true;
+    Layout& l = layout();
+    auto make = [&](const std::string& level) {
+        Isolation iso;
+        iso.level = level;
+        iso.hidden = {l.trusted, l.others};
+        return iso;
+    };
+    if (std::string bw = usable_bwrap(); !bw.empty()) {
+        Isolation iso = make("bwrap");
+        iso.bwrap = bw;
+        levels.push_back(iso);
+    } else {
+        MESSAGE("bubblewrap not installed or not usable here: its isolation is not tested");
+    }
+    if (kernel_allows_namespaces()) levels.push_back(make("namespaces"));
+    else MESSAGE("not root, or the kernel refuses namespaces: the namespaces level is not tested");
+    if (geteuid() == 0) levels.push_back(make("uid"));
+    else MESSAGE("not root: the uid level is not tested");
+    return levels;
+}
+
+bool hides(const Isolation& iso) { return iso.level == "bwrap" || iso.level == "namespaces"; }
+
+RunResult run_in(const Isolation& iso, const std::string& script, double wall_s = 10,
+                 const std::vector<std::pair<int, int>>& fds = {}, const std::vector<std::string>& argv_in = {}) {
+    Layout& l = layout();
+    prepare_run_folder(l.run, iso);
+    RunSpec s;
+    s.env = scrubbed_env(l.run, "/usr/local/cuda/bin");
+    std::vector<std::string> argv = argv_in.empty() ? std::vector<std::string>{"/bin/sh", "-c", script} : argv_in;
+    iso.apply(s, argv, l.run);
+    s.stdout_path = l.base + "/stdout";  // as the grader's: outside the run folder
+    s.stderr_path = l.base + "/stderr";
+    s.inherit_fds = fds;
+    s.limits.wall_s = wall_s;
+    return run_process(s);
+}
+
+// A word no other process has on its command line (other test runs may share the machine and
+// the sandbox's user): `sleep` takes it as a number of seconds.
+std::string unique_seconds() {
+    static int n = 0;
+    return "97." + std::to_string(getpid()) + std::to_string(n++);
+}
+
+bool process_with_argument(const std::string& word) {
+    DIR* proc = opendir("/proc");
+    bool found = false;
+    while (dirent* d = proc ? readdir(proc) : nullptr) {
+        char* end = nullptr;
+        long pid = std::strtol(d->d_name, &end, 10);
+        if (pid <= 0 || *end) continue;
+        std::string cmdline = slurp(std::string("/proc/") + d->d_name + "/cmdline");
+        for (char& c : cmdline) if (c == '\0') c = ' ';
+        if ((" " + cmdline).find(" " + word + " ") != std::string::npos && alive(pid)) found = true;
+    }
+    if (proc) closedir(proc);
+    return found;
+}
+
+bool gone_within(const std::string& word, double seconds) {
+    for (int i = 0; i < seconds * 100 && process_with_argument(word); ++i) usleep(10000);
+    return !process_with_argument(word);
+}
+
+// A process as the grader's user, or (as root) as the sandbox's.
+pid_t spawn_sleeper(bool as_sandbox_user) {
+    pid_t c = fork();
+    if (c == 0) {
+        if (as_sandbox_user && geteuid() == 0 && (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setresgid, kSandboxGid, kSandboxGid, kSandboxGid) != 0 ||
+                                syscall(SYS_setresuid, kSandboxUid, kSandboxUid, kSandboxUid) != 0))
+            _exit(1);
+        execl("/bin/sleep", "sleep", "30", nullptr);
+        _exit(1);
+    }
+    return c;
+}
+
+void end_sleeper(pid_t pid) {
+    kill(pid, SIGKILL);
+    waitpid(pid, nullptr, 0);
+}
+
+}  // namespace
+
+TEST_CASE("bubblewrap command lines hide everything but the system and the run folder") {
     Isolation none;
     CHECK(none.wrap({"prog", "--x"}, "/w") == std::vector<std::string>{"prog", "--x"});
+    const std::string base = real(layout().base), run = base + "/run", prog = run + "/prog", cuda = base + "/cuda";
+    mkdir(cuda.c_str(), 0755);
+    mkdir(run.c_str(), 0700);
+    std::ofstream(prog) << "";
     Isolation bw;
     bw.level = "bwrap";
     bw.bwrap = "/usr/bin/bwrap";
-    bw.readonly = {"/opt/cuda"};
-    auto argv = bw.wrap({"/w/prog", "--x"}, "/w", {"/private/trace.txt"});
+    bw.readonly = {cuda, "/usr/lib", "/usr/bin/env", base + "/no-such-library.so"};
+    bw.hidden = {"/usr/bin", base + "/trusted"};  // one inside the system folders bound, one outside
+    RunSpec spec;
+    bw.apply(spec, {prog, "--x"}, run, {base + "/trace.txt"}, {"LD_PRELOAD=/t.so"});
+    unlink(prog.c_str());
     auto joined = std::string();
-    for (auto& a : argv) joined += a + " ";
-    CHECK(argv.front() == "/usr/bin/bwrap");
+    for (auto& a : spec.argv) joined += a + " ";
+    CHECK(spec.argv.front() == "/usr/bin/bwrap");
+    CHECK(spec.cwd == run);
+    CHECK(spec.wrapper_exit_is_signal);
     CHECK(joined.find("--unshare-all") != std::string::npos);  // network, PIDs, IPC
     CHECK(joined.find("--die-with-parent") != std::string::npos);
-    CHECK(joined.find("--ro-bind-try /opt/cuda /opt/cuda") != std::string::npos);
-    CHECK(joined.find("--bind /private/trace.txt /private/trace.txt") != std::string::npos);
-    CHECK(joined.find("--bind /w /w --chdir /w -- /w/prog --x") != std::string::npos);
+    CHECK(joined.find("--tmpfs /dev/shm") != std::string::npos);  // /dev comes whole for the GPU
+    CHECK(joined.find("--tmpfs /usr/bin") != std::string::npos);
+    CHECK(joined.find("--ro-bind-try /usr/bin/env /usr/bin/env") > joined.find("--tmpfs /usr/bin"));  // shown again
+    CHECK(joined.find("/usr/lib /usr/lib") == std::string::npos);  // visible already
+    CHECK(joined.find("trusted") == std::string::npos);           // not visible anyway
+    CHECK(joined.find("no-such-library") == std::string::npos);
+    CHECK(joined.find("--ro-bind-try " + cuda + " " + cuda) != std::string::npos);
+    CHECK(joined.find("--bind " + base + "/trace.txt " + base + "/trace.txt") != std::string::npos);
+    CHECK(joined.find("--setenv LD_PRELOAD /t.so") != std::string::npos);
+    // The run folder first, then the program inside it read-only (a later bind would cover it).
+    CHECK(joined.find("--bind " + run + " " + run) < joined.find("--ro-bind-try " + prog + " " + prog));
+    CHECK(joined.find("--remount-ro / --chdir " + run + " -- " + prog + " --x") != std::string::npos);
     CHECK(joined.find("--bind / ") == std::string::npos);
+    // As root, bubblewrap itself is started as the sandbox's user (by root it would keep root).
+    if (geteuid() == 0) {
+        CHECK(spec.confine.drop_ids);
+        CHECK(spec.confine.uid == kSandboxUid);
+        CHECK(joined.find("--uid 64000 --gid 64000 --cap-drop ALL") != std::string::npos);
+    } else {
+        CHECK_FALSE(spec.confine.drop_ids);
+        CHECK(joined.find("--uid") == std::string::npos);
+    }
+}
+
+TEST_CASE("isolation: a normal program runs as the sandbox's user, gets its descriptor and writes its run folder") {
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        int channel[2];
+        REQUIRE(pipe2(channel, O_CLOEXEC) == 0);
+        int leak = open("/dev/null", O_RDONLY);
+        RunResult r = run_in(iso, "id -u; echo channel >&3; echo home > \"$HOME/home.txt\"; echo tmp > \"$TMPDIR/t.txt\"; "
+                                  "[ -e /proc/self/fd/" + std::to_string(leak) + " ] && echo LEAKED; exit 0",
+                             10, {{channel[1], 3}});
+        close(channel[1]);
+        close(leak);
+        char buf[64] = {};
+        ssize_t n = read(channel[0], buf, sizeof buf - 1);
+        close(channel[0]);
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        const uid_t expected = geteuid() == 0 ? kSandboxUid : geteuid();  // bubblewrap as the grader's user
+        CHECK(r.out.rfind(std::to_string(expected) + "\n", 0) == 0);
+        CHECK(r.out.find("LEAKED") == std::string::npos);
+        CHECK(n == 8);
+        CHECK(std::string(buf) == "channel\n");
+        struct stat st;
+        REQUIRE(stat((layout().run + "/home.txt").c_str(), &st) == 0);
+        CHECK(st.st_uid == expected);
+        CHECK(slurp(layout().run + "/home.txt") == "home\n");  // the grader reads what it wrote
+        CHECK(exists_path(layout().run + "/tmp/t.txt"));
+    }
+}
+
+TEST_CASE("isolation: the program in a hidden folder runs but cannot be replaced") {
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        const std::string before = slurp(layout().program);
+        RunResult r = run_in(iso, "", 10, {}, {layout().program});
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        CHECK(r.out.find("PROGRAM_RAN") != std::string::npos);
+        CHECK(r.out.find("WROTE_PROGRAM") == std::string::npos);
+        CHECK(slurp(layout().program) == before);
+    }
+}
+
+TEST_CASE("isolation: the program cannot signal the grader or another run") {
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        pid_t grader_like = spawn_sleeper(false);  // root, as the grader
+        pid_t other_run = spawn_sleeper(true);     // the sandbox's user, as another run's program
+        usleep(50000);                              // let it change its user
+        const std::string script = "kill -0 " + std::to_string(getpid()) + " 2>/dev/null && echo SEES_GRADER; " +
+                                   "kill -KILL " + std::to_string(grader_like) + " 2>/dev/null && echo KILLED_GRADER; " +
+                                   "kill -KILL " + std::to_string(other_run) + " 2>/dev/null && echo KILLED_OTHER; exit 0";
+        RunResult r = run_in(iso, script);
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        CHECK(r.out.find("SEES_GRADER") == std::string::npos);
+        CHECK(r.out.find("KILLED_GRADER") == std::string::npos);
+        CHECK(alive(grader_like));
+        if (hides(iso)) {  // the uid level shares its user with other runs: it says so
+            CHECK(r.out.find("KILLED_OTHER") == std::string::npos);
+            CHECK(alive(other_run));
+        }
+        end_sleeper(grader_like);
+        end_sleeper(other_run);
+    }
+}
+
+TEST_CASE("isolation: the trusted tree and other submissions cannot be read or written") {
+    Layout& l = layout();
+    if (geteuid() == 0) {
+        Isolation uid_only;
+        uid_only.level = "uid";
+        prepare_run_folder(l.others + "/bob-run", uid_only);  // used by bob's runs...
+        release_run_folder(l.others + "/bob-run");            // ...and taken back after them
+    }
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        const std::string t = l.trusted, o = l.others + "/bob-run";
+        RunResult r = run_in(iso, "cat " + t + "/public.txt && echo READ_PUBLIC; cat " + t + "/private.txt && echo READ_PRIVATE; " +
+                                      "echo x > " + t + "/open/new && echo WROTE_OPEN; echo x > " + t + "/new && echo WROTE_TREE; " +
+                                      "ls " + o + " && echo LISTED_OTHER; cat " + o + "/answer.txt && echo READ_OTHER; " +
+                                      "echo x > " + o + "/x && echo WROTE_OTHER; exit 0");
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        for (const char* never : {"READ_PRIVATE", "WROTE_TREE", "LISTED_OTHER", "READ_OTHER", "WROTE_OTHER"})
+            CHECK_MESSAGE(r.out.find(never) == std::string::npos, never);
+        CHECK_FALSE(exists_path(t + "/new"));
+        CHECK_FALSE(exists_path(o + "/x"));
+        if (hides(iso)) {  // the uid level reads what any user may read: it says so
+            CHECK(r.out.find("READ_PUBLIC") == std::string::npos);
+            CHECK(r.out.find("WROTE_OPEN") == std::string::npos);
+            CHECK_FALSE(exists_path(t + "/open/new"));
+        }
+        unlink((t + "/open/new").c_str());
+    }
+}
+
+TEST_CASE("isolation: nothing outside the run folder is writable, and /tmp and /dev/shm are private") {
+    Layout& l = layout();
+    const std::string mark = "grading-iso-mark-" + std::to_string(getpid());
+    for (const Isolation& iso : testable_levels()) {
+        if (!hides(iso)) continue;  // the uid level writes where any user may: it says so
+        INFO("level " << iso.level);
+        RunResult r = run_in(iso, "echo x > " + l.open + "/new && echo WROTE_OPEN; echo x > /var/tmp/" + mark + " && echo WROTE_VARTMP; " +
+                                      "echo x > /tmp/" + mark + " && echo WROTE_TMP; echo x > /dev/shm/" + mark + " && echo WROTE_SHM; " +
+                                      "echo x > " + l.run + "/mine && echo WROTE_RUN; exit 0");
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        CHECK(r.out.find("WROTE_OPEN") == std::string::npos);
+        CHECK(r.out.find("WROTE_VARTMP") == std::string::npos);
+        CHECK(r.out.find("WROTE_TMP") != std::string::npos);  // its own /tmp...
+        CHECK(r.out.find("WROTE_RUN") != std::string::npos);
+        CHECK_FALSE(exists_path(l.open + "/new"));
+        CHECK_FALSE(exists_path("/var/tmp/" + mark));
+        CHECK_FALSE(exists_path("/tmp/" + mark));  // ...that is not the grader's
+        CHECK_FALSE(exists_path("/dev/shm/" + mark));
+        for (const std::string& p : {l.open + "/new", "/var/tmp/" + mark, "/tmp/" + mark, "/dev/shm/" + mark}) unlink(p.c_str());
+    }
+}
+
+TEST_CASE("isolation: the program has no network (only a loopback of its own)") {
+    auto interfaces = [](const std::string& proc_net_dev) {  // lines naming an interface: "  eth0: ..."
+        return std::count(proc_net_dev.begin(), proc_net_dev.end(), ':');
+    };
+    if (interfaces(slurp("/proc/net/dev")) < 2) {
+        MESSAGE("this machine has no network interface but loopback: nothing to hide");
+        return;
+    }
+    for (const Isolation& iso : testable_levels()) {
+        if (!hides(iso)) continue;  // the uid level has the network: it says so
+        INFO("level " << iso.level);
+        RunResult r = run_in(iso, "cat /proc/net/dev");
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        CHECK(interfaces(r.out) == 1);
+        CHECK(r.out.find("lo:") != std::string::npos);
+    }
+}
+
+TEST_CASE("isolation: no process of a run outlives it") {
+    become_subreaper();  // as the grader does
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        const std::string run = layout().run;
+        unlink((run + "/late1").c_str());
+        unlink((run + "/late2").c_str());
+        const std::string stray = unique_seconds();
+        RunResult r = run_in(iso, "(sleep 0.3; echo late > \"$HOME/late1\") & "
+                                  "setsid sh -c 'sleep 0.3; echo late > \"$HOME/late2\"' > /dev/null 2>&1 & "
+                                  "setsid sleep " + stray + " > /dev/null 2>&1 & exit 0");
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        reap_strays();
+        CHECK(gone_within(stray, 1));
+        usleep(500000);  // past the time the strays would have written
+        CHECK_FALSE(exists_path(run + "/late1"));
+        CHECK_FALSE(exists_path(run + "/late2"));
+
+        const std::string hung = unique_seconds();
+        RunResult slow = run_in(iso, "sleep " + hung + " & sleep " + hung, 0.3);
+        CHECK(slow.timed_out);
+        CHECK(slow.wall_s < 5);
+        reap_strays();
+        CHECK(gone_within(hung, 2));
+    }
+}
+
+TEST_CASE("isolation: exit codes and signals come through a PID namespace") {
+    for (const Isolation& iso : testable_levels()) {
+        INFO("level " << iso.level);
+        RunResult three = run_in(iso, "exit 3");
+        CHECK(three.exit_code == 3);
+        RunResult segv = run_in(iso, "kill -SEGV $$");
+        CHECK(segv.signal == SIGSEGV);
+        RunResult missing = run_in(iso, "", 10, {}, {layout().base + "/no-such-program"});
+        CHECK_FALSE(missing.ok());
+    }
+}
+
+TEST_CASE("isolation: paths bound back may not uncover hidden ones") {
+    if (!kernel_allows_namespaces()) {
+        MESSAGE("not root, or the kernel refuses namespaces: not tested");
+        return;
+    }
+    Isolation iso;
+    iso.level = "namespaces";
+    iso.hidden = {layout().trusted + "/bin"};
+    iso.readonly = {layout().trusted};  // a parent of a hidden folder
+    RunResult r = run_in(iso, "exit 0");
+    CHECK_FALSE(r.started);
+    CHECK(r.error.find("would show") != std::string::npos);
+}
+
+TEST_CASE("choosing the isolation: auto never picks unsafe, and without any level says what to do") {
+    IsolationPaths paths;
+    paths.hidden = {layout().trusted};
+    paths.bwrap = "none";  // as on a machine without bubblewrap
+    std::string why;
+    Isolation unsafe = choose_isolation("unsafe", paths, &why);
+    CHECK(unsafe.level == "unsafe");
+    CHECK(unsafe.describe().rfind("UNSAFE", 0) == 0);
+    CHECK(choose_isolation("sandbox", paths, &why).level.empty());
+    CHECK(why.find("unknown isolation level") != std::string::npos);
+    CHECK(choose_isolation("auto", paths, &why, "uid").level.empty());  // nothing weaker but unsafe
+
+    if (geteuid() == 0) {
+        Isolation chosen = choose_isolation("auto", paths, &why);
+        CHECK(chosen.level == (kernel_allows_namespaces() ? "namespaces" : "uid"));
+        CHECK(why.find("bwrap: not installed") != std::string::npos);
+        CHECK(chosen.describe().find("uid " + std::to_string(kSandboxUid)) != std::string::npos);
+        Isolation weaker = choose_isolation("auto", paths, &why, "namespaces");
+        CHECK(weaker.level == "uid");
+        CHECK(weaker.describe().find("read every file that any user may read") != std::string::npos);
+        if (std::string bw = usable_bwrap(); !bw.empty()) {
+            paths.bwrap = bw;
+            CHECK(choose_isolation("auto", paths, &why).level == "bwrap");
+        }
+        // As another user without bubblewrap: nothing, and a message that says what to do.
+        pid_t c = fork();
+        if (c == 0) {
+            if (syscall(SYS_setresgid, kSandboxGid, kSandboxGid, kSandboxGid) != 0 || syscall(SYS_setresuid, kSandboxUid, kSandboxUid, kSandboxUid) != 0)
+                _exit(2);
+            paths.bwrap = "none";
+            std::string reason;
+            Isolation none = choose_isolation("auto", paths, &reason);
+            bool said = reason.find("bubblewrap") != std::string::npos && reason.find("--isolation unsafe") != std::string::npos;
+            _exit(none.level.empty() && said ? 0 : 1);
+        }
+        int st = 0;
+        waitpid(c, &st, 0);
+        CHECK(WIFEXITED(st));
+        CHECK(WEXITSTATUS(st) == 0);
+    } else {
+        CHECK(choose_isolation("auto", paths, &why).level.empty());
+        CHECK(why.find("--isolation unsafe") != std::string::npos);
+    }
+}
+
+TEST_CASE("run folders: owned by the sandbox's user while used, by the grader after") {
+    if (geteuid() != 0) {
+        MESSAGE("not root: run folders keep the grader as their owner");
+        return;
+    }
+    Isolation iso;
+    iso.level = "uid";
+    const std::string dir = layout().base + "/prepared";
+    mkdir(dir.c_str(), 0755);
+    REQUIRE(symlink("/etc", (dir + "/tmp").c_str()) == 0);  // left by an earlier run
+    prepare_run_folder(dir, iso);
+    struct stat st;
+    REQUIRE(lstat(dir.c_str(), &st) == 0);
+    CHECK(st.st_uid == kSandboxUid);
+    CHECK((st.st_mode & 0777) == 0700);
+    REQUIRE(lstat((dir + "/tmp").c_str(), &st) == 0);
+    CHECK(S_ISDIR(st.st_mode));
+    CHECK(st.st_uid == kSandboxUid);
+    struct stat etc;
+    REQUIRE(stat("/etc", &etc) == 0);
+    CHECK(etc.st_uid == 0);
+    release_run_folder(dir);
+    REQUIRE(lstat(dir.c_str(), &st) == 0);
+    CHECK(st.st_uid == 0);
+    CHECK((st.st_mode & 0777) == 0700);
 }

@@ -63,6 +63,9 @@ TEST_CASE("the JSON report parses and holds every row, target and the verdict") 
     REQUIRE(j["results"].size() == 2);
     CHECK(j["results"][0]["status"] == "PASS");
     CHECK(j["results"][0]["gbs"].get<double>() == doctest::Approx(3000));
+    // The grader's plausibility floor reads what a case moves and computes.
+    CHECK(j["results"][0]["bytes"].get<double>() == doctest::Approx(750e6));
+    CHECK(j["results"][0]["flops"].is_null());
     CHECK(j["results"][0]["gflops"].is_null());
     CHECK(j["results"][1]["note"] == "wrong\tvalue\n");
     CHECK(j["results"][1]["ratio"].is_null());

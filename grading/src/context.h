@@ -1,0 +1,40 @@
+// What every stage of a grading run shares: the command line, the rubric, the trusted build, the
+// isolation in use, the folders, and what the trusted self-test measured.
+#pragma once
+#include <set>
+#include <string>
+#include <vector>
+
+#include "build.h"
+#include "lab_info.h"
+#include "rubric.h"
+#include "sandbox.h"
+
+namespace grading {
+
+struct Config {
+    std::string root = ".";
+    std::string lab, rubric_path, out_dir, isolation = "auto", regrade, gradescope;
+    unsigned long long seed = 0;
+    int jobs = 0;
+    bool compile_only = false, no_trace = false;
+    std::vector<std::string> inputs;
+};
+
+struct GradingContext {
+    Config cfg;
+    Rubric rubric;
+    std::string rubric_sha;
+    LabInfo info;
+    TrustedSymbols trusted;               // what the driver and harness define, their kernels
+    std::set<std::string> sol_kernels;    // the reference solution's kernels (exact names)
+    std::vector<std::string> variants;    // the lab's variants (./solNN --list)
+    Isolation iso;
+    std::string isolation_text;           // stated in every report
+    std::string out, priv;                // results; the grader's private folder (0700)
+    Limits run_limits;
+    bool trace_ok = false;
+    std::string device = "unknown", tools;
+};
+
+}  // namespace grading

@@ -1,0 +1,111 @@
+#include "judge.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace grading {
+
+namespace {
+bool involves_host(const HostTransfer& t) { return t.direction != "device_to_device"; }
+
+std::string describe(const HostTransfer& t) {
+    std::string what = t.direction == "device_to_host"   ? "copied " + std::to_string(t.bytes) + " bytes from the device to the host"
+                       : t.direction == "host_to_device" ? "copied " + std::to_string(t.bytes) + " bytes from the host to the device"
+                       : t.direction == "host_alloc"     ? "allocated host memory the GPU can reach"
+                                                         : "copied " + std::to_string(t.bytes) + " bytes between host buffers";
+    return "your code " + what + " (" + t.api + ")";
+}
+
+std::string ms(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.4f ms", v);
+    return buf;
+}
+}  // namespace
+
+const HostTransfer* forbidden_transfer(const std::vector<HostTransfer>& transfers, HostTransfers rule) {
+    for (const HostTransfer& t : transfers) {
+        if (rule == HostTransfers::Allowed || !involves_host(t)) continue;
+        if (rule == HostTransfers::ToDevice && t.direction == "host_to_device") continue;
+        return &t;
+    }
+    return nullptr;
+}
+
+RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_kernels) {
+    RowJudgement j;
+    if (!row.verified) {
+        j.why = row.verifier_note.empty() ? "the output was not right" : row.verifier_note;
+        return j;
+    }
+    if (const HostTransfer* t = forbidden_transfer(row.transfers, rule)) {
+        j.why = "the output was right, but " + describe(*t) +
+                " while this part ran: here the result must be computed by your kernels on the device";
+        return j;
+    }
+    if (require_kernels && !row.kernel_ran) {
+        j.why = "the output was right, but none of the kernels in your file ran on the GPU: results computed on the "
+                "CPU, copied, or written by other means do not count";
+        return j;
+    }
+    j.passed = true;
+    return j;
+}
+
+PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve& curve, double plausible_bandwidth,
+                                       double plausible_flop_rate) {
+    PerformanceJudgement j;
+    std::vector<double> ratios;
+    std::string text;
+    // The reference's own FLOP rate in this run: a kernel many times faster than the reference
+    // solution on the same GPU did not compute what it claims.
+    double reference_ms = 0;
+    int measured = 0;
+    for (const PerformanceRound& r : e.rounds)
+        if (r.reference.repetitions > 0 && r.reference.kernel_ns > 0) {
+            reference_ms += r.reference.per_rep_ms();
+            ++measured;
+        }
+    if (measured) reference_ms /= measured;
+    if (e.bytes > 0 && e.copy_gbs > 0) j.floor_ms = std::max(j.floor_ms, e.bytes / (e.copy_gbs * 1e9 * plausible_bandwidth) * 1e3);
+    if (e.flops > 0 && reference_ms > 0) j.floor_ms = std::max(j.floor_ms, reference_ms / plausible_flop_rate);
+    for (size_t i = 0; i < e.rounds.size(); ++i) {
+        const PerformanceRound& r = e.rounds[i];
+        std::string round = "round " + std::to_string(i + 1) + ": ";
+        if (r.student.launches == 0 || r.student.repetitions == 0) {
+            j.text += round + "none of your kernels ran in the timed repetitions\n";
+            return j;
+        }
+        if (r.reference.launches == 0 || r.reference.kernel_ns <= 0) {
+            j.text += round + "the reference recorded no kernel time (a grader problem: ask your instructor)\n";
+            return j;
+        }
+        const double student = r.student.per_rep_ms(), reference = r.reference.per_rep_ms();
+        j.text += round + "yours " + ms(student) + " per repetition (" + std::to_string(r.student.launches) + " launches in " +
+                  std::to_string(r.student.repetitions) + " repetitions), reference " + ms(reference) + "\n";
+        if (j.floor_ms > 0 && student < j.floor_ms) {
+            j.tampering = true;
+            j.text += "TAMPERING: " + ms(student) + " per repetition is below the fastest time this GPU allows for the work (" +
+                      ms(j.floor_ms) + ": " +
+                      (e.bytes > 0 ? std::to_string(static_cast<long long>(e.bytes)) + " bytes at " +
+                                         std::to_string(static_cast<long long>(e.copy_gbs * plausible_bandwidth)) + " GB/s"
+                                   : std::string("the reference's FLOP rate x ") + std::to_string(static_cast<int>(plausible_flop_rate))) +
+                      "): the measurement was forged, so this test scores 0\n";
+            j.fraction = 0;
+            return j;
+        }
+        ratios.push_back(student / reference);
+    }
+    if (ratios.empty()) return j;
+    std::sort(ratios.begin(), ratios.end());
+    const size_t m = ratios.size();
+    j.slowdown = m % 2 ? ratios[m / 2] : 0.5 * (ratios[m / 2 - 1] + ratios[m / 2]);
+    j.fraction = curve.fraction(j.slowdown);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
+                  j.slowdown, m, 100 * j.fraction);
+    j.text += buf;
+    return j;
+}
+
+}  // namespace grading

@@ -1,0 +1,198 @@
+#include "runs.h"
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <thread>
+
+#include "channel.h"
+#include "exit_codes.h"
+#include "util.h"
+
+namespace grading {
+
+using nlohmann::json;
+
+namespace {
+// The descriptor the program finds its results channel at (--channel).
+constexpr int kChannelFd = 3;
+}  // namespace
+
+const CaseEvidence* ProgramRun::find(const std::string& variant, const std::string& size) const {
+    for (const CaseEvidence& c : cases)
+        if (c.variant == variant && c.size == size) return &c;
+    return nullptr;
+}
+
+bool is_one_of(const KernelSpan& k, const std::set<std::string>& kernels) {
+    if (!k.truncated) return kernels.count(k.name) > 0;
+    int matches = 0;
+    for (const std::string& name : kernels)
+        if (name.size() > k.name.size() && name.compare(0, k.name.size(), k.name) == 0) ++matches;
+    return matches == 1;
+}
+
+std::string program_fate(const RunResult& r) {
+    if (r.ok()) return "";
+    if (!r.started) return "your program could not start: " + r.error;
+    if (r.timed_out) return "your program " + r.describe() + " (an endless loop or a hang?)";
+    if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
+    if (r.exit_code == cudalabs::kExitFail) return "";  // "a check failed": the verdict below is what counts
+    if (r.exit_code > 128 && r.exit_code < 128 + 65) {
+        // bubblewrap and a PID namespace's init (like a shell) report a child killed by signal N
+        // as exit 128 + N.
+        RunResult as_signal = r;
+        as_signal.signal = r.exit_code - 128;
+        return "your program was " + as_signal.describe() + " (a crash in host code?)";
+    }
+    return "your program ended with " + r.describe();
+}
+
+namespace {
+
+HostTransfer to_transfer(const TransferRec& t) {
+    return {t.api, cudalabs::channel::direction_name(t.direction), t.bytes};
+}
+
+KernelSpan to_span(const KernelRec& k) {
+    return {k.name, k.truncated, static_cast<double>(k.end_ns - k.start_ns)};
+}
+
+// The channel's log, as evidence the judges read.
+void take_log(const RunLog& log, ProgramRun& pr) {
+    pr.channel_complete = log.complete;
+    pr.channel_problem = log.error;
+    pr.trace_ready = log.trace_ready;
+    if (pr.channel_complete && !log.faults_outside_cases.empty()) {
+        pr.channel_complete = false;
+        pr.channel_problem = log.faults_outside_cases.front();
+    }
+    for (const CaseLog& c : log.cases) {
+        CaseEvidence e;
+        e.variant = c.variant;
+        e.size = c.size;
+        for (const KernelRec& k : c.kernels) e.kernels.push_back(to_span(k));
+        for (const RepLog& r : c.reps) {
+            RepetitionEvidence rep;
+            rep.warmup = r.warmup;
+            for (const KernelRec& k : r.kernels) {
+                rep.kernels.push_back(to_span(k));
+                e.kernels.push_back(rep.kernels.back());
+            }
+            e.reps.push_back(rep);
+        }
+        // Copies made outside any case (by static initialisers) count against every case.
+        for (const TransferRec& t : log.transfers_outside_cases) e.transfers.push_back(to_transfer(t));
+        for (const TransferRec& t : c.transfers) e.transfers.push_back(to_transfer(t));
+        e.faults = c.faults;
+        pr.cases.push_back(e);
+    }
+}
+
+// Reads a pipe's text into `out` (at most `cap` bytes kept) until every writer has closed it.
+void read_text(int fd, std::string* out, size_t cap) {
+    char buf[1 << 14];
+    ssize_t n;
+    while ((n = read(fd, buf, sizeof buf)) > 0)
+        if (out && out->size() < cap) out->append(buf, static_cast<size_t>(std::min<size_t>(n, cap - out->size())));
+    close(fd);
+}
+
+}  // namespace
+
+ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* log) {
+    ProgramRun pr;
+    make_dirs(req.workdir);
+    if (!req.outputs_dir.empty()) {
+        remove_tree(req.outputs_dir);
+        make_dirs(req.outputs_dir);
+    }
+    int channel[2] = {-1, -1}, log_pipe[2] = {-1, -1};
+    if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create the results channel (pipe)");
+    if (req.log_fd_target >= 0) {
+        if (pipe2(log_pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a log pipe");
+        // The tool opens it by name (/proc/self/fd/N), which checks the pipe's owner: as the
+        // sandbox's user it must own the write end (no one else can reach the pipe anyway).
+        if (req.sandboxed && geteuid() == 0 && ctx.iso.level != "unsafe") (void)!fchown(log_pipe[1], ctx.iso.uid, ctx.iso.gid);
+    }
+
+    std::vector<std::string> argv = req.prefix;
+    argv.push_back(req.program);
+    argv.insert(argv.end(), req.args.begin(), req.args.end());
+    argv.insert(argv.end(), {"--channel", std::to_string(kChannelFd)});
+
+    RunSpec spec;
+    spec.cwd = req.workdir;
+    spec.env = scrubbed_env(req.workdir, ctx.info.cuda_home + "/bin");
+    spec.limits = ctx.run_limits;
+    spec.limits.wall_s = req.timeout_s;
+    static int counter = 0;
+    const std::string tag = std::to_string(counter++);
+    spec.stdout_path = ctx.priv + "/run" + tag + ".out";
+    spec.stderr_path = ctx.priv + "/run" + tag + ".err";
+    spec.inherit_fds.push_back({channel[1], kChannelFd});
+    if (req.log_fd_target >= 0) spec.inherit_fds.push_back({log_pipe[1], req.log_fd_target});
+    std::vector<std::string> trace_env;
+    if (req.trace && ctx.trace_ok)
+        trace_env = {"LD_PRELOAD=" + ctx.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.info.trace_lib};
+    if (!req.sandboxed) {
+        spec.limits.mem_mb = 0;
+        spec.argv = argv;
+        spec.env.insert(spec.env.end(), trace_env.begin(), trace_env.end());
+    } else {
+        ctx.iso.apply(spec, argv, req.workdir, {}, trace_env, {req.program});
+    }
+
+    // The grader reads the channel while the program runs: a full pipe would stop it otherwise.
+    ChannelReader reader(channel[0], req.outputs_dir);
+    std::string log_text;
+    std::thread log_reader;
+    if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20); });
+    pr.run = run_process(spec);
+    close(channel[1]);
+    if (log_pipe[1] >= 0) close(log_pipe[1]);
+    reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF
+    RunLog channel_log = reader.finish();
+    if (log_reader.joinable()) log_reader.join();
+    unlink(spec.stdout_path.c_str());
+    unlink(spec.stderr_path.c_str());
+    take_log(channel_log, pr);
+    if (log) *log = log_text;
+    return pr;
+}
+
+bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,
+                    const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
+    const std::string verdict = ctx.priv + "/verdict.json";
+    unlink(verdict.c_str());
+    RunSpec spec;
+    spec.argv = {ctx.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", "1",
+                 "--verify-outputs", outputs_dir, "--json", verdict};
+    spec.cwd = ctx.priv + "/verifier";
+    make_dirs(spec.cwd);
+    spec.env = scrubbed_env(spec.cwd, ctx.info.cuda_home + "/bin");
+    spec.limits.wall_s = std::max(600.0, 4 * ctx.rubric.run_timeout_s);
+    spec.limits.file_mb = 0;
+    spec.stdout_path = ctx.priv + "/verifier.out";
+    spec.stderr_path = ctx.priv + "/verifier.err";
+    RunResult v = run_process(spec);
+    rows.clear();
+    if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail) {
+        problem = "the reference checker failed (" + v.describe() + "): " + clip(v.err, 500);
+        return false;
+    }
+    try {
+        json j = json::parse(read_file(verdict));
+        if (ctx.device == "unknown")
+            ctx.device = j["device"]["name"].get<std::string>() + " (driver " + j["device"]["cuda_driver"].get<std::string>() + ")";
+        for (const json& row : j["results"]) rows.push_back({row["variant"], row["size"], row["status"], row["note"]});
+    } catch (const std::exception& e) {
+        problem = std::string("the reference checker wrote no readable verdict: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace grading

@@ -1,0 +1,23 @@
+// Finding the submissions of a class: files named after students, or one folder per student
+// holding the lab's file. Host-only: unit-tested with g++ on temporary folders.
+#pragma once
+#include <string>
+#include <vector>
+
+namespace grading {
+
+struct SubmissionSource {
+    std::string id;        // the student: unique, safe as a file name
+    std::string path;      // the file to grade (absolute), or the folder when rejected
+    std::string file;      // its name as submitted, "(none)" when there is none
+    std::string rejected;  // non-empty: not gradable, and why
+};
+
+// `inputs` are files, student folders, or folders of those. `topic_file` is the lab's file
+// name ("vector_add.cu"); `skip_dir` (the grader's own output folder) is never taken for a
+// student. Throws cudalabs::UsageError for an input that does not exist.
+std::vector<SubmissionSource> collect_submissions(const std::vector<std::string>& inputs,
+                                                  const std::string& topic_file,
+                                                  const std::string& skip_dir);
+
+}  // namespace grading

@@ -1,0 +1,281 @@
+#include "test_kinds.h"
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "judge.h"
+#include "runs.h"
+#include "seeds.h"
+#include "todo_hint.h"
+#include "util.h"
+
+namespace grading {
+
+namespace {
+
+bool any_kernel_of(const std::vector<KernelSpan>& ran, const std::set<std::string>& mine) {
+    for (const KernelSpan& k : ran)
+        if (is_one_of(k, mine)) return true;
+    return false;
+}
+
+std::string hint_for(const GradingContext& ctx, const GradedProgram& s, const std::string& variant) {
+    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.cfg.lab, variant);
+}
+
+// The verifier's note without the harness's pointer into the source (the feedback adds it).
+std::string short_note(const GradingContext& ctx, const std::string& note) {
+    std::string n = replace_all(note, ctx.priv + "/", "");
+    size_t semi = n.find("; see TODO");
+    return semi == std::string::npos ? n : n.substr(0, semi);
+}
+
+}  // namespace
+
+TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    size_t rows_total = 0, rows_passed = 0;
+    std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
+    // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
+    std::map<std::string, std::string> stopped;
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const bool kernel_rule = t.require_kernels && ctx.trace_ok;
+    const std::string outputs = ctx.priv + "/outputs";
+    for (int trial = 0; trial < t.trials; ++trial) {
+        const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, trial);
+        const std::vector<std::string> sizes = sizes_for(t, seed);
+        const std::string size_list = join(sizes, ",");
+        for (const std::string& v : t.variants) {
+            if (stopped.count(v)) {
+                out << "trial " << trial + 1 << ", " << v << ": not run again (" << stopped[v] << ")\n";
+                rows_total += sizes.size();
+                continue;
+            }
+            // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
+            // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
+            RunRequest req;
+            req.program = s.program;
+            req.args = {"--variant", v, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1", "--guard-buffers"};
+            req.workdir = s.run_dir;
+            req.outputs_dir = outputs;
+            req.trace = kernel_rule;
+            req.timeout_s = timeout;
+            ProgramRun pr = run_program(ctx, req);
+            out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
+            if (pr.run.timed_out) stopped.emplace(v, "it timed out");
+            const std::string fate = program_fate(pr.run);
+            if (!fate.empty()) out << "  " << fate << "\n";
+            std::vector<RowVerdict> rows;
+            std::string problem;
+            bool judged = false;
+            if (!pr.channel_complete) {
+                problem = "its results did not arrive whole, so none of this run counts: " + pr.channel_problem;
+            } else {
+                judged = verify_outputs(ctx, outputs, v, size_list, seed, rows, problem);
+            }
+            if (!judged) {
+                out << "  " << problem << "\n";
+                stopped.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
+                rows_total += sizes.size();
+                for (const std::string& size : sizes) tally[v + "/" + size].second += 1;
+                continue;
+            }
+            size_t passed_here = 0;
+            for (const RowVerdict& row : rows) {
+                if (row.variant != v) continue;
+                RowEvidence e;
+                e.size = row.size;
+                e.verified = row.status == "PASS";
+                e.verifier_note = short_note(ctx, row.note);
+                if (const CaseEvidence* c = pr.find(v, row.size)) {
+                    e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
+                    e.transfers = c->transfers;
+                }
+                RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
+                ++rows_total;
+                passed_here += j.passed;
+                rows_passed += j.passed;
+                auto& count = tally[v + "/" + row.size];
+                (j.passed ? count.first : count.second) += 1;
+                if (!j.passed) out << "  FAIL at size " << row.size << ": " << j.why << "\n";
+            }
+            out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
+            if (passed_here == 0) stopped.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
+            if (passed_here < sizes.size()) {
+                const std::string hint = hint_for(ctx, s, v);
+                if (!hint.empty()) out << "  " << hint << "\n";
+            }
+        }
+    }
+    const bool all = rows_total > 0 && rows_passed == rows_total;
+    if (t.all_or_nothing) res.score = all ? t.points : 0;
+    else res.score = rows_total ? t.points * static_cast<double>(rows_passed) / static_cast<double>(rows_total) : 0;
+    std::vector<std::string> flaky;
+    for (const auto& [key, count] : tally)
+        if (count.first > 0 && count.second > 0) flaky.push_back(key);
+    if (!flaky.empty())
+        out << "passed in one trial and failed in another: " << join(flaky, " ")
+            << " (a result that changes from run to run points to a race)\n";
+    res.output = out.str();
+    return res;
+}
+
+TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const std::vector<std::string> sizes = sizes_for(t, seed);
+    const std::string size_list = join(sizes, ","), variant_list = join(t.variants, ",");
+    const std::string outputs = ctx.priv + "/outputs";
+    // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
+    // folder; its exit status (kErrorExit when it found errors) is the verdict, the report the
+    // explanation: the two must agree.
+    constexpr int kErrorExit = 99, kLogFd = 4;
+    RunRequest req;
+    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kErrorExit),
+                  "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kLogFd)};
+    req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
+    req.program = s.program;
+    req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
+    req.workdir = s.run_dir;
+    req.outputs_dir = outputs;
+    req.trace = false;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
+    req.log_fd_target = kLogFd;
+    std::string report;
+    ProgramRun pr = run_program(ctx, req, &report);
+    report = replace_all(report, s.run_dir + "/", "");
+    std::vector<RowVerdict> rows;
+    std::string problem;
+    bool verified = pr.channel_complete && verify_outputs(ctx, outputs, variant_list, size_list, seed, rows, problem);
+    if (!pr.channel_complete) problem = "its results did not arrive whole: " + pr.channel_problem;
+    size_t passed = 0;
+    for (const RowVerdict& r : rows) passed += r.status == "PASS";
+    const bool outputs_ok = verified && !rows.empty() && passed == rows.size();
+    const bool summary_clean = report.find("ERROR SUMMARY: 0 errors") != std::string::npos ||
+                               report.find("RACECHECK SUMMARY: 0 hazards") != std::string::npos;
+    const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kErrorExit;
+    out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
+        << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
+    const std::string fate = program_fate(pr.run);
+    if (!fate.empty() && pr.run.exit_code != kErrorExit) out << "  " << fate << "\n";
+    if (!verified) out << "  " << problem << "\n";
+    else if (!outputs_ok) out << "  " << passed << " of " << rows.size() << " outputs were right under the sanitizer: this test needs them all\n";
+    if (report.empty()) out << "  the sanitizer wrote no report (did the program end early?)\n";
+    else if (!summary_clean || !status_clean) out << clip(report, 6000) << "\n";
+    else out << "  no errors found\n";
+    if (summary_clean != status_clean && !report.empty() && pr.run.started && !pr.run.timed_out)
+        out << "  the sanitizer's report and its exit status disagree: not counted as clean\n";
+    res.score = summary_clean && status_clean && outputs_ok ? t.points : 0;
+    res.output = out.str();
+    return res;
+}
+
+namespace {
+
+// The program's own kernels in its timed repetitions.
+TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
+    TimedRun t;
+    for (const CaseEvidence& c : pr.cases)
+        for (const RepetitionEvidence& rep : c.reps) {
+            if (rep.warmup) continue;
+            ++t.repetitions;
+            for (const KernelSpan& k : rep.kernels)
+                if (is_one_of(k, mine)) {
+                    t.kernel_ns += k.ns;
+                    ++t.launches;
+                }
+        }
+    return t;
+}
+
+}  // namespace
+
+TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    if (!ctx.trace_ok) {
+        res.output = "not timed: the grader ran without its kernel trace (CUPTI); ask your instructor";
+        return res;
+    }
+    const std::string& v = t.variants[0];
+    const std::string& size = t.sizes[0];
+    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const std::vector<std::string> args = {"--variant", v, "--size", size, "--seed", std::to_string(seed), "--reps", std::to_string(t.reps)};
+    const std::string outputs = ctx.priv + "/outputs", reference_json = ctx.priv + "/reference.json";
+    PerformanceEvidence evidence;
+    for (int round = 0; round < t.rounds; ++round) {
+        PerformanceRound r;
+        for (int k = 0; k < 2; ++k) {
+            // Alternate who goes first, so that clocks warming up or throttling favour no one.
+            const bool student = (k == 0) == (round % 2 == 1);
+            RunRequest req;
+            req.timeout_s = timeout;
+            req.outputs_dir = outputs;
+            if (student) {
+                req.program = s.program;
+                req.args = args;
+                req.workdir = s.run_dir;
+            } else {
+                req.program = ctx.info.sol;
+                req.args = args;
+                req.args.insert(req.args.end(), {"--json", reference_json});
+                req.workdir = ctx.priv + "/reference";
+                req.sandboxed = false;
+            }
+            ProgramRun pr = run_program(ctx, req);
+            if (!student) {
+                r.reference = timed_run(pr, ctx.sol_kernels);
+                try {
+                    nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
+                    evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
+                    for (const auto& row : j["results"])
+                        if (row["variant"] == v) {
+                            if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
+                            if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
+                        }
+                } catch (const std::exception&) {
+                }
+                continue;
+            }
+            r.student = timed_run(pr, s.kernels);
+            // What the timed repetitions produced is judged like any output: a repetition that
+            // did no work leaves its output poisoned, and a replayed result is not this one's.
+            std::string fate = program_fate(pr.run);
+            std::vector<RowVerdict> rows;
+            std::string problem;
+            bool ok = pr.run.ok() && pr.channel_complete;
+            if (!pr.channel_complete) problem = "its results did not arrive whole: " + pr.channel_problem;
+            else if (!fate.empty()) problem = fate;
+            else {
+                ok = verify_outputs(ctx, outputs, v, size, seed, rows, problem);
+                for (const RowVerdict& row : rows)
+                    if (ok && row.status != "PASS") {
+                        ok = false;
+                        problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
+                    }
+            }
+            if (!ok) {
+                out << "round " << round + 1 << ": " << problem << "\n"
+                    << "Every timed repetition is checked: this test scores 0.\n";
+                res.output = out.str();
+                return res;
+            }
+        }
+        evidence.rounds.push_back(r);
+    }
+    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.rubric.plausible_bandwidth, ctx.rubric.plausible_flop_rate);
+    out << v << " at " << size << " on " << ctx.device << ":\n" << j.text;
+    res.score = t.points * j.fraction;
+    std::string curve;
+    for (auto& p : t.curve.points) curve += (curve.empty() ? "" : ", ") + format_points(p.first) + "x -> " + format_points(100 * p.second) + "%";
+    if (!j.tampering) out << "curve: " << curve << "\n";
+    res.output = out.str();
+    return res;
+}
+
+}  // namespace grading

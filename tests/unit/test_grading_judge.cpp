@@ -1,0 +1,109 @@
+// The grader's judgements (grading/src/judge.h): which checked cases count, and the score of a
+// performance test with its plausibility floor.
+#include <doctest/doctest.h>
+
+#include "grading/src/judge.h"
+
+using namespace grading;
+
+namespace {
+RowEvidence verified_row() {
+    RowEvidence r;
+    r.size = "1000";
+    r.verified = true;
+    r.kernel_ran = true;
+    return r;
+}
+PerformanceRound round_of(double reference_ms, double student_ms, int reps = 10) {
+    PerformanceRound r;
+    r.reference = {reference_ms * 1e6 * reps, reps, reps};
+    r.student = {student_ms * 1e6 * reps, reps, reps};
+    return r;
+}
+Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }
+}  // namespace
+
+TEST_CASE("a verified row counts only when the student's kernels did the work") {
+    RowEvidence r = verified_row();
+    CHECK(judge_row(r, HostTransfers::None, true).passed);
+
+    r.kernel_ran = false;
+    RowJudgement j = judge_row(r, HostTransfers::None, true);
+    CHECK_FALSE(j.passed);
+    CHECK(j.why.find("none of the kernels in your file ran") != std::string::npos);
+    CHECK(judge_row(r, HostTransfers::None, false).passed);  // the trace is off or the test says so
+
+    RowEvidence wrong = verified_row();
+    wrong.verified = false;
+    wrong.verifier_note = "wrong value at index 3";
+    CHECK(judge_row(wrong, HostTransfers::Allowed, true).why == "wrong value at index 3");
+}
+
+TEST_CASE("host transfers follow the test's rule") {
+    RowEvidence r = verified_row();
+    r.transfers = {{"cudaMemcpy", "device_to_host", 4000}, {"cudaMemcpy", "host_to_device", 4000}};
+    CHECK(judge_row(r, HostTransfers::Allowed, true).passed);
+    RowJudgement none = judge_row(r, HostTransfers::None, true);
+    CHECK_FALSE(none.passed);
+    CHECK(none.why.find("from the device to the host (cudaMemcpy)") != std::string::npos);
+    CHECK_FALSE(judge_row(r, HostTransfers::ToDevice, true).passed);  // the device-to-host copy
+
+    r.transfers = {{"cudaMemcpyToSymbol", "host_to_device", 64}, {"cudaMemcpyAsync", "device_to_device", 4000}};
+    CHECK(judge_row(r, HostTransfers::ToDevice, true).passed);
+    CHECK_FALSE(judge_row(r, HostTransfers::None, true).passed);
+
+    r.transfers = {{"cudaMemcpyAsync", "device_to_device", 4000}};
+    CHECK(judge_row(r, HostTransfers::None, true).passed);
+    r.transfers = {{"cudaMallocHost", "host_alloc", 4000}};
+    CHECK_FALSE(judge_row(r, HostTransfers::None, true).passed);
+    CHECK(forbidden_transfer(r.transfers, HostTransfers::ToDevice) != nullptr);
+}
+
+TEST_CASE("performance: the median slowdown on the curve") {
+    PerformanceEvidence e;
+    e.rounds = {round_of(1.0, 1.0), round_of(1.0, 1.2), round_of(1.0, 2.0)};
+    PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK_FALSE(j.tampering);
+    CHECK(j.slowdown == doctest::Approx(1.2));
+    CHECK(j.fraction == doctest::Approx(curve().fraction(1.2)));
+    CHECK(j.text.find("median of 3 interleaved rounds") != std::string::npos);
+}
+
+TEST_CASE("performance: faster than the memory allows is tampering") {
+    PerformanceEvidence e;
+    e.bytes = 200e6;  // 200 MB at 3000 GB/s: 0.0667 ms; the floor at 2x is 0.0333 ms
+    e.copy_gbs = 3000;
+    e.rounds = {round_of(0.07, 0.069), round_of(0.07, 0.001), round_of(0.07, 0.07)};
+    PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK(j.floor_ms == doctest::Approx(200e6 / (3000e9 * 2) * 1e3));
+    CHECK(j.tampering);
+    CHECK(j.fraction == 0);
+    CHECK(j.text.find("TAMPERING") != std::string::npos);
+    CHECK(j.text.find("below the fastest time this GPU allows") != std::string::npos);
+
+    e.rounds = {round_of(0.07, 0.04), round_of(0.07, 0.04), round_of(0.07, 0.04)};  // fast but possible
+    j = judge_performance(e, curve(), 2, 4);
+    CHECK_FALSE(j.tampering);
+    CHECK(j.fraction == 1);
+}
+
+TEST_CASE("performance: many times the reference's FLOP rate is tampering") {
+    PerformanceEvidence e;
+    e.flops = 17e9;
+    e.rounds = {round_of(0.5, 0.6), round_of(0.5, 0.1), round_of(0.5, 0.6)};
+    PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK(j.floor_ms == doctest::Approx(0.5 / 4));
+    CHECK(j.tampering);
+    e.rounds = {round_of(0.5, 0.3), round_of(0.5, 0.3), round_of(0.5, 0.3)};  // 1.7x faster: allowed
+    CHECK_FALSE(judge_performance(e, curve(), 2, 4).tampering);
+}
+
+TEST_CASE("performance: no kernels in the timed repetitions scores nothing") {
+    PerformanceEvidence e;
+    PerformanceRound r = round_of(1.0, 1.0);
+    r.student = {};
+    e.rounds = {r};
+    PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK(j.fraction == 0);
+    CHECK(j.text.find("none of your kernels ran") != std::string::npos);
+}

@@ -1,0 +1,113 @@
+// The grader's stage logic that needs no GPU: trusted-build info, submission discovery, seeds
+// and hidden sizes, regrade comparison (grading/src/lab_info.h, submissions.h, seeds.h, regrade.h).
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <set>
+
+#include "args.h"
+#include "grading/src/lab_info.h"
+#include "grading/src/regrade.h"
+#include "grading/src/seeds.h"
+#include "grading/src/submissions.h"
+#include "grading/src/util.h"
+
+using namespace grading;
+
+TEST_CASE("make grading-info output is read as KEY=VALUE lines") {
+    auto kv = parse_grading_info("make[1]: entering\ngrading-info:LABDIR=labs/01-vector-add\n"
+                                 "grading-info:NVCCFLAGS=-O3 -Icommon\nnoise=1\ngrading-info:EMPTY=\n");
+    CHECK(kv.size() == 3);
+    CHECK(kv["LABDIR"] == "labs/01-vector-add");
+    CHECK(kv["NVCCFLAGS"] == "-O3 -Icommon");
+    CHECK(kv.count("noise") == 0);
+}
+
+TEST_CASE("seeds and hidden sizes are fixed by the base seed, the test and the trial") {
+    CHECK(derive_seed(42, "correct_fast", 0) == derive_seed(42, "correct_fast", 0));
+    CHECK(derive_seed(42, "correct_fast", 0) != derive_seed(42, "correct_fast", 1));
+    CHECK(derive_seed(42, "correct_fast", 0) != derive_seed(42, "correct_simple", 0));
+    CHECK(derive_seed(42, "correct_fast", 0) != derive_seed(43, "correct_fast", 0));
+    std::set<unsigned long long> seen;
+    for (int t = 0; t < 100; ++t) {
+        unsigned long long s = derive_seed(7, "t", t);
+        CHECK(s >= 1);
+        CHECK(s <= 2147483647ull);
+        seen.insert(s);
+    }
+    CHECK(seen.size() == 100);
+
+    TestSpec t;
+    t.sizes = {"1", "7x5"};
+    t.random_sizes = {3, {10, 20}, {100, 30}};
+    auto a = sizes_for(t, 99), b = sizes_for(t, 99), c = sizes_for(t, 100);
+    CHECK(a == b);
+    CHECK(a != c);
+    REQUIRE(a.size() == 5);
+    CHECK(a[0] == "1");
+    for (size_t i = 2; i < a.size(); ++i) {
+        cudalabs::Dims d = cudalabs::parse_dims(a[i]);
+        REQUIRE(d.size() == 2);
+        CHECK(d[0] >= 10);
+        CHECK(d[0] <= 100);
+        CHECK(d[1] >= 20);
+        CHECK(d[1] <= 30);
+    }
+}
+
+TEST_CASE("submissions: files, student folders, folders of both; unique safe ids") {
+    char tmpl[] = "/tmp/grading-subs-XXXXXX";
+    std::string root = mkdtemp(tmpl);
+    make_dirs(root + "/class/bob");
+    make_dirs(root + "/class/carol");
+    make_dirs(root + "/class/dave");
+    make_dirs(root + "/class/results");
+    write_file(root + "/class/alice.cu", "x");
+    write_file(root + "/class/bob/vector_add.cu", "x");
+    write_file(root + "/class/carol/mine.cu", "x");
+    write_file(root + "/class/dave/a.cu", "x");
+    write_file(root + "/class/dave/b.cu", "x");
+    write_file(root + "/class/results/audit.jsonl", "{}");  // an earlier run's output: skipped
+    write_file(root + "/class/notes.txt", "x");
+    write_file(root + "/class/e$vil name.cu", "x");
+    auto subs = collect_submissions({root + "/class"}, "vector_add.cu", root + "/out");
+    std::map<std::string, SubmissionSource> by_id;
+    for (auto& s : subs) by_id[s.id] = s;
+    CHECK(subs.size() == 5);
+    CHECK(by_id.count("alice"));
+    CHECK(by_id["bob"].file == "vector_add.cu");
+    CHECK(by_id["carol"].file == "mine.cu");
+    CHECK(by_id["carol"].rejected.empty());
+    CHECK(by_id["dave"].rejected.find("several .cu files") != std::string::npos);
+    CHECK(by_id.count("e_vil_name"));
+    CHECK_FALSE(by_id.count("results"));
+
+    // The same student twice: the second gets a suffix.
+    auto twice = collect_submissions({root + "/class/alice.cu", root + "/class/alice.cu"}, "vector_add.cu", "");
+    REQUIRE(twice.size() == 2);
+    CHECK(twice[0].id == "alice");
+    CHECK(twice[1].id == "alice-2");
+    CHECK_THROWS_AS(collect_submissions({root + "/missing"}, "vector_add.cu", ""), cudalabs::UsageError);
+    remove_tree(root);
+}
+
+TEST_CASE("regrade: same scores, changed scores, changed file, new student") {
+    std::string log =
+        "{\"event\":\"run\",\"seed\":1234}\n"
+        "{\"event\":\"submission\",\"student\":\"alice\",\"sha256\":\"aa\",\"scores\":{\"t1\":10,\"t2\":5}}\n";
+    RegradeBaseline b = parse_regrade_baseline(log, "audit.jsonl");
+    CHECK(b.seed == 1234);
+    StudentResult r;
+    r.student = "alice";
+    r.sha256 = "aa";
+    r.tests = {{"t1", "T1", 10, 10, Visibility::Visible, ""}, {"t2", "T2", 5, 10, Visibility::Visible, ""}};
+    CHECK(regrade_difference(r, b).empty());
+    r.tests[1].score = 7.5;
+    CHECK(regrade_difference(r, b) == "alice: results differ from the earlier run: t2 5 -> 7.5");
+    r.sha256 = "bb";
+    CHECK(regrade_difference(r, b).find("changed since the earlier run") != std::string::npos);
+    r.student = "zoe";
+    CHECK(regrade_difference(r, b).find("not in the earlier run") != std::string::npos);
+    CHECK_THROWS_AS(parse_regrade_baseline("{\"event\":\"run\",\"seed\":1}\n", "x"), cudalabs::UsageError);
+    CHECK_THROWS_AS(parse_regrade_baseline("not json\n", "x"), cudalabs::UsageError);
+}
