@@ -2,6 +2,7 @@
 // (Markdown), Gradescope's results.json, the class gradebook (CSV) and the audit log (JSONL).
 // Host-only: unit-tested with g++ (the JSON is parsed back with nlohmann-json).
 #pragma once
+#include <cstddef>
 #include <ostream>
 #include <string>
 #include <vector>
@@ -15,6 +16,7 @@ struct TestResult {
     double score = 0, max_score = 0;
     Visibility visibility = Visibility::Visible;
     std::string output;  // what the student reads: what was checked, what failed and why
+    bool not_run = false;  // built but deliberately not run (--compile-only): no verdict, not a 0
     bool passed() const { return max_score <= 0 ? score >= 0 : score >= max_score - 1e-9; }
 };
 
@@ -33,7 +35,31 @@ struct StudentResult {
     double max_total() const;
 };
 
-// Gradescope's results.json for one submission.
+// Everything a submission controls -- its program's and compiler's output, its file name, the
+// notes and messages built from them -- is written inert: it can print no heading, score line,
+// link, spreadsheet formula or terminal escape of its own in any of the files below.
+
+// Text made safe to show: valid UTF-8 (other bytes become '?'), terminal escape sequences
+// removed, CR LF and lone CR turned into LF, other control characters and the Unicode
+// direction overrides and line separators turned into '?'; with keep_newlines = false, LF and
+// tab become spaces too.
+std::string printable_text(const std::string& text, bool keep_newlines = true);
+// At most about kMaxQuotedBytes of a long text: its beginning and its end, with the number of
+// bytes left out in between.
+constexpr std::size_t kMaxQuotedBytes = 16 << 10;
+std::string clip_text(const std::string& text, std::size_t max_bytes = kMaxQuotedBytes);
+// One line of Markdown text for use after other text on a line: Markdown's punctuation is
+// backslash-escaped (no emphasis, code, link or HTML), and a leading character that could start
+// a block (heading, list, quote) is escaped as well.
+std::string markdown_inline(const std::string& text);
+// One line as a Markdown code span (delimited by more backticks than any run inside it).
+std::string markdown_code_span(const std::string& text);
+// A fenced code block: the fence is longer than any run of backticks in the text, so no line of
+// the text can close it. Ends with a newline; empty text gives "".
+std::string markdown_code_block(const std::string& text);
+
+// Gradescope's results.json for one submission: every output is plain text
+// (output_format "text": Gradescope renders the top-level output as HTML otherwise).
 std::string gradescope_json(const StudentResult& r);
 // One line of the audit log (JSON object, no newline).
 std::string audit_json(const StudentResult& r, const std::string& lab, unsigned long long seed,
@@ -43,8 +69,11 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
 std::string feedback_markdown(const StudentResult& r, const std::string& lab_title);
 // The class gradebook: student, sha256, one column per rubric test, total, max.
 void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric);
+// A text cell of the gradebook, quoted (RFC 4180). A cell that a spreadsheet would read as a
+// formula (first character = + - @, tab or CR, or their full-width forms, also after leading
+// spaces) gets a leading apostrophe, as OWASP's CSV-injection guidance says.
 std::string csv_field(const std::string& text);
-// The summary table printed at the end of a run.
+// The summary table printed at the end of a run (printable text only: it goes to a terminal).
 std::string summary_table(const std::vector<StudentResult>& results, const Rubric& rubric);
 std::string format_points(double points);  // "12.5", "20"
 

@@ -1,10 +1,20 @@
 # The grading tool's suite (sourced by tests/run_tests.sh; also runs on its own:
 # `bash tests/suites/grading.sh`, with CUDALABS_GPU=0/1 to force the GPU part off or on).
 #   always:      the grader's command line, and a compile-only pass over every lab's corpus
-#                (tests/grading/NN/): integrity rejections and compile errors, no GPU needed;
-#   with a GPU:  every lab with a rubric is graded: the reference solution gets full marks, the
-#                untouched starter 0 for correctness, each corpus entry what expected.txt says.
+#                (tests/grading/NN/): the cases expected to be rejected (integrity, compile
+#                errors) are, with their reason; every other case builds and passes the audit;
+#   with a GPU:  every lab with a rubric is graded: the reference solution, the untouched
+#                starter and each corpus case must score what expected.txt says.
+# The corpus: tests/grading/NN/CASE.patch is a unified diff (diff -u) of the reference solution
+# (or of the starter: the path on its "---" line says which), applied to a fresh copy when the
+# suite runs; CASE.files/ holds files submitted beside it. A patch that no longer applies fails
+# the suite, naming the case. expected.txt says what each case must score (syntax below). To
+# write or refresh a case: edit a copy of the base file, then
+#   diff -u --label solutions/NN-topic/TOPIC.cu --label CASE/TOPIC.cu solutions/NN-topic/TOPIC.cu copy.cu > tests/grading/NN/CASE.patch
 # GRADING_LOG_DIR keeps the grader's results (default $BUILD/test-logs/grading).
+# GRADING_ONLY="01 08": only these labs. GRADING_ISOLATIONS="bwrap namespaces": with a GPU, grade
+# the corpus once per isolation level (grading/grade --isolation LEVEL) instead of once with the
+# grader's own choice, and report "corpus: X of Y cases scored as expected (LEVEL)" for each.
 
 if ! declare -F expect > /dev/null; then
     # Standalone: the helpers of tests/run_tests.sh, reduced.
@@ -39,39 +49,105 @@ grading_dir=${GRADING_LOG_DIR:-$BUILD/test-logs/grading}
 rm -rf "$grading_dir"
 mkdir -p "$grading_dir"
 
-# grading_score CSV STUDENT COLUMN: one cell of the gradebook ("" when absent).
+# grading_score CSV STUDENT COLUMN: one cell of the gradebook ("" when absent). The gradebook is
+# RFC 4180 CSV: text cells are quoted and may hold commas, quotes and line breaks.
 grading_score() {
-    awk -F, -v s="$2" -v c="$3" 'NR == 1 { for (i = 1; i <= NF; i++) col[$i] = i; next }
-        $1 == s && (c in col) { print $(col[c]) }' "$1"
+    awk -v s="$2" -v c="$3" '
+        function parse(rec,   i, ch, cell, quoted, n) {
+            split("", f); n = 0; cell = ""; quoted = 0
+            for (i = 1; i <= length(rec); i++) {
+                ch = substr(rec, i, 1)
+                if (quoted) {
+                    if (ch != "\"") cell = cell ch
+                    else if (substr(rec, i + 1, 1) == "\"") { cell = cell "\""; i++ }
+                    else quoted = 0
+                } else if (ch == "\"") quoted = 1
+                else if (ch == ",") { f[++n] = cell; cell = "" }
+                else cell = cell ch
+            }
+            f[++n] = cell
+            return n
+        }
+        {
+            rec = pending == "" ? $0 : pending "\n" $0
+            tmp = rec
+            if (gsub(/"/, "", tmp) % 2) { pending = rec; next }  # a quoted line break: read on
+            pending = ""
+            n = parse(rec)
+            if (!head) { for (i = 1; i <= n; i++) col[f[i]] = i; head = 1; next }
+            if (f[1] == s && (c in col)) print f[col[c]]
+        }' "$1"
 }
 
-# grading_check LAB OUTDIR: every line of tests/grading/LAB/expected.txt against the results.
-# With compile_only=1 only the lines that expect a rejection (rejected=yes: not graded, for an
-# integrity or compile failure) are checked, since nothing ran.
+# grading_outside_code FILE: the lines of a Markdown file outside its fenced code blocks
+# (CommonMark: a fence of 3 or more backticks or tildes, indented by at most 3 spaces, closed by
+# a line of at least as many of the same character). What a submission prints or makes the
+# compiler print is quoted in such blocks: outside them it cannot forge anything.
+grading_outside_code() {
+    awk '{
+        line = $0
+        for (i = 0; i < 3 && substr(line, 1, 1) == " "; i++) line = substr(line, 2)  # up to 3 spaces of indentation
+        ch = substr(line, 1, 1); run = 0
+        if (ch == "`" || ch == "~") run = match(line, ch == "`" ? "^`+" : "^~+") ? RLENGTH : 0
+        if (fence != "") {
+            if (ch == fence && run >= fence_len && substr(line, run + 1) ~ /^[ \t]*$/) fence = ""
+            next
+        }
+        if (run >= 3 && !(ch == "`" && index(substr(line, run + 1), "`"))) { fence = ch; fence_len = run; next }
+        print
+    }' "$1"
+}
+
+# What expected.txt says, one case per line:
+#   CASE  TEST=N|TEST=LO..HI|total=N|rejected=yes ...  PATTERN && PATTERN && !PATTERN
+# rejected=yes: not graded at all (integrity or compile failure). PATTERN: the feedback must
+# match it (grep -E); !PATTERN: the feedback outside its quoted blocks must not. Every feedback
+# must also have exactly one "Score:" line and one "# " heading outside its quoted blocks.
+# Lines starting with '#' are comments (one before each case says what it does and why).
+
+# grading_check LAB OUTDIR [compile_only] [LABEL]: every line of tests/grading/LAB/expected.txt
+# against the grader's results in OUTDIR. With compile_only=1 nothing ran: the cases expected to
+# be rejected must be, with their patterns, and every other case must have been built and passed
+# the audit. Adds to grading_ok/grading_cases.
 grading_check() {
-    local nn=$1 dir=$2 compile_only=${3:-0} line name scores pattern s test want got lo hi ok
+    local nn=$1 dir=$2 compile_only=${3:-0} label=${4:-} line name scores pattern s test want got lo hi ok fb
+    local what="grade lab$nn"; [ -n "$label" ] && what="grade lab$nn ($label)"
     while IFS= read -r line; do
         case $line in ''|'#'*) continue ;; esac
         name=$(awk '{print $1}' <<< "$line")
         scores=$(awk '{ for (i = 2; i <= NF && $i ~ /^[a-z_0-9]+=/; i++) printf "%s ", $i }' <<< "$line")
         pattern=$(awk '{ for (i = 2; i <= NF && $i ~ /^[a-z_0-9]+=/; i++); for (; i <= NF; i++) printf "%s%s", $i, (i < NF ? " " : "") }' <<< "$line")
-        if [ "$compile_only" = 1 ]; then
-            [[ " $scores" == *" rejected=yes "* ]] || continue
-        fi
-        if [ ! -f "$dir/feedback/$name.md" ]; then fail "grade lab$nn $name" "no feedback written"; continue; fi
+        [[ " ${grading_broken:-} " == *" $nn/$name "* ]] && continue  # its patch did not apply: failed already
+        fb=$dir/feedback/$name.md
+        grading_cases=$((grading_cases + 1))
+        if [ ! -f "$fb" ]; then fail "$what $name" "no feedback written"; continue; fi
         ok=1
+        if [ "$(grading_outside_code "$fb" | grep -c '^Score:')" != 1 ] || [ "$(grading_outside_code "$fb" | grep -c '^# ')" != 1 ]; then
+            fail "$what $name" "the feedback does not have exactly one Score line and one title outside its quoted blocks (see $fb)"
+            ok=0
+        fi
+        if [ "$compile_only" = 1 ] && [[ " $scores" != *" rejected=yes "* ]]; then
+            if grep -q '^\*\*Not graded' "$fb"; then
+                fail "$what $name builds and passes the audit" "$(grep -m1 '^\*\*Not graded' "$fb")"
+            elif [ "$ok" = 1 ]; then
+                grading_ok=$((grading_ok + 1))
+                pass "$what $name builds and passes the audit"
+            fi
+            continue
+        fi
         for s in $scores; do
             test=${s%%=*} want=${s#*=}
             if [ "$test" = rejected ]; then
-                if ! grep -q '^\*\*Not graded:\*\*' "$dir/feedback/$name.md"; then
-                    fail "grade lab$nn $name" "was not rejected (see $dir/feedback/$name.md)"; ok=0
+                if ! grep -q '^\*\*Not graded:\*\*' "$fb"; then
+                    fail "$what $name" "was not rejected (see $fb)"; ok=0
                 fi
                 continue
             fi
+            [ "$compile_only" = 1 ] && continue
             got=$(grading_score "$dir/gradebook.csv" "$name" "$test")
             if [[ $want == *..* ]]; then lo=${want%..*} hi=${want#*..}; else lo=$want hi=$want; fi
             if [ -z "$got" ] || ! awk -v g="$got" -v lo="$lo" -v hi="$hi" 'BEGIN { exit !(g >= lo - 1e-6 && g <= hi + 1e-6) }'; then
-                fail "grade lab$nn $name" "$test = ${got:-missing}, expected $want (see $dir/feedback/$name.md)"
+                fail "$what $name" "$test = ${got:-missing}, expected $want (see $fb)"
                 ok=0
             fi
         done
@@ -79,14 +155,69 @@ grading_check() {
         while [ -n "$rest" ]; do
             part=${rest%% && *}
             [ "$part" = "$rest" ] && rest="" || rest=${rest#* && }
-            if ! grep -qE -- "$part" "$dir/feedback/$name.md"; then
-                fail "grade lab$nn $name" "feedback does not match /$part/ (see $dir/feedback/$name.md)"
+            if [ "${part:0:1}" = '!' ]; then
+                if grading_outside_code "$fb" | grep -qE -- "${part:1}"; then
+                    fail "$what $name" "the feedback outside its quoted blocks matches /${part:1}/ (see $fb)"
+                    ok=0
+                fi
+            elif ! grep -qE -- "$part" "$fb"; then
+                fail "$what $name" "feedback does not match /$part/ (see $fb)"
                 ok=0
             fi
         done
-        [ "$ok" = 1 ] && pass "grade lab$nn $name: $(echo $scores)"
+        if [ "$ok" = 1 ]; then
+            grading_ok=$((grading_ok + 1))
+            pass "$what $name: $(echo $scores)"
+        fi
     done < "tests/grading/$nn/expected.txt"
 }
+
+# grading_corpus LAB SUBMISSIONS: the reference, the untouched starter and every case of
+# tests/grading/LAB/, each in a folder of its own. A patch that does not apply fails, naming the
+# case (and the case is left out).
+grading_corpus() {
+    local nn=$1 subs=$2 labdir soldir topic p name base dest log
+    labdir=$(ls -d labs/$nn-* 2>/dev/null | head -n1)
+    soldir=solutions/$(basename "$labdir")
+    topic=$(cd "$labdir" && ls *.cu | grep -v '^driver.cu$' | head -n1)
+    rm -rf "$subs"; mkdir -p "$subs/reference" "$subs/starter"
+    cp "$soldir/$topic" "$subs/reference/" && cp "$labdir/$topic" "$subs/starter/"
+    for p in tests/grading/$nn/*.patch; do
+        [ -f "$p" ] || continue
+        name=$(basename "$p" .patch)
+        base=$(head -n1 "$p" | sed -n 's/^--- \([^[:space:]]*\).*/\1/p')
+        if [ "$base" != "$soldir/$topic" ] && [ "$base" != "$labdir/$topic" ]; then
+            fail "corpus lab$nn $name" "$p patches '$base', not $soldir/$topic or $labdir/$topic"
+            grading_broken="${grading_broken:-} $nn/$name"; continue
+        fi
+        dest=$subs/$name
+        mkdir -p "$dest" && cp "$base" "$dest/$topic"
+        # No fuzz: a hunk whose context changed fails instead of landing somewhere else.
+        if ! log=$(patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$dest/$topic" < "$p" 2>&1); then
+            fail "corpus lab$nn $name" "$p no longer applies to $base: $(echo "$log" | head -n 3 | tr '\n' ' ')"
+            grading_broken="${grading_broken:-} $nn/$name"; rm -rf "$dest"; continue
+        fi
+        [ -d "tests/grading/$nn/$name.files" ] && cp -r "tests/grading/$nn/$name.files/." "$dest/"
+    done
+    # Every case has its line in expected.txt, and every line its case.
+    if [ -f "tests/grading/$nn/expected.txt" ]; then
+        for p in tests/grading/$nn/*.patch; do
+            [ -f "$p" ] || continue
+            grep -q "^$(basename "$p" .patch)[[:space:]]" "tests/grading/$nn/expected.txt" \
+                || fail "corpus lab$nn $(basename "$p" .patch)" "no line in tests/grading/$nn/expected.txt"
+        done
+        awk '!/^#/ && NF { print $1 }' "tests/grading/$nn/expected.txt" | while read -r name; do
+            [ "$name" = reference ] || [ "$name" = starter ] || [ -f "tests/grading/$nn/$name.patch" ] \
+                || echo "$name"
+        done > "$grading_dir/orphans-$nn"
+        while read -r name; do
+            fail "corpus lab$nn $name" "in expected.txt but there is no tests/grading/$nn/$name.patch"
+            grading_broken="${grading_broken:-} $nn/$name"
+        done < "$grading_dir/orphans-$nn"
+    fi
+}
+
+command -v patch > /dev/null || { fail "grading corpus" "the corpus needs GNU patch (Debian package patch)"; }
 
 grader=grading/grade
 expect "grader --help" 0 'Usage: grading/grade --lab NN' $grader --help
@@ -97,49 +228,64 @@ printf 'lab = 01\n[test t]\nkind = correctness\npoints = 5\nvariants = no_such_v
 expect "grader names a rubric's unknown variant" 2 "rubric error: .*no_such_variant" \
     $grader --lab 01 --rubric "$grading_dir/bad.rubric" --compile-only --out "$grading_dir/bad" labs/01-vector-add
 
+isolations=${GRADING_ISOLATIONS:-}
+grading_broken=""
+declare -A corpus_ok=() corpus_cases=()
 for rubric in grading/rubrics/[0-9][0-9].rubric; do
     [ -f "$rubric" ] || continue
     nn=$(basename "$rubric" .rubric)
-    # GRADING_ONLY="01 08": only these labs (for a quick run on a lent GPU).
     [ -n "${GRADING_ONLY:-}" ] && [[ " $GRADING_ONLY " != *" $nn "* ]] && continue
     labdir=$(ls -d labs/$nn-* 2>/dev/null | head -n1)
-    soldir=solutions/$(basename "$labdir")
     [ -n "$labdir" ] || { skip "grade lab$nn" "no labs/$nn-* folder"; continue; }
-    topic=$(cd "$labdir" && ls *.cu | grep -v '^driver.cu$' | head -n1)
     subs=$grading_dir/submissions-$nn
-    rm -rf "$subs"; mkdir -p "$subs/reference" "$subs/starter"
-    cp "$soldir/$topic" "$subs/reference/" && cp "$labdir/$topic" "$subs/starter/"
-    [ -d "tests/grading/$nn" ] && for d in tests/grading/$nn/*/; do cp -r "$d" "$subs/"; done
+    grading_corpus "$nn" "$subs"
 
     # CPU: build and audit everything; the integrity cases are rejected with their reason.
     expect "grader lab$nn compile-only pass" 0 'results: ' $grader --lab "$nn" --compile-only --seed 7 --out "$grading_dir/compile-$nn" "$subs"
     if [ "$rc" -eq 0 ]; then
-        for who in reference starter; do
-            if grep -q '^\*\*Not graded' "$grading_dir/compile-$nn/feedback/$who.md"; then
-                fail "grade lab$nn $who builds and passes the audit" "$(grep -m1 'Not graded' "$grading_dir/compile-$nn/feedback/$who.md")"
-            else pass "grade lab$nn $who builds and passes the audit"; fi
-        done
-        [ -f "tests/grading/$nn/expected.txt" ] && grading_check "$nn" "$grading_dir/compile-$nn" 1
+        if [ -f "tests/grading/$nn/expected.txt" ]; then
+            grading_ok=0 grading_cases=0
+            grading_check "$nn" "$grading_dir/compile-$nn" 1
+            corpus_ok[compile only]=$(( ${corpus_ok[compile only]:-0} + grading_ok ))
+            corpus_cases[compile only]=$(( ${corpus_cases[compile only]:-0} + grading_cases ))
+        else
+            for who in reference starter; do
+                if grep -q '^\*\*Not graded' "$grading_dir/compile-$nn/feedback/$who.md"; then
+                    fail "grade lab$nn $who builds and passes the audit" "$(grep -m1 'Not graded' "$grading_dir/compile-$nn/feedback/$who.md")"
+                else pass "grade lab$nn $who builds and passes the audit"; fi
+            done
+        fi
     fi
 
     if [ "$gpu" != 1 ]; then
         skip "grade lab$nn on the GPU" "no GPU on this machine"
         continue
     fi
-    expect "grader lab$nn grades the class" 0 'results: ' $grader --lab "$nn" --out "$grading_dir/gpu-$nn" "$subs"
-    [ -f "$grading_dir/gpu-$nn/summary.txt" ] && sed 's/^/    /' "$grading_dir/gpu-$nn/summary.txt"
-    if [ -f "tests/grading/$nn/expected.txt" ]; then
-        grading_check "$nn" "$grading_dir/gpu-$nn"
-    else
-        # No corpus yet: the reference gets full marks, the untouched starter no correctness points.
-        book=$grading_dir/gpu-$nn/gradebook.csv
-        total=$(grading_score "$book" reference total 2>/dev/null) max=$(grading_score "$book" reference max 2>/dev/null)
-        if [ -n "$total" ] && [ "$total" = "$max" ]; then pass "grade lab$nn reference: full marks ($total)"
-        else fail "grade lab$nn reference" "${total:-no result} of ${max:-?} (see $grading_dir/gpu-$nn/feedback/reference.md)"; fi
-        starter=$(grading_score "$book" starter total 2>/dev/null)
-        if [ "$starter" = 0 ]; then pass "grade lab$nn starter: 0"
-        else fail "grade lab$nn starter" "${starter:-no result} points (see $grading_dir/gpu-$nn/feedback/starter.md)"; fi
-    fi
+    for level in ${isolations:-default}; do
+        gpu_out=$grading_dir/gpu-$nn${isolations:+-$level}
+        iso=(); [ -n "$isolations" ] && iso=(--isolation "$level")
+        expect "grader lab$nn grades the class${isolations:+ ($level)}" 0 'results: ' $grader --lab "$nn" "${iso[@]}" --out "$gpu_out" "$subs"
+        [ -f "$gpu_out/summary.txt" ] && sed 's/^/    /' "$gpu_out/summary.txt"
+        if [ -f "tests/grading/$nn/expected.txt" ]; then
+            grading_ok=0 grading_cases=0
+            grading_check "$nn" "$gpu_out" 0 "${isolations:+$level}"
+            corpus_ok[$level]=$(( ${corpus_ok[$level]:-0} + grading_ok ))
+            corpus_cases[$level]=$(( ${corpus_cases[$level]:-0} + grading_cases ))
+        else
+            # No corpus yet: the reference gets full marks, the untouched starter no points.
+            book=$gpu_out/gradebook.csv
+            total=$(grading_score "$book" reference total 2>/dev/null) max=$(grading_score "$book" reference max 2>/dev/null)
+            if [ -n "$total" ] && [ "$total" = "$max" ]; then pass "grade lab$nn reference: full marks ($total)"
+            else fail "grade lab$nn reference" "${total:-no result} of ${max:-?} (see $gpu_out/feedback/reference.md)"; fi
+            starter=$(grading_score "$book" starter total 2>/dev/null)
+            if [ "$starter" = 0 ]; then pass "grade lab$nn starter: 0"
+            else fail "grade lab$nn starter" "${starter:-no result} points (see $gpu_out/feedback/starter.md)"; fi
+        fi
+    done
+done
+for level in "compile only" ${isolations:-default}; do
+    [ -n "${corpus_cases[$level]:-}" ] || continue
+    echo "corpus: ${corpus_ok[$level]} of ${corpus_cases[$level]} cases scored as expected ($level)" | tee -a "$LOG"
 done
 
 if [ -n "${grading_standalone:-}" ]; then

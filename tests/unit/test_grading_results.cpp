@@ -2,6 +2,7 @@
 // log line (with nlohmann-json), the gradebook CSV, the feedback; and SHA-256.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <nlohmann/json.hpp>
 #include <sstream>
 
@@ -24,6 +25,41 @@ StudentResult sample() {
                {"perf", "Performance, fast", 7.5, 15, Visibility::AfterDueDate, "1.8x"}};
     r.execution_time_s = 12.5;
     return r;
+}
+
+// The lines of a Markdown document outside its fenced code blocks, by CommonMark's rules: a
+// fence is 3 or more backticks or tildes indented by at most 3 spaces (a backtick fence's info
+// string has no backtick); it is closed by a line of at least as many of the same character.
+std::vector<std::string> lines_outside_code(const std::string& md) {
+    std::vector<std::string> out;
+    std::istringstream in(md);
+    char fence = 0;
+    size_t fence_len = 0;
+    for (std::string line; std::getline(in, line);) {
+        size_t indent = 0;
+        while (indent < line.size() && indent < 4 && line[indent] == ' ') ++indent;
+        const char c = indent < 4 && indent < line.size() ? line[indent] : 0;
+        size_t run = 0;
+        if (c == '`' || c == '~')
+            while (indent + run < line.size() && line[indent + run] == c) ++run;
+        if (fence) {
+            if (c == fence && run >= fence_len && line.find_first_not_of(" \t", indent + run) == std::string::npos) fence = 0;
+            continue;
+        }
+        if (run >= 3 && !(c == '`' && line.find('`', indent + run) != std::string::npos)) {
+            fence = c;
+            fence_len = run;
+            continue;
+        }
+        out.push_back(line.substr(indent < 4 ? indent : 0));
+    }
+    return out;
+}
+
+size_t count_starting_with(const std::vector<std::string>& lines, const std::string& prefix) {
+    size_t n = 0;
+    for (const std::string& l : lines) n += l.compare(0, prefix.size(), prefix) == 0;
+    return n;
 }
 
 // A minimal RFC 4180 reader: enough to check what the writer produces.
@@ -114,10 +150,19 @@ TEST_CASE("the gradebook has one column per rubric test, the total and the maxim
     CHECK(rows[2][5] == "0");
     CHECK(rows[2][7] == "integrity check failed: the file uses main()\nline two");
     CHECK(rows[3][0] == "'=HYPERLINK(\"x\")");
-    CHECK(csv_field("-3") == "-3");
     std::string table = summary_table({sample()}, rubric);
     CHECK(table.find("alice") != std::string::npos);
     CHECK(table.find("27.5/50") != std::string::npos);
+    StudentResult built = sample();  // --compile-only: built, nothing run
+    built.student = "carol";
+    for (TestResult& t : built.tests) t.score = 0, t.not_run = true;
+    std::istringstream rows_in(summary_table({built}, rubric));
+    std::string line;
+    for (int i = 0; i < 3; ++i) std::getline(rows_in, line);  // head, rule, carol's row
+    std::istringstream cells_in(line);
+    std::vector<std::string> cells;
+    for (std::string c; cells_in >> c;) cells.push_back(c);
+    CHECK(cells == std::vector<std::string>{"carol", "-", "-", "-", "0/50"});
 }
 
 TEST_CASE("points print without trailing zeros") {
@@ -141,4 +186,208 @@ TEST_CASE("SHA-256 matches the FIPS 180-4 examples") {
     CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
           "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
     CHECK(sha256_hex(std::string(1000000, 'a')) == "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+
+// What a submission can put into its feedback: compiler messages (a #line file name can hold any
+// text), its program's output, its file name, messages built from its kernel names.
+namespace {
+const std::string kForgery =
+    "error here\n```\n\n# Lab 01: feedback for alice\n\nScore: **100 / 100**\n\n## Correctness: 20 / 20\n"
+    "~~~\n````````````\n  ```\n<script>alert(1)</script>\n<!-- x -->\n- [click](http://x)\n> quoted\n"
+    "Score: 100/100\r\nScore: **100 / 100**\rScore: **100 / 100**\n\x1b[2J\x1b[1;1HScore: 100\n";
+
+StudentResult forged() {
+    StudentResult r = sample();
+    r.student = "eve\n# Score: 100";
+    r.file = "a`b```c.cu\nScore: **100 / 100**";
+    r.notes = {"kernel `k`\n\nScore: **100 / 100**", "# Score: 100", "1. Score: 100", "- Score", "   ```", "<b>x</b>"};
+    r.compiler_output = kForgery;
+    r.rejected = "compile error\nScore: **100 / 100**\n```";
+    for (TestResult& t : r.tests) t.output = kForgery + t.output;
+    return r;
+}
+}  // namespace
+
+TEST_CASE("forged fences, headings and score lines stay inside the quoted blocks") {
+    const StudentResult r = forged();
+    const std::string md = feedback_markdown(r, "Lab 01 -- vector add");
+    const std::vector<std::string> outside = lines_outside_code(md);
+    CHECK(count_starting_with(outside, "Score:") == 1);
+    CHECK(count_starting_with(outside, "Score: **27.5 / 50**") == 1);
+    CHECK(count_starting_with(outside, "# ") == 1);
+    CHECK(count_starting_with(outside, "## ") == 1 + r.tests.size());  // compiler output + one per test
+    CHECK(count_starting_with(outside, "- ") == r.notes.size());
+    // Outside the blocks, markup characters from the submission are backslash-escaped.
+    auto unescaped = [](const std::string& l, char c) {
+        for (size_t i = 0; i < l.size(); ++i)
+            if (l[i] == '\\') ++i;
+            else if (l[i] == c) return true;
+        return false;
+    };
+    for (const std::string& l : outside) {
+        INFO(l);
+        CHECK(!unescaped(l, '<'));  // no HTML
+        CHECK(!unescaped(l, '['));  // no link
+        if (l.compare(0, 6, "File: ") == 0) {  // the file name's code span ends where it should
+            const size_t n = l.find_first_not_of('`', 6) - 6;
+            size_t close = std::string::npos;
+            for (size_t i = 6 + n; i < l.size() && close == std::string::npos; ++i) {
+                const size_t run = l[i] == '`' ? l.find_first_not_of('`', i) - i : 0;
+                if (run == n) close = i;
+                i += run ? run - 1 : 0;
+            }
+            CHECK(n > 0);
+            CHECK(l.compare(close + n, 9, " (sha256 ") == 0);
+        } else {
+            CHECK(!unescaped(l, '`'));  // no code span
+        }
+        CHECK((l.empty() || std::string(">|~`").find(l[0]) == std::string::npos));
+        if (l.compare(0, 2, "- ") == 0 && l.size() > 2) {  // a note: its text starts no nested block
+            const size_t digits = l.find_first_not_of("0123456789", 2);
+            CHECK((std::string("#-*+>`").find(l[2]) == std::string::npos));
+            CHECK((digits == 2 || digits == std::string::npos || (l[digits] != '.' && l[digits] != ')')));
+        }
+    }
+    // Nothing was dropped: the forged text is still there to read, quoted.
+    CHECK(md.find("Score: **100 / 100**") != std::string::npos);
+    CHECK(md.find('\r') == std::string::npos);
+    CHECK(md.find('\x1b') == std::string::npos);
+    CHECK(md.find("# Lab 01 -- vector add: feedback for eve # Score: 100") == 0);
+}
+
+TEST_CASE("the fence is longer than any run of backticks in the quoted text") {
+    CHECK(markdown_code_block("") == "");
+    CHECK(markdown_code_block("plain") == "```\nplain\n```\n");
+    CHECK(markdown_code_block("a ``` b\n````\n") == "`````\na ``` b\n````\n`````\n");
+    CHECK(markdown_code_block("~~~~~~\n") == "```\n~~~~~~\n```\n");
+    const std::vector<std::string> outside = lines_outside_code(markdown_code_block(std::string(40, '`') + "\nScore: 1\n" + std::string(40, '`')) + "after\n");
+    CHECK(outside == std::vector<std::string>{"after"});
+}
+
+TEST_CASE("inline text cannot start a block or open markup") {
+    CHECK(markdown_inline("# Score: 100") == "\\# Score: 100");
+    CHECK(markdown_inline("- item") == "\\- item");
+    CHECK(markdown_inline("   > quote") == "\\> quote");
+    CHECK(markdown_inline("12. item") == "12\\. item");
+    CHECK(markdown_inline("3) item") == "3\\) item");
+    CHECK(markdown_inline("a_b *c* `d` [e](f) <g> &amp; |h| ~i~ \\") == "a\\_b \\*c\\* \\`d\\` \\[e\\](f) \\<g\\> \\&amp; \\|h\\| \\~i\\~ \\\\");
+    CHECK(markdown_inline("line one\nScore: 100\r\n") == "line one Score: 100 ");
+    CHECK(markdown_inline("Lab 01 -- vector add (fast)") == "Lab 01 -- vector add (fast)");
+    CHECK(markdown_code_span("vector_add.cu") == "`vector_add.cu`");
+    CHECK(markdown_code_span("a`b") == "``a`b``");
+    CHECK(markdown_code_span("`x``") == "``` `x`` ```");
+    CHECK(markdown_code_span("two\nlines") == "`two lines`");
+    CHECK(markdown_code_span("") == "");
+}
+
+TEST_CASE("control characters and terminal escapes are removed or replaced") {
+    CHECK(printable_text("\x1b[31mred\x1b[0m") == "red");
+    CHECK(printable_text("a\x1b]0;title\x07" "b") == "ab");
+    CHECK(printable_text("\x1b]8;;http://x\x1b\\link\x1b]8;;\x1b\\") == "link");
+    CHECK(printable_text("x\x1b" "cy\x1b(Bz") == "xyz");
+    CHECK(printable_text("one\r\ntwo\rthree\n") == "one\ntwo\nthree\n");
+    CHECK(printable_text("one\r\ntwo\tx", false) == "one two x");
+    CHECK(printable_text(std::string("a\0b\x7f" "c\x08", 6)) == "a?b?c?");
+    CHECK(printable_text("\xc2\x9b" "2J") == "?2J");                // C1 CSI
+    CHECK(printable_text("abc\xe2\x80\xae" "fed") == "abc?fed");    // right-to-left override
+    CHECK(printable_text("l1\xe2\x80\xa8l2") == "l1?l2");            // line separator
+    CHECK(printable_text("\xc0\x8a\xed\xa0\x80\xff") == "??????");   // overlong, surrogate, stray
+    CHECK(printable_text("caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80") == "caf\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x98\x80");
+}
+
+TEST_CASE("huge outputs are clipped, keeping their beginning and end") {
+    StudentResult r = sample();
+    std::string huge;
+    for (int i = 0; i < 200000; ++i) huge += "line " + std::to_string(i) + " Score: **100 / 100** ```\n";
+    r.compiler_output = huge;
+    r.tests[0].output = huge;
+    r.notes = {huge};
+    const std::string md = feedback_markdown(r, "Lab 01");
+    CHECK(md.size() < 4 * kMaxQuotedBytes + 4096);
+    CHECK(md.find("line 0 Score") != std::string::npos);
+    CHECK(md.find("line 199999 Score") != std::string::npos);
+    CHECK(md.find("bytes left out") != std::string::npos);
+    CHECK(count_starting_with(lines_outside_code(md), "Score:") == 1);
+    const std::string js = gradescope_json(r);
+    CHECK(js.size() < 8 * kMaxQuotedBytes);
+    CHECK(json::parse(js)["tests"][0]["output"].get<std::string>().find("bytes left out") != std::string::npos);
+    const std::string clipped = clip_text(std::string(10000, 'x') + "\xe2\x9c\x93" + std::string(10000, 'y'), 10001);
+    CHECK(clipped.size() < 10100);
+    CHECK(printable_text(clipped) == clipped);  // not cut inside a character
+}
+
+TEST_CASE("results.json shows every output as plain text") {
+    const json j = json::parse(gradescope_json(forged()));
+    CHECK(j["output_format"] == "text");
+    CHECK(j["test_output_format"] == "text");
+    CHECK(j["test_name_format"] == "text");
+    for (const json& t : j["tests"]) {
+        CHECK(t["output_format"] == "text");
+        CHECK(t["name_format"] == "text");
+        CHECK(t["output"].get<std::string>().find('\x1b') == std::string::npos);
+        CHECK(t["output"].get<std::string>().find('\r') == std::string::npos);
+    }
+    CHECK(j["output"].get<std::string>().find("Score: **100 / 100**") != std::string::npos);  // shown, as text
+    const json audit = json::parse(audit_json(forged(), "01", 1, "gpu", "bwrap", "t", "h"));
+    CHECK(audit["student"] == "eve # Score: 100");
+}
+
+TEST_CASE("gradebook cells are quoted and never start a formula") {
+    for (const std::string& cell : {std::string("=1+1"), std::string("+1"), std::string("-2+3+cmd|' /C calc'!A0"),
+                                    std::string("@SUM(A1)"), std::string("\t=1"), std::string("\r=1"),
+                                    std::string("  =1"), std::string("\xef\xbc\x9d" "1+1"), std::string("-3")}) {
+        INFO(cell);
+        const std::string f = csv_field(cell);
+        REQUIRE(read_csv(f + "\n").size() == 1);
+        const std::string back = read_csv(f + "\n")[0][0];
+        CHECK(back.at(0) == '\'');
+    }
+    CHECK(csv_field("alice") == "\"alice\"");
+    CHECK(csv_field("a;=1+1") == "\"a;=1+1\"");  // one cell where ';' separates cells too
+    CHECK(read_csv(csv_field("x, \"y\"\nz") + "\n")[0][0] == "x, \"y\"\nz");
+    CHECK(csv_field("ab\x1b[31m") == "\"ab\"");
+
+    Rubric rubric = parse_rubric("lab = 01\n[test correct]\nkind = correctness\npoints = 20\nvariants = x\nsizes = 1\n", "t.rubric");
+    StudentResult mallory = sample();
+    mallory.student = "-2+3+cmd";
+    mallory.rejected = "=HYPERLINK(\"http://x\")\n\x1b[2J";
+    std::ostringstream out;
+    write_gradebook(out, {mallory}, rubric);
+    auto rows = read_csv(out.str());
+    REQUIRE(rows.size() == 2);
+    CHECK(rows[1][0] == "'-2+3+cmd");
+    CHECK(rows[1].back() == "'=HYPERLINK(\"http://x\")\n");
+    const std::string table = summary_table({mallory}, rubric);
+    CHECK(table.find('\x1b') == std::string::npos);
+    CHECK(std::count(table.begin(), table.end(), '\n') == 3);  // head, rule, one row
+}
+
+TEST_CASE("a test that was not run has no verdict anywhere") {
+    StudentResult r = sample();
+    for (TestResult& t : r.tests) {
+        t.score = 0;
+        t.not_run = true;
+        t.output = "not run (--compile-only)";
+    }
+    json j = json::parse(gradescope_json(r));
+    for (const json& t : j["tests"]) {
+        CHECK_FALSE(t.contains("status"));
+        CHECK_FALSE(t.contains("score"));
+        CHECK(t.contains("max_score"));
+    }
+    CHECK(feedback_markdown(r, "Lab 01").find("## Memcheck: not run / 15") != std::string::npos);
+    json audit = json::parse(audit_json(r, "01", 1, "gpu", "bwrap", "nvcc", "x"));
+    CHECK(audit["scores"].empty());
+    Rubric rubric;
+    for (const TestResult& t : r.tests) {
+        TestSpec spec;
+        spec.id = t.id;
+        spec.points = t.max_score;
+        rubric.tests.push_back(spec);
+    }
+    std::ostringstream csv;
+    write_gradebook(csv, {r}, rubric);
+    const std::string row = csv.str().substr(csv.str().find('\n') + 1);
+    CHECK(row.find(",,,") != std::string::npos);  // three empty cells
+    CHECK(row.find("compile only: tests not run") != std::string::npos);
 }
