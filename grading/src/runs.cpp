@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <chrono>
 #include <thread>
 
 #include "channel.h"
@@ -151,6 +152,14 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     std::thread log_reader;
     if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20); });
     pr.run = run_process(spec);
+    // Every sandbox runs as the same unprivileged user, whose process limit (RLIMIT_NPROC) also
+    // counts the last run's processes while they are still being torn down: a start refused
+    // for that is the grader's problem, not the student's, so it waits and tries again.
+    for (int retry = 0; retry < 10 && !pr.run.started && pr.run.error.find("temporarily unavailable") != std::string::npos; ++retry) {
+        reap_strays();
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        pr.run = run_process(spec);
+    }
     close(channel[1]);
     if (log_pipe[1] >= 0) close(log_pipe[1]);
     reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF
