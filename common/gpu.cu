@@ -19,6 +19,11 @@ DeviceSummary open_device(int index, cudaDeviceProp* props_out) {
     cudaError_t err = cudaGetDeviceCount(&count);
     if (err != cudaSuccess || count == 0) {
         std::string why = err != cudaSuccess ? cudaGetErrorString(err) : "no CUDA device found";
+        // Without any driver the runtime says "driver version is insufficient", which sends
+        // people to update a driver they do not have: the driver version 0 tells them apart.
+        int driver = 0;
+        if (err == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess && driver == 0)
+            why = "no NVIDIA driver is installed";
         cudaGetLastError();
         throw NoGpuError("no usable CUDA GPU (" + why +
                          "): this program needs an NVIDIA GPU and driver to run; building and "

@@ -4,7 +4,8 @@
 #   make handouts              student edition  -> build/handouts/student/
 #   make handouts-instructor   instructor edition (solution excerpts, answers, rubric)
 #                              -> build/handouts/instructor/
-#   make handouts REPO_URL=https://host/course/cudalabs.git   the repository the notebooks clone
+#   make handouts REPO_URL=https://host/course/cudalabs.git   a repository the notebooks fetch
+#                              instead of the course files they carry
 #   make handout-01            one lab, both editions (any NN)
 #
 # Code excerpts are read from the labs at build time (handouts/filters/cudalabs.lua); measured
@@ -24,7 +25,8 @@ HANDOUT_PYTHON ?= python3
 HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk \
                        $(wildcard handouts/figures/*.svg handouts/style/*)
 HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
-                --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
+                --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) -M python=$(HANDOUT_PYTHON) \
+                $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
 HANDOUT_PDF_FLAGS := --standalone -t latex -V papersize=a4 -V geometry:margin=1.8cm \
                      -V fontsize=10pt -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' \
                      -V monofont='DejaVu Sans Mono' -V colorlinks=true -V linkcolor=blue \
@@ -38,6 +40,14 @@ $(HANDOUT_GEN)/results-%.md: handouts/tools/results.py $(wildcard bench/results/
 	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(@D) $*
 $(foreach n,$(LAB_NUMS),$(eval $(HANDOUT_GEN)/results-$(n).md: $(wildcard bench/results/ncu-lab$(n).md)))
 
+# The grading rubric's table (instructor edition), from the grader's own rubric.
+$(HANDOUT_GEN)/rubric-%.md: grading/rubrics/%.rubric handouts/tools/rubric.py
+	@mkdir -p $(@D)
+	$(HANDOUT_PYTHON) handouts/tools/rubric.py --rubrics grading/rubrics --out $(@D) $*
+
+# A notebook carries the files its lab builds with (handouts/tools/notebook_setup.py).
+NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py
+
 # $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files and its
 # results fragment (none for 00-course)
 define HANDOUT_RULES
@@ -48,14 +58,15 @@ $(HANDOUT_DIR)/$(2)/$(1).pdf: handouts/$(1).md $(HANDOUT_COMMON_DEPS) handouts/t
 $(HANDOUT_DIR)/$(2)/$(1).html: handouts/$(1).md $(HANDOUT_COMMON_DEPS) $(3)
 	@mkdir -p $$(@D)
 	$(PANDOC) $$< $(HANDOUT_FLAGS) -M edition=$(2) $(HANDOUT_HTML_FLAGS) -o $$@
-$(HANDOUT_DIR)/$(2)/$(1).ipynb: handouts/$(1).md $(HANDOUT_COMMON_DEPS) $(3)
+$(HANDOUT_DIR)/$(2)/$(1).ipynb: handouts/$(1).md $(HANDOUT_COMMON_DEPS) $(NOTEBOOK_DEPS) $(3)
 	@mkdir -p $$(@D)
 	$(PANDOC) $$< $(HANDOUT_FLAGS) -M edition=$(2) -t ipynb -o $$@
 endef
 handout_code = $(wildcard labs/$(1)/* solutions/$(1)/*)
 handout_outputs = $(foreach n,$(HANDOUT_NAMES),$(HANDOUT_DIR)/$(1)/$(n).pdf $(HANDOUT_DIR)/$(1)/$(n).html) \
                   $(foreach n,$(HANDOUT_LAB_NAMES),$(HANDOUT_DIR)/$(1)/$(n).ipynb)
-handout_results = $(if $(filter-out 00-%,$(1)),$(HANDOUT_GEN)/results-$(firstword $(subst -, ,$(1))).md)
+handout_results = $(if $(filter-out 00-%,$(1)),$(HANDOUT_GEN)/results-$(firstword $(subst -, ,$(1))).md \
+                    $(HANDOUT_GEN)/rubric-$(firstword $(subst -, ,$(1))).md)
 $(foreach e,student instructor,$(foreach n,$(HANDOUT_NAMES),$(eval $(call HANDOUT_RULES,$(n),$(e),$(call handout_code,$(n)) $(call handout_results,$(n))))))
 
 .PHONY: handouts handouts-instructor

@@ -12,15 +12,19 @@
 --                                                 %%writefile cell; elsewhere nothing
 --   ::: results :::                               the measured results, generated from
 --                                                 bench/results/*.json (handouts/tools/results.py)
+--   ::: rubric :::                                (inside ::: instructor) the grading rubric's
+--                                                 table, from grading/rubrics/NN.rubric
+--                                                 (handouts/tools/rubric.py)
 --
 -- Metadata (set by handouts.mk with -M): lab ("01", from the handout itself), edition
--- ("student" | "instructor"), repo_url, gen_dir (where results.py wrote its fragments).
+-- ("student" | "instructor"), repo_url, gen_dir (where results.py wrote its fragments), python.
 -- Any include that cannot be resolved stops the build with a message naming the handout, the
 -- file and the region: a handout never silently loses code.
 
 local edition = "student"
 local lab = nil
 local repo_url = ""
+local python = "python3"
 local gen_dir = "build/handouts/gen"
 local source_name = "handout"
 local lab_dir, lab_file = nil, nil  -- "labs/01-vector-add", "vector_add.cu"
@@ -179,10 +183,12 @@ local function starter_cell()
   }
 end
 
-local function results_blocks()
-  local path = gen_dir .. "/results-" .. lab .. ".md"
+-- A generated fragment of gen_dir: results-NN.md (handouts/tools/results.py) or rubric-NN.md
+-- (handouts/tools/rubric.py, from the grader's rubric).
+local function generated_blocks(kind, tool)
+  local path = gen_dir .. "/" .. kind .. "-" .. lab .. ".md"
   local text = read_file(path)
-  if not text then fail("no " .. path .. ": run handouts/tools/results.py first (make does)") end
+  if not text then fail("no " .. path .. ": run handouts/tools/" .. tool .. " first (make does)") end
   return pandoc.read(text, "markdown").blocks
 end
 
@@ -207,7 +213,10 @@ local function transform(blocks, instr)
     elseif el.t == "Div" and el.classes:includes("starter") then
       add = starter_cell()
     elseif el.t == "Div" and el.classes:includes("results") then
-      add = transform(results_blocks(), instr)
+      add = transform(generated_blocks("results", "results.py"), instr)
+    elseif el.t == "Div" and el.classes:includes("rubric") then
+      if not instr then fail("'::: rubric' outside '::: instructor': the rubric is for instructors") end
+      add = transform(generated_blocks("rubric", "rubric.py"), instr)
     elseif el.t == "Div" and el.classes:includes("small") and FORMAT == "latex" then
       -- wide tables (recorded counters): a smaller type in print
       add = transform(el.content, instr)
@@ -239,32 +248,81 @@ local function transform(blocks, instr)
   return out
 end
 
+-- The notebook's first code cell (handouts/tools/notebook_setup.py): it carries the lab's course
+-- files, so the notebook runs on a fresh Colab runtime with no clone and no upload, or fetches
+-- repo_url when the course hosts its repository. A form cell: Colab shows its title only.
 local function setup_cells(title)
-  local code = table.concat({
-    "# Get the course files into this session (run once; safe to run again).",
-    "# REPO_URL: the course's git repository, set by your instructor. Left empty, the cell asks",
-    "# for a zip of the course instead (an instructor makes one with: git archive -o cudalabs.zip HEAD).",
-    "REPO_URL = \"" .. repo_url .. "\"",
-    "import os, subprocess, zipfile",
-    "if not os.path.isfile(\"Makefile\"):  # not yet inside the course folder",
-    "    if not os.path.isfile(\"cudalabs/Makefile\"):",
-    "        if REPO_URL:",
-    "            subprocess.run([\"git\", \"clone\", \"--depth\", \"1\", REPO_URL, \"cudalabs\"], check=True)",
-    "        else:",
-    "            from google.colab import files  # in Jupyter elsewhere: unzip the course by hand",
-    "            for name in files.upload():",
-    "                zipfile.ZipFile(name).extractall(\"cudalabs\")",
-    "    os.chdir(\"cudalabs\")",
-    "print(os.getcwd())",
-    "!nvidia-smi -L; nvcc --version | tail -n 2",
-  }, "\n")
+  local cmd = python .. " handouts/tools/notebook_setup.py --lab " .. lab
+  if repo_url ~= "" then cmd = cmd .. " --repo-url '" .. repo_url:gsub("'", "") .. "'" end
+  local p = io.popen(cmd)
+  local code = p:read("a")
+  if not p:close() or code == "" then fail("handouts/tools/notebook_setup.py failed: " .. cmd) end
   return {
     pandoc.Header(1, title),
     pandoc.Para({pandoc.Str("This notebook runs on Colab with a GPU (Runtime → Change runtime type "
-                            .. "→ GPU) or on any Jupyter server with a CUDA GPU and the CUDA "
-                            .. "Toolkit. Run the cells from top to bottom.")}),
-    code_cell(code, "setup"),
+                            .. "→ a GPU such as T4) or on any Jupyter server with a CUDA GPU and the "
+                            .. "CUDA Toolkit. Run the cells from top to bottom: the first one writes "
+                            .. "the course files the lab needs and checks the GPU; your file is the "
+                            .. "%%writefile cell further down: edit it there.")}),
+    pandoc.Div({pandoc.CodeBlock(code:gsub("\n$", ""), {class = "python"})},
+               {class = "cell code", cudalabs = "setup", cellView = "form",
+                jupyter = '{"source_hidden": true}'}),
   }
+end
+
+-- In print, a heading keeps the start of what follows it on its page, and short tables and code
+-- blocks are not split: \keeptogether{N} (handouts/style/header.tex) before them, N in lines of
+-- body text. Longer ones may split; a page holds about 55 lines.
+local KEEP_MAX = 30
+
+local function lines_of(block)
+  if block.t == "Table" then
+    local rows = 0
+    for _, body in ipairs(block.bodies) do rows = rows + #body.body end
+    return rows * 1.3 + 4  -- footnotesize rows, some of two lines; rules and the head
+  elseif block.t == "CodeBlock" then
+    local n = select(2, block.text:gsub("\n", "")) + 1
+    return n * 0.85 + 1.5
+  elseif block.t == "Figure" or (block.t == "Para" and #block.content == 1 and block.content[1].t == "Image") then
+    return 20
+  end
+  return 3  -- the first lines of a paragraph or a list
+end
+
+local function keep_together(blocks)
+  if FORMAT ~= "latex" then return blocks end
+  local out = {}
+  for i, el in ipairs(blocks) do
+    local need = nil
+    local after = blocks[i + 1]
+    if el.t == "Header" then
+      need = 3 + (after and math.min(lines_of(after), KEEP_MAX) or 0)
+      -- a short lead-in before a table or code block stays with it
+      if after and after.t == "Para" and blocks[i + 2] and (blocks[i + 2].t == "Table" or blocks[i + 2].t == "CodeBlock") then
+        need = 6 + math.min(lines_of(blocks[i + 2]), KEEP_MAX)
+      end
+    elseif (el.t == "Table" or el.t == "CodeBlock") and lines_of(el) <= KEEP_MAX then
+      local before = out[#out]
+      if not (before and before.t == "RawBlock" and before.text:match("keeptogether")) then need = lines_of(el) end
+    elseif el.t == "Para" and after and (after.t == "Table" or after.t == "CodeBlock")
+        and lines_of(after) <= KEEP_MAX and (i == 1 or blocks[i - 1].t ~= "Header") then
+      need = 3 + lines_of(after)
+    end
+    if need then out[#out + 1] = pandoc.RawBlock("latex", string.format("\\keeptogether{%d}", math.ceil(need))) end
+    out[#out + 1] = el
+  end
+  return out
+end
+
+-- Inline code in print: never broken at one of its own hyphens (labs/01-vector-add would
+-- read as two words); a break after an underscore stays possible (handouts/style/header.tex).
+local LATEX_ESCAPES = {["\\"] = "\\textbackslash{}", ["{"] = "\\{", ["}"] = "\\}", ["$"] = "\\$",
+                       ["&"] = "\\&", ["#"] = "\\#", ["^"] = "\\textasciicircum{}", ["_"] = "\\_",
+                       ["%"] = "\\%", ["~"] = "\\textasciitilde{}", ["-"] = "\\mbox{-}"}
+
+local function unbroken_code(el)
+  if FORMAT ~= "latex" or not el.text:find("-", 1, true) or #el.classes > 0 then return nil end
+  return pandoc.RawInline("latex", "\\texttt{" .. el.text:gsub("[\\{}$&#^_%%~-]", LATEX_ESCAPES) .. "}")
 end
 
 function svg_to_pdf(img)
@@ -287,6 +345,7 @@ function Pandoc(doc)
   edition = m.edition and pandoc.utils.stringify(m.edition) or "student"
   if edition ~= "student" and edition ~= "instructor" then fail("edition must be student or instructor") end
   repo_url = m.repo_url and pandoc.utils.stringify(m.repo_url) or ""
+  python = m.python and pandoc.utils.stringify(m.python) or python
   gen_dir = m.gen_dir and pandoc.utils.stringify(m.gen_dir) or gen_dir
   lab = m.lab and pandoc.utils.stringify(m.lab) or nil
   if lab and not lab:match("^%d%d$") then fail("metadata 'lab' must be two digits, got " .. lab) end
@@ -301,6 +360,7 @@ function Pandoc(doc)
   if FORMAT == "latex" then
     -- LaTeX cannot include SVG: convert each figure to PDF next to the generated fragments.
     blocks = pandoc.walk_block(pandoc.Div(blocks), {Image = svg_to_pdf}).content
+    blocks = pandoc.walk_block(pandoc.Div(blocks), {Blocks = keep_together, Code = unbroken_code}).content
   end
   if notebook then
     local top = setup_cells(title)

@@ -7,7 +7,12 @@ the notebook check.
   check.py notebook NB STARTER NN    nbformat validation, then the cells: title first, the setup
                                      cell, the starter written by %%writefile (the file's current
                                      text), then `!make labNN`; exit 1 with the reason
+  check.py pages PDF TEX             the printed pages (pdftotext): no page ends with a heading
+                                     (those of TEX, the PDF's LaTeX source) or a table's caption,
+                                     no page starts with a figure's caption; exit 1 with the page
 """
+import re
+import subprocess
 import struct
 import sys
 import zlib
@@ -133,7 +138,87 @@ def check_notebook(path, starter_path, nn):
     return not problems
 
 
+def latex_headings(tex_path):
+    """The text of the \\section ... \\subsubsection headings of a pandoc LaTeX file."""
+    with open(tex_path, encoding="utf-8") as f:
+        tex = f.read()
+    headings = []
+    for m in re.finditer(r"\\(?:sub)*section\*?\{(.*?)\}\\label", tex, re.S):
+        text = re.sub(r"\\[A-Za-z]+\s*", "", m.group(1))  # \texttt, \emph, ... (their text stays)
+        text = " ".join(text.replace("{", "").replace("}", "").split())
+        if text:
+            headings.append(text)
+    return headings
+
+
+def inline_code(tex_path):
+    """The words of the inline code (\\texttt) of a pandoc LaTeX file, as printed."""
+    with open(tex_path, encoding="utf-8") as f:
+        tex = f.read()
+    words = set()
+    for m in re.finditer(r"\\texttt\{((?:[^{}]|\{[^{}]*\})*)\}", tex):
+        text = re.sub(r"\\(textbackslash|textasciitilde|textasciicircum)\{\}", "x", m.group(1))
+        text = re.sub(r"\\([_&%$#{}])", r"\1", text).replace("{", "").replace("}", "")
+        words.update(w for w in text.split() if len(w) >= 6)
+    return words
+
+
+def hyphenated_code(lines, code):
+    """Inline code broken across two lines at a hyphen: 'cudaMemcpy-' + 'ToSymbol', or at the
+    hyphen of 'labs/01-vector-' + 'add/'."""
+    found = []
+    for a, b in zip(lines, lines[1:]):
+        if not re.search(r"[A-Za-z0-9_/.]-$", a) or not b.split():
+            continue  # not a word broken at a hyphen (a table's "-" cell is not)
+        head, tail = a.split()[-1], b.split()[0]
+        for joined in (head + tail, head[:-1] + tail):
+            if any(joined in w or w in joined for w in code if len(joined) >= 6):
+                found.append(f"{head} / {tail}")
+                break
+    return found
+
+
+def check_pages(pdf_path, tex_path):
+    headings = latex_headings(tex_path)
+    code = inline_code(tex_path)
+    text = subprocess.run(["pdftotext", "-layout", pdf_path, "-"], capture_output=True, check=True,
+                          text=True).stdout
+    problems = []
+    pages = text.split("\f")
+    if pages and not pages[-1].strip():
+        pages.pop()  # pdftotext ends every page with a form feed
+    for number, page in enumerate(pages, 1):
+        lines = [" ".join(l.split()) for l in page.splitlines() if l.strip()]
+        if number > 1:
+            lines = lines[1:]  # the running head
+        if lines and lines[-1].isdigit():
+            lines = lines[:-1]  # the page number
+        if not lines:
+            continue
+        for broken in hyphenated_code(lines, code):
+            problems.append(f"page {number}: inline code hyphenated across lines: {broken}")
+        last, first = re.sub(r"^[\d.]+\s+", "", lines[-1]), lines[0]  # without a section number
+        if number == len(pages):
+            continue  # the last page may end anywhere
+        for h in headings:
+            # a heading may be set on two lines: its start, or its end, is the page's last line
+            if last == h or (len(last) >= 12 and (h.startswith(last) or h.endswith(last))):
+                problems.append(f"page {number} ends with the heading '{h}'")
+                break
+        if re.match(r"Table \d+:", last):
+            problems.append(f"page {number} ends with a table's caption: {last[:60]}")
+        if re.match(r"Figure \d+:", first):
+            problems.append(f"page {number} starts with a figure's caption, away from its figure: {first[:60]}")
+    for p in problems:
+        print(f"{pdf_path}: {p}")
+    if not problems:
+        print(f"{pdf_path}: {len(pages)} pages, no heading or caption alone at a page's end")
+    return not problems
+
+
 def main(argv):
+    if len(argv) == 3 and argv[0] == "pages":
+        return 0 if check_pages(argv[1], argv[2]) else 1
     if len(argv) >= 2 and argv[0] == "nonblank":
         return 0 if all(nonblank(p) for p in argv[1:]) else 1
     if len(argv) == 4 and argv[0] == "notebook":

@@ -1,5 +1,5 @@
 # Lab 11 (A * A^T): padding the transposed tile must at least halve the time at 2048 x 2048
-# with 32 x 32 tiles (the target on an H100/H200).
+# with 32 x 32 tiles (the lab's target on an H100 or H200).
 run_capture "sol11 padded at least 2x unpadded" ./sol11 --variant unpadded,padded --size 2048
 ratio=$(printf '%s\n' "$out" | awk '$1 == "32" && $4 == "2048" { sub("x", "", $5); print $5 }')
 if [ "$rc" -eq 0 ] && [ -n "$ratio" ] && awk -v r="$ratio" 'BEGIN { exit !(r >= 2.0) }'; then

@@ -1,8 +1,10 @@
 # The handouts' tests, sourced by tests/run_tests.sh (pass/fail/skip/expect/run_capture, $BUILD).
 # No GPU needed: every lab has a handout; every code include resolves; each handout builds (PDF,
 # HTML, notebook; student and instructor editions) without warnings; each PDF has its pages
-# numbered and a non-blank first page; each HTML page loads in headless Chromium without errors
-# and its screenshot is not blank; each notebook validates (nbformat) and its cells are in order.
+# numbered and a non-blank first page, no heading or caption alone at a page's end, and short
+# tables whole; each HTML page loads in headless Chromium without errors and its screenshot is
+# not blank; each notebook validates (nbformat) and its cells are in order; the instructor
+# handouts' rubric tables are the grader's rubrics.
 # The tools: tools/deps/handouts.txt. Missing tools skip these tests, except in CI where they fail.
 
 handouts_suite() {
@@ -41,6 +43,8 @@ handouts_suite() {
     #    the results sections from an empty benchmark folder).
     mkdir -p "$tmp/nobench"
     python3 handouts/tools/results.py --bench-dir "$tmp/nobench" --out "$tmp/gen-empty" \
+        $(ls handouts/[0-9][0-9]-*.md | sed 's|handouts/\([0-9][0-9]\)-.*|\1|' | grep -v '^00$')
+    python3 handouts/tools/rubric.py --out "$tmp/gen-empty" \
         $(ls handouts/[0-9][0-9]-*.md | sed 's|handouts/\([0-9][0-9]\)-.*|\1|' | grep -v '^00$')
     for md in handouts/[0-9][0-9]-*.md; do
         for ed in student instructor; do
@@ -88,6 +92,47 @@ handouts_suite() {
         fail "handouts build without warnings" "$(printf '%s' "$err" | grep -iE 'warning' | head -n 2)"
     else pass "handouts build without warnings"; fi
 
+    # 6. The rubric tables are the grader's rubrics: the instructor handout shows each test's
+    #    name and the rubric's total; a rubric the table cannot read stops the build.
+    local rubric total missing_tests page
+    for rubric in grading/rubrics/[0-9][0-9].rubric; do
+        nn=$(basename "$rubric" .rubric)
+        f=$(ls "$out_dir"/instructor/"$nn"-*.html 2> /dev/null | head -n 1)
+        [ -n "$f" ] || continue
+        total=$(awk -F= '/^[ \t]*points[ \t]*=/ { s += $2 } END { printf "%g", s }' "$rubric")
+        page=$(tr -s ' \n' '  ' < "$f")  # the page's text on one line: HTML wraps long cells
+        missing_tests=$(sed -n 's/^name *= *//p' "$rubric" | while IFS= read -r name; do
+            [[ $page == *"${name//&/&amp;}"* ]] || printf ' [%s]' "$name"; done)
+        if [[ $page == *"Grading rubric ($total points)"* ]] && [ -z "$missing_tests" ]; then
+            pass "lab$nn instructor handout: the rubric table is $rubric ($total points)"
+        else fail "lab$nn instructor handout's rubric table" "want $total points and every test; missing:$missing_tests"; fi
+    done
+    printf '[test x]\nname = X\nkind = correctness\n' > "$tmp/99.rubric"
+    expect "handouts: a rubric test without points stops the rubric table" 1 '99.rubric:1: test .x.: needs points' \
+        python3 handouts/tools/rubric.py --rubrics "$tmp" --out "$tmp/gen-bad" 99
+
+    # 7. Print: a short table is not split across pages (30 lines of filler put this one's start
+    #    near the end of page 1), and the page check finds a heading left alone at a page's end.
+    { printf -- '---\ntitle: "Keep together"\n---\n\n```cpp\nint x = 0;\n```\n\n'
+      for f in $(seq 1 30); do printf 'Filler paragraph %s, one line of text on the page.\n\n' "$f"; done
+      printf '| variant | time |\n|---|---:|\n'; for f in $(seq 1 16); do printf '| row%s | %s |\n' "$f" "$f"; done
+    } > "$tmp/keep.md"
+    run_capture "handouts: a short table near a page's end" pandoc "$tmp/keep.md" --from markdown \
+        --lua-filter handouts/filters/cudalabs.lua -M gen_dir="$tmp" --standalone -t latex -V papersize=a4 \
+        -V geometry:margin=1.8cm -V fontsize=10pt -V 'mainfont=DejaVu Serif' -V 'monofont=DejaVu Sans Mono' \
+        -H handouts/style/header.tex -o "$tmp/keep.tex"
+    [ "$rc" -eq 0 ] && run_capture "handouts: a short table near a page's end (PDF)" bash handouts/tools/latex.sh "$tmp/keep.tex" "$tmp/keep-table.pdf"
+    local pages_of_rows
+    pages_of_rows=$(pdftotext -layout "$tmp/keep-table.pdf" - 2> /dev/null | awk 'BEGIN { RS = "\f" } /row1 / { a = NR } /row16 / { b = NR } END { print a "-" b }')
+    if [ "$rc" -eq 0 ] && [[ $pages_of_rows =~ ^([0-9]+)-([0-9]+)$ ]] && [ "${BASH_REMATCH[1]}" = "${BASH_REMATCH[2]}" ]; then
+        pass "handouts: a short table is not split across pages"
+    else fail "handouts: a short table is not split across pages" "exit $rc, rows on pages $pages_of_rows"; fi
+    printf '%s\n' '\documentclass{article}\begin{document}' '\section{First part}\label{a}' 'Text.' \
+        '\section{A heading left alone}\label{b}' '\newpage' 'Its text.' '\newpage' 'The end.' '\end{document}' > "$tmp/alone.tex"
+    (cd "$tmp" && lualatex -interaction=nonstopmode alone.tex > /dev/null 2>&1)
+    expect "handouts: the page check finds a heading alone at a page's end" 1 "page 1 ends with the heading 'A heading left alone'" \
+        python3 handouts/tools/check.py pages "$tmp/alone.pdf" "$tmp/alone.tex"
+
     for md in handouts/[0-9][0-9]-*.md; do
         name=$(basename "$md" .md); nn=${name%%-*}
         for ed in student instructor; do
@@ -102,6 +147,8 @@ handouts_suite() {
                 if [ "${pages:-0}" -lt 2 ] || [ "$last" != "$pages" ]; then
                     fail "$name.pdf ($ed) pages" "$pages pages, last page footer '$last'"
                 else pass "$name.pdf ($ed): $pages numbered pages"; fi
+                expect "$name.pdf ($ed): no heading or caption alone at a page's end" 0 'no heading' \
+                    python3 handouts/tools/check.py pages "$f.pdf" "$out_dir/tex/$ed/$name.tex"
                 pdftoppm -r 40 -gray -f 1 -l 1 "$f.pdf" "$tmp/page" > /dev/null 2>&1
                 expect "$name.pdf ($ed): first page is not blank" 0 'not background' \
                     "$py" handouts/tools/check.py nonblank "$(ls "$tmp"/page*.pgm | head -n 1)"

@@ -1,0 +1,86 @@
+#!/usr/bin/env python3
+"""The first code cell of a lab's notebook: handouts/tools/setup_cell.py with the course files
+of the lab embedded (a base64 tar.gz of the Makefile, common/ and the lab's folder without the
+student's file, which the notebook's %%writefile cell writes), so that the notebook runs on a
+fresh Colab GPU runtime with no clone and no upload.
+
+  notebook_setup.py --lab 01 [--repo-url URL]     prints the cell's code (the Lua filter
+                                                  cudalabs.lua calls it for every notebook)
+  notebook_setup.py --lab 01 --list               the files it embeds, one per line
+"""
+import argparse
+import base64
+import glob
+import gzip
+import io
+import os
+import sys
+import tarfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+def lab_folder(nn):
+    found = sorted(glob.glob(f"labs/{nn}-*/"))
+    if not found:
+        sys.exit(f"notebook_setup.py: lab {nn} has no folder labs/{nn}-*/")
+    return found[0].rstrip("/")
+
+
+def course_files(nn):
+    """The files a notebook needs to build and run lab NN, the student's file excepted."""
+    folder = lab_folder(nn)
+    lab_files = sorted(glob.glob(f"{folder}/*"))
+    students = [f for f in lab_files if f.endswith(".cu") and not f.endswith("/driver.cu")]
+    if len(students) != 1:
+        sys.exit(f"notebook_setup.py: {folder} must hold exactly one .cu besides driver.cu")
+    files = ["Makefile"] + sorted(glob.glob("common/*")) + [f for f in lab_files if f != students[0]]
+    return [f for f in files if os.path.isfile(f) and not f.endswith("~")]
+
+
+def payload(files):
+    """A reproducible tar.gz (sorted, no owner names, gzip without a time stamp); each file keeps
+    its mode (executable bits) and modification time, so that make rebuilds only what changed."""
+    raw = io.BytesIO()
+    with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
+        for path in files:
+            info = tar.gettarinfo(path, arcname=path)
+            info.uid = info.gid = 0
+            info.uname = info.gname = ""
+            info.mtime = int(info.mtime)
+            with open(path, "rb") as f:
+                tar.addfile(info, f)
+    packed = io.BytesIO()
+    with gzip.GzipFile(fileobj=packed, mode="wb", mtime=0, compresslevel=9) as gz:
+        gz.write(raw.getvalue())
+    return base64.b64encode(packed.getvalue()).decode("ascii")
+
+
+def setup_cell(nn, repo_url):
+    with open(os.path.join(HERE, "setup_cell.py"), encoding="utf-8") as f:
+        code = f.read().rstrip("\n")
+    if repo_url and any(c in repo_url for c in "\"'\\\n"):
+        sys.exit(f"notebook_setup.py: REPO_URL may not contain quotes, backslashes or newlines: {repo_url!r}")
+    # With a repository to fetch, the notebook carries nothing.
+    for name, value in (("REPO_URL", repo_url), ("COURSE_FILES", "" if repo_url else payload(course_files(nn)))):
+        line = f'{name} = ""'
+        if code.count(line) != 1:
+            sys.exit(f"notebook_setup.py: setup_cell.py must hold the line '{line}' once")
+        code = code.replace(line, f'{name} = "{value}"')
+    return code
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lab", required=True)
+    ap.add_argument("--repo-url", default="")
+    ap.add_argument("--list", action="store_true")
+    args = ap.parse_args()
+    if args.list:
+        print("\n".join(course_files(args.lab)))
+    else:
+        sys.stdout.write(setup_cell(args.lab, args.repo_url) + "\n")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,136 @@
+#!/usr/bin/env python3
+"""The grading-rubric table of a handout's instructor edition, written from the grader's own
+rubric, grading/rubrics/NN.rubric: the points a handout shows are the points the grader gives.
+
+  rubric.py --rubrics grading/rubrics --out build/handouts/gen 01 13
+      writes rubric-NN.md (a Markdown fragment the Lua filter puts where `::: rubric :::` is)
+
+The format is the grader's (grading/README.md, "Rubrics"): global `key = value` lines, then
+`[test ID]` sections. Keys this table does not show are ignored; a test without points or kind,
+or a file without tests, stops with a message naming the file and line.
+"""
+import argparse
+import os
+import re
+import sys
+
+KINDS = ("correctness", "sanitizer", "performance")
+
+
+def parse(path):
+    """[(id, {key: value}), ...] in file order, each value with its line number."""
+    tests, current = [], None
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            if not line:
+                continue
+            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)\]", line)
+            if m:
+                current = {"__line__": number}
+                tests.append((m.group(1), current))
+            elif "=" in line and current is not None:
+                key, value = (s.strip() for s in line.split("=", 1))
+                current[key] = value
+            elif "=" not in line:
+                sys.exit(f"{path}:{number}: not 'key = value' or '[test ID]': {line}")
+    if not tests:
+        sys.exit(f"{path}: no [test ...] section")
+    for test_id, t in tests:
+        where = f"{path}:{t['__line__']}: test '{test_id}'"
+        if t.get("kind", "correctness") not in KINDS:
+            sys.exit(f"{where}: kind must be one of {', '.join(KINDS)}")
+        try:
+            t["points"] = float(t["points"])
+        except (KeyError, ValueError):
+            sys.exit(f"{where}: needs points = NUMBER")
+    return tests
+
+
+def number(x):
+    return f"{x:g}"
+
+
+def code_list(words):
+    return ", ".join(f"`{w}`" for w in words)
+
+
+def percent(fraction):
+    return f"{float(fraction) * 100:g} %"
+
+
+def full_marks_when(t, names, correctness_ids):
+    kind = t.get("kind", "correctness")
+    variants = t.get("variants", t.get("variant", "")).split()
+    needs = [names.get(r, r) for r in t.get("requires", "").split()]
+    if kind == "correctness":
+        fixed = len(t.get("sizes", "").split())
+        drawn = int(t.get("random_sizes", "0").split()[0]) if t.get("random_sizes") else 0
+        trials = int(t.get("trials", "1"))
+        sizes = f"{fixed} hidden sizes" + (f" and {drawn} drawn from each trial's seed" if drawn else "")
+        text = (f"{code_list(variants)} {'passes' if len(variants) == 1 else 'pass'} at {sizes}, "
+                f"in {trials} trial{'s' if trials != 1 else ''} with fresh seeds")
+        transfers = t.get("host_transfers", "allowed")
+        if transfers == "none":
+            text += ", with no copy through the host"
+        elif transfers == "to_device":
+            text += ", with no copy back to the host"
+        text += ("; all or nothing" if t.get("scoring") == "all_or_nothing"
+                 else "; points in proportion to the rows that pass")
+    elif kind == "sanitizer":
+        options = f" (`{t['tool_options']}`)" if t.get("tool_options") else ""
+        text = (f"compute-sanitizer `{t.get('tool', 'memcheck')}`{options} finds no error in "
+                f"{code_list(variants)} at small sizes, and the outputs of that run are right")
+    else:
+        curve = [p.split(":") for p in t.get("curve", "").split()]
+        text = f"{code_list(variants)} at {t.get('size', '?')}: its kernels' time"
+        if curve:
+            full = [x for x, y in curve if float(y) >= 1]
+            text += f" within {full[-1] if full else curve[0][0]}× of the reference's, timed in the same run"
+            rest = [f"{percent(y)} at {x}×" for x, y in curve if float(y) < 1]
+            if rest:
+                text += f" ({', '.join(rest)}, in between on a straight line)"
+    if needs and set(t["requires"].split()) == correctness_ids and len(needs) > 1:
+        text += "; counted once every correctness test has full marks"
+    elif needs:
+        text += f"; counted once {', '.join(needs)} {'has' if len(needs) == 1 else 'have'} full marks"
+    if t.get("visibility", "visible") != "visible":
+        text += f"; shown to students {t['visibility'].replace('_', ' ')}"
+    return text
+
+
+def fragment(nn, path):
+    tests = parse(path)
+    names = {test_id: t.get("name", test_id) for test_id, t in tests}
+    correctness_ids = {test_id for test_id, t in tests if t.get("kind", "correctness") == "correctness"}
+    total = sum(t["points"] for _, t in tests)
+    lines = [f"## Grading rubric ({number(total)} points)", "",
+             f"The grader's rubric, `grading/rubrics/{nn}.rubric` (see `grading/README.md`); "
+             "every run is judged by the reference solution, outside the student's process.", "",
+             "| test | points | full marks when |", "|---|--:|---|"]
+    for test_id, t in tests:
+        name = t.get("name", test_id).replace("|", "\\|")
+        lines.append(f"| {name} | {number(t['points'])} | {full_marks_when(t, names, correctness_ids).replace('|', chr(92) + '|')} |")
+    lines.append(f"| **total** | **{number(total)}** | |")
+    return "\n".join(lines) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--rubrics", default="grading/rubrics")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("labs", nargs="+")
+    args = ap.parse_args()
+    os.makedirs(args.out, exist_ok=True)
+    for nn in args.labs:
+        if not re.fullmatch(r"\d\d", nn):
+            sys.exit(f"rubric.py: lab numbers are two digits, got {nn!r}")
+        path = os.path.join(args.rubrics, f"{nn}.rubric")
+        if not os.path.isfile(path):
+            sys.exit(f"rubric.py: lab {nn} has no rubric {path}")
+        with open(os.path.join(args.out, f"rubric-{nn}.md"), "w", encoding="utf-8") as f:
+            f.write(fragment(nn, path))
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,162 @@
+# What cudalabs hands out (sourced by tests/run_tests.sh; also on its own:
+# `bash tests/suites/release.sh`). No GPU needed.
+#   1. make release: the student edition and its zip (one top folder, executable bits kept),
+#      holding what students need and nothing only instructors get;
+#   2. the leak check passes on it, and fails on a release with a solution's line or an
+#      instructor handout in it;
+#   3. the unzipped edition builds (two labs, ARCH=sm_75 to keep CI short) and its own test
+#      suite passes its part that needs no GPU, solution checks skipped; make without nvcc says so;
+#   4. make gradescope LAB=01: setup.sh and run_autograder at the zip's root; the autograder run
+#      on a fake /autograder in compile-only mode writes a results.json that parses and says
+#      "not run" for the tests that need a GPU; without a file to grade, or when the grader
+#      cannot run, it still writes a results.json that says why.
+# Tools: tools/deps/handouts.txt and tools/deps/release.txt. Missing tools skip, except in CI.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+release_suite() {
+    local tmp zip rel missing="" tool f name nn started
+    for tool in python3 pandoc pdftotext unzip; do
+        command -v "$tool" > /dev/null || missing="$missing $tool"
+    done
+    if [ -n "$missing" ]; then
+        if [ -n "${CI:-}" ]; then fail "release" "missing tools:$missing (bash tools/install-deps.sh)"
+        else skip "release" "missing tools:$missing (sudo bash tools/install-deps.sh)"; fi
+        return
+    fi
+    started=$(date +%s)
+    tmp=$(mktemp -d)
+
+    # 1. The student edition.
+    zip=$BUILD/release/cudalabs-student.zip
+    run_capture "make release" make -s --no-print-directory release BUILD="$BUILD"
+    if [ "$rc" -ne 0 ] || [ ! -s "$zip" ]; then
+        fail "make release" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | tail -n 3)"
+        rm -rf "$tmp"; return
+    fi
+    pass "make release builds the student edition and its zip"
+    unzip -q "$zip" -d "$tmp/unzipped"
+    if [ "$(ls -A "$tmp/unzipped")" = cudalabs-student ]; then pass "the release zip has one top folder, cudalabs-student/"
+    else fail "the release zip has one top folder" "found: $(ls -A "$tmp/unzipped" | head -n 5 | tr '\n' ' ')"; fi
+    rel=$tmp/unzipped/cudalabs-student
+    local wrong=""
+    for f in tests/run_tests.sh tools/install-deps.sh labs/*/profile.sh; do
+        [ -x "$f" ] && [ ! -x "$rel/$f" ] && wrong="$wrong $f"
+    done
+    if [ -z "$wrong" ]; then pass "the release zip keeps executable bits"
+    else fail "the release zip keeps executable bits" "not executable after unzip:$wrong"; fi
+
+    local absent="" present=""
+    for f in README.md Makefile common/lab.h tests/run_tests.sh handouts/00-course.pdf handouts/00-course.html; do
+        [ -f "$rel/$f" ] || absent="$absent $f"
+    done
+    for f in labs/[0-9][0-9]-*/*; do
+        [ -f "$rel/$f" ] || absent="$absent $f"
+    done
+    for f in labs/[0-9][0-9]-*/; do
+        name=$(basename "$f")
+        for ext in pdf html ipynb; do [ -f "$rel/handouts/$name.$ext" ] || absent="$absent handouts/$name.$ext"; done
+    done
+    for f in solutions grading tests/grading tests/suites tests/labs bench handouts/filters; do
+        [ -e "$rel/$f" ] && present="$present $f"
+    done
+    present="$present$(cd "$rel" && find . \( -name '*instructor*' -o -name '*.rubric' -o -name 'test_grading*' -o -name '*.md' -path './handouts/*' \) | sed 's/^/ /' | tr -d '\n')"
+    if [ -z "$absent" ]; then pass "the student edition has every lab's files, the handouts, README, Makefile and tests"
+    else fail "the student edition has what students need" "missing:$absent"; fi
+    if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader, corpus, bench notes or instructor handouts"
+    else fail "the student edition has nothing only instructors get" "found:$present"; fi
+    if grep -qiE 'solutions/|make sol[0-9]|instructor' "$rel/README.md"; then
+        fail "the student README" "speaks of solutions or instructors: $(grep -m1 -iE 'solutions/|make sol[0-9]|instructor' "$rel/README.md")"
+    else pass "the student README is for students"; fi
+
+    # Benchmark notes reach students as measurements only, in words about the course itself.
+    local talk
+    talk=$(grep -l -iE 'tuning round|earlier session|\(issue [0-9]+\)|issue [0-9]+\)|the solution kept|instructor edition\.' \
+        "$rel"/handouts/*.html "$rel/README.md" 2> /dev/null | sed "s|$rel/||" | tr '\n' ' ')
+    if [ -z "$talk" ]; then pass "the student handouts describe measurements only, not how the solutions came about"
+    else fail "the student handouts speak of how the course was made" "in: $talk"; fi
+
+    # 2. The leak check: clean here, and it can fail.
+    expect "release.py leaks: no solution line anywhere in the student edition" 0 '^no leaks' \
+        python3 tools/release/release.py leaks "$rel" "$zip"
+    cp -a "$rel" "$tmp/leaky"
+    cat solutions/01-vector-add/*.cu >> "$tmp/leaky/README.md"
+    run_capture "handouts: an instructor edition" make -s --no-print-directory "$BUILD/handouts/instructor/13-matvec.html" BUILD="$BUILD"
+    cp "$BUILD/handouts/instructor/13-matvec.html" "$tmp/leaky/handouts/13-matvec.html"
+    run_capture "release.py leaks finds leaks" python3 tools/release/release.py leaks "$tmp/leaky"
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q 'README.md:.*a line of solutions/01-vector-add/' \
+        && printf '%s' "$out" | grep -q 'handouts/13-matvec.html:.*a line of solutions/13-matvec/'; then
+        pass "release.py leaks finds a solution's lines in a README and in an instructor handout"
+    else fail "release.py leaks finds leaks" "exit $rc: $(printf '%s' "$out" | tail -n 2)"; fi
+
+    # 3. The student edition builds and tests itself (its own build folder, "build").
+    local last mk=(make -s --no-print-directory -C "$rel")
+    run_capture "release: make lab01 lab13 unit-tests" "${mk[@]}" -j2 ARCH=sm_75 BUILD=build lab01 lab13 unit-tests
+    if [ "$rc" -eq 0 ]; then pass "the student edition builds (lab01, lab13, unit tests; ARCH=sm_75)"
+    else fail "the student edition builds" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
+    expect "release: make sol01 says there is no solution" 2 'student edition' "${mk[@]}" BUILD=build sol01
+    run_capture "release: its test suite (labs 01 and 13, no GPU)" \
+        env CUDALABS_GPU=0 TEST_LABS="01 13" BUILD=build bash "$rel/tests/run_tests.sh"
+    last=$(printf '%s\n' "$out" | tail -n 1)
+    if [ "$rc" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] \
+        && grep -q '^PASS  lab13 --help' "$rel/build/test-logs/suite.log" && grep -qx "$last" "$rel/build/test-logs/suite.log"; then
+        pass "the student edition's suite passes without solutions ($last); its suite.log has every line"
+    else fail "the student edition's suite" "exit $rc: $(printf '%s' "$out" | grep -m2 '^FAIL') $last"; fi
+    expect "release: make without nvcc says so in one sentence" 2 'nvcc not found.*install the CUDA Toolkit' \
+        env -u CUDA_HOME NVCC=/nonexistent/bin/nvcc "${mk[@]}" BUILD=build lab01
+    expect "release: make arch names nvcc and its CUDA version" 0 '^nvcc: /.*nvcc \(CUDA [0-9]+\.[0-9]+\)' \
+        "${mk[@]}" BUILD=build arch
+    expect "release: make arch says when CUDA_HOME comes from the environment" 0 'CUDA_HOME=.*set in the environment' \
+        env CUDA_HOME="$("${mk[@]}" BUILD=build arch | sed -n 's/^CUDA_HOME=\([^ ]*\).*/\1/p')" "${mk[@]}" BUILD=build arch
+
+    # 4. Gradescope.
+    release_gradescope "$tmp"
+    rm -rf "$tmp"
+    say "release suite: $(($(date +%s) - started)) s"
+}
+
+# release_gradescope TMP: the autograder zip of lab 01 on a fake /autograder (AUTOGRADER_ROOT).
+release_gradescope() {
+    local tmp=$1 ag zip=$BUILD/gradescope/lab01-autograder.zip mode
+    run_capture "make gradescope LAB=01" make -s --no-print-directory gradescope LAB=01 BUILD="$BUILD"
+    if [ "$rc" -ne 0 ] || [ ! -s "$zip" ]; then
+        fail "make gradescope LAB=01" "exit $rc: $(printf '%s' "$err" | tail -n 2)"; return
+    fi
+    mode=$(unzip -Z "$zip" | awk '$NF == "setup.sh" || $NF == "run_autograder" { print $1 }' | sort -u)
+    if [ "$mode" = "-rwxr-xr-x" ] && unzip -p "$zip" run_autograder | grep -q 'LAB=${LAB:-01}' \
+        && ! unzip -Z1 "$zip" | grep -qvE '^(setup\.sh|run_autograder|Makefile|common/|labs/01-|solutions/01-|grading/|tools/)'; then
+        pass "the Gradescope zip: setup.sh and run_autograder (executable) at its root, lab 01 baked in, lab 01 only"
+    else fail "the Gradescope zip's layout" "modes '$mode'; $(unzip -Z1 "$zip" | head -n 5 | tr '\n' ' ')"; fi
+
+    ag=$tmp/autograder
+    mkdir -p "$ag/source" "$ag/submission"
+    unzip -q "$zip" -d "$ag/source"
+    cp labs/01-vector-add/vector_add.cu "$ag/submission/"
+    run_capture "Gradescope: run_autograder, compile only" env AUTOGRADER_ROOT="$ag" CUDALABS_COMPILE_ONLY=1 \
+        "$ag/source/run_autograder"
+    run_capture "Gradescope: results.json" python3 -c '
+import json, sys
+r = json.load(open(sys.argv[1]))
+tests = r.get("tests", [])
+assert tests, "no tests in results.json: " + r.get("output", "")[:300]
+assert "Build and audit only" in r["output"], "the output does not say it is compile-only"
+for t in tests:
+    assert "not run" in t.get("output", "").lower(), t["name"] + ": output does not say not run"
+    assert t.get("status") != "failed", t["name"] + ": a test not run is reported as failed"
+print(len(tests), "tests, all not run")' "$ag/results/results.json"
+    if [ "$rc" -eq 0 ]; then pass "Gradescope compile-only: results.json parses, every GPU test 'not run' ($out)"
+    else fail "Gradescope compile-only results.json" "$(printf '%s' "$err" | tail -n 1)"; fi
+
+    rm -f "$ag/submission/vector_add.cu"
+    run_capture "Gradescope: nothing to grade" env AUTOGRADER_ROOT="$ag" "$ag/source/run_autograder"
+    expect "Gradescope: no file to grade still writes a results.json that says why" 0 'no file named vector_add.cu' \
+        python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["score"] == 0; print(r["output"])' "$ag/results/results.json"
+    cp labs/01-vector-add/vector_add.cu "$ag/submission/"
+    run_capture "Gradescope: the grader cannot run" env -u CUDA_HOME AUTOGRADER_ROOT="$ag" NVCC=/nonexistent/bin/nvcc \
+        PATH=/usr/bin:/bin "$ag/source/run_autograder"
+    expect "Gradescope: a grader that cannot run still gives a results.json that says so" 0 'could not grade' \
+        python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["score"] == 0; print(r["output"])' "$ag/results/results.json"
+}
+release_suite

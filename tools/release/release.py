@@ -1,0 +1,314 @@
+#!/usr/bin/env python3
+"""What cudalabs hands out: the student edition of the course and Gradescope autograders.
+
+  release.py student --handouts DIR --out DIR/cudalabs-student [--zip FILE.zip]
+      the student edition: starters, drivers, interfaces, CPU references, common/, the
+      Makefile, the tests that need no solution, the student handouts (PDF, HTML, notebooks)
+      and a student README; then checks it for leaks (below) and zips it with its top folder
+  release.py leaks PATH...
+      exit 1 when a line unique to a solution file appears anywhere in PATH (a folder or a zip;
+      PDFs through pdftotext, web pages without their tags, notebooks with the course files
+      they carry unpacked), or when a path that only instructors get is there
+  release.py gradescope --lab NN --out FILE.zip
+      Gradescope's autograder zip for one lab: setup.sh and run_autograder at its root, the
+      trusted tree the grader needs (that lab only), the lab baked into run_autograder
+  release.py zip FOLDER FILE.zip [--top NAME]
+      a zip that keeps executable bits, with FOLDER's contents under NAME/ (or at the root)
+
+Run from the repository's root (make release / make gradescope do).
+"""
+import argparse
+import base64
+import fnmatch
+import glob
+import html
+import io
+import json
+import os
+import re
+import shutil
+import stat
+import subprocess
+import sys
+import tarfile
+import tempfile
+import zipfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+# ---- what the student edition holds ---------------------------------------------------------
+STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh",
+                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt"]
+# Never in the student edition (the leak check refuses a release that has them).
+INSTRUCTOR_ONLY = ["solutions/*", "grading/*", "tests/grading/*", "tests/suites/*", "tests/labs/*",
+                   "bench/*", "*instructor*", "*.rubric", "handouts/*.md", "handouts/*.mk",
+                   "handouts/filters/*", "handouts/tools/*"]
+
+
+def unit_test_needs_grader(path):
+    """Unit tests of the grading tool include its sources, which students do not get."""
+    with open(path, encoding="utf-8") as f:
+        return re.search(r'#include\s+"grading/', f.read()) is not None
+
+
+def files_of(pattern):
+    return sorted(p for p in glob.glob(pattern) if os.path.isfile(p) and not p.endswith("~"))
+
+
+def student_files():
+    return [path for pattern in STUDENT_FILES for path in files_of(pattern)
+            if not (path.startswith("tests/unit/") and unit_test_needs_grader(path))]
+
+
+def copy_into(files, dest):
+    for path in files:
+        target = os.path.join(dest, path)
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(path, target)
+
+
+def build_student(args):
+    dest = args.out
+    if os.path.exists(dest):
+        shutil.rmtree(dest)
+    os.makedirs(dest)
+    copy_into(student_files(), dest)
+    shutil.copy2(os.path.join(HERE, "student-README.md"), os.path.join(dest, "README.md"))
+    handouts = sorted(f for f in os.listdir(args.handouts) if f.endswith((".pdf", ".html", ".ipynb")))
+    labs = sorted(d for d in os.listdir("labs") if re.match(r"\d\d-", d))
+    missing = [f"{name}.{ext}" for name in labs for ext in ("pdf", "html", "ipynb")
+               if f"{name}.{ext}" not in handouts]
+    if missing:
+        sys.exit(f"release.py: the student handouts lack {', '.join(missing)} (make handouts)")
+    os.makedirs(os.path.join(dest, "handouts"))
+    for f in handouts:
+        shutil.copy2(os.path.join(args.handouts, f), os.path.join(dest, "handouts", f))
+    found = leaks([dest])
+    for line in found:
+        print(f"release.py: {line}", file=sys.stderr)
+    if found:
+        sys.exit(f"release.py: the student edition in {dest} gives answers away (above): not zipped")
+    if args.zip:
+        make_zip(dest, args.zip, os.path.basename(dest.rstrip("/")))
+        print(f"Student edition: {dest}/ and {args.zip}")
+
+
+# ---- the leak check -------------------------------------------------------------------------
+def normalize(line):
+    return " ".join(line.split())
+
+
+def significant(line):
+    """Blank lines and lines of braces and punctuation alone say nothing about a solution."""
+    return re.search(r"[A-Za-z0-9]", line) is not None
+
+
+def lines_of_files(paths):
+    out = set()
+    for path in paths:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            out.update(normalize(l) for l in f)
+    return out
+
+
+def solution_lines(root="."):
+    """The lines of solutions/ that no starter, driver, interface or harness file has."""
+    solutions = [p for p in glob.glob(os.path.join(root, "solutions/**/*"), recursive=True) if os.path.isfile(p)]
+    shared = [p for p in glob.glob(os.path.join(root, "labs/**/*"), recursive=True) +
+              glob.glob(os.path.join(root, "common/**/*"), recursive=True) if os.path.isfile(p)]
+    given = lines_of_files(shared)
+    unique = {}
+    for path in solutions:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            for number, line in enumerate(f, 1):
+                n = normalize(line)
+                if n and significant(n) and n not in given:
+                    unique.setdefault(n, f"{os.path.relpath(path, root)}:{number}")
+    return unique
+
+
+def text_of_notebook(data):
+    """The notebook's cells, and the files of any embedded course archive (COURSE_FILES)."""
+    nb = json.loads(data)
+    texts = []
+    for cell in nb.get("cells", []):
+        source = "".join(cell.get("source", []))
+        texts.append(source)
+        for blob in re.findall(r'COURSE_FILES = "([A-Za-z0-9+/=]+)"', source):
+            with tarfile.open(fileobj=io.BytesIO(base64.b64decode(blob))) as tar:
+                for member in tar.getmembers():
+                    if member.isfile():
+                        texts.append(f"\n[embedded {member.name}]\n")
+                        texts.append(tar.extractfile(member).read().decode("utf-8", "replace"))
+    return "\n".join(texts)
+
+
+def text_of_html(data):
+    text = re.sub(r"<[^>]*>", "", data.decode("utf-8", "replace"))
+    return html.unescape(text)
+
+
+def text_of_pdf(path):
+    result = subprocess.run(["pdftotext", "-layout", path, "-"], capture_output=True)
+    if result.returncode != 0:
+        raise RuntimeError(f"pdftotext cannot read {path}: {result.stderr.decode().strip()}")
+    return result.stdout.decode("utf-8", "replace")
+
+
+def texts_of(path, data):
+    """(name, text) of one file, looking into what it carries."""
+    if path.endswith(".ipynb"):
+        yield path, text_of_notebook(data)
+    elif path.endswith(".html"):
+        yield path, text_of_html(data)
+    elif path.endswith(".pdf"):
+        if os.path.isfile(path):
+            yield path, text_of_pdf(path)
+        else:  # inside a zip
+            with tempfile.NamedTemporaryFile(suffix=".pdf") as tmp:
+                tmp.write(data)
+                tmp.flush()
+                yield path, text_of_pdf(tmp.name)
+    elif path.endswith(".zip"):
+        with zipfile.ZipFile(io.BytesIO(data)) as z:
+            for name in z.namelist():
+                if not name.endswith("/"):
+                    yield from texts_of(f"{path}/{name}", z.read(name))
+    else:
+        yield path, data.decode("utf-8", "replace")
+
+
+def release_files(path):
+    """(path, path inside the release, bytes) of every file of a folder, a zip or one file."""
+    if os.path.isdir(path):
+        for folder, _, names in os.walk(path):
+            for name in sorted(names):
+                full = os.path.join(folder, name)
+                with open(full, "rb") as f:
+                    yield full, os.path.relpath(full, path), f.read()
+    elif not path.endswith(".zip"):
+        with open(path, "rb") as f:
+            yield path, os.path.basename(path), f.read()
+    else:
+        with zipfile.ZipFile(path) as z:
+            for name in z.namelist():
+                if not name.endswith("/"):
+                    yield f"{path}/{name}", name.split("/", 1)[-1], z.read(name)
+
+
+def leaks(paths, root="."):
+    unique = solution_lines(root)
+    if not unique:
+        return [f"no solution lines found under {root}/solutions: nothing to check against"]
+    found = []
+    for path in paths:
+        for full, rel, data in release_files(path):
+            for pattern in INSTRUCTOR_ONLY:
+                if fnmatch.fnmatch(rel, pattern):
+                    found.append(f"{full}: instructors only ({pattern})")
+            for name, text in texts_of(full, data):
+                for number, line in enumerate(text.splitlines(), 1):
+                    origin = unique.get(normalize(line))
+                    if origin:
+                        found.append(f"{name}:{number}: a line of {origin}: {normalize(line)[:100]}")
+    return found
+
+
+def check_leaks(args):
+    found = leaks(args.paths)
+    for line in found:
+        print(line)
+    print(f"{'no' if not found else len(found)} leak{'s' if len(found) != 1 else ''} in {', '.join(args.paths)}")
+    return 1 if found else 0
+
+
+# ---- zips -----------------------------------------------------------------------------------
+def make_zip(folder, zip_path, top=None):
+    """Sorted entries, a fixed time stamp and each file's mode (executable bits), so unzip
+    restores them and the same tree gives the same zip."""
+    os.makedirs(os.path.dirname(os.path.abspath(zip_path)), exist_ok=True)
+    tmp = zip_path + ".tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as z:
+        for dirpath, dirnames, names in os.walk(folder):
+            dirnames.sort()
+            for name in sorted(names):
+                full = os.path.join(dirpath, name)
+                rel = os.path.relpath(full, folder)
+                info = zipfile.ZipInfo(f"{top}/{rel}" if top else rel, date_time=(2020, 1, 1, 0, 0, 0))
+                info.external_attr = (stat.S_IFREG | stat.S_IMODE(os.stat(full).st_mode)) << 16
+                info.create_system = 3  # Unix: unzip reads the mode from external_attr
+                info.compress_type = zipfile.ZIP_DEFLATED
+                with open(full, "rb") as f:
+                    z.writestr(info, f.read())
+    os.replace(tmp, zip_path)
+
+
+def zip_command(args):
+    make_zip(args.folder, args.zip, args.top)
+
+
+# ---- Gradescope -----------------------------------------------------------------------------
+GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "tools/install-deps.sh",
+                    "tools/deps/*.txt"]
+
+
+def build_gradescope(args):
+    nn = args.lab
+    labs = [d for d in sorted(os.listdir("labs")) if d.startswith(f"{nn}-")]
+    if not re.fullmatch(r"\d\d", nn) or not labs:
+        sys.exit(f"release.py: no lab {nn!r} (make gradescope LAB=NN, one of: "
+                 f"{' '.join(sorted(d[:2] for d in os.listdir('labs') if re.match(r'[0-9][0-9]-', d)))})")
+    rubric = f"grading/rubrics/{nn}.rubric"
+    if not os.path.isfile(rubric):
+        sys.exit(f"release.py: lab {nn} has no rubric {rubric}")
+    lab = labs[0]
+    files = [p for pattern in GRADESCOPE_FILES for p in files_of(pattern)
+             if p != "grading/run_autograder"]  # at the root, with the lab baked in
+    files += files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*") + [rubric]
+    stage = args.out + ".stage"
+    if os.path.exists(stage):
+        shutil.rmtree(stage)
+    os.makedirs(stage)
+    copy_into(files, stage)
+    # Gradescope's layout: setup.sh and run_autograder at the zip's root, the lab baked in.
+    shutil.copy2("grading/gradescope/setup.sh", os.path.join(stage, "setup.sh"))
+    with open("grading/run_autograder", encoding="utf-8") as f:
+        script = f.read()
+    baked = 'LAB=${LAB:-}'
+    if script.count(baked) != 1:
+        sys.exit(f"release.py: grading/run_autograder must hold the line '{baked}' once")
+    with open(os.path.join(stage, "run_autograder"), "w", encoding="utf-8") as f:
+        f.write(script.replace(baked, f"LAB=${{LAB:-{nn}}}"))
+    for script_name in ("setup.sh", "run_autograder"):
+        os.chmod(os.path.join(stage, script_name), 0o755)
+    make_zip(stage, args.out)
+    shutil.rmtree(stage)
+    print(f"Gradescope autograder of lab {nn}: {args.out}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="command", required=True)
+    s = sub.add_parser("student")
+    s.add_argument("--handouts", required=True)
+    s.add_argument("--out", required=True)
+    s.add_argument("--zip")
+    s.set_defaults(func=build_student)
+    s = sub.add_parser("leaks")
+    s.add_argument("paths", nargs="+")
+    s.set_defaults(func=check_leaks)
+    s = sub.add_parser("gradescope")
+    s.add_argument("--lab", required=True)
+    s.add_argument("--out", required=True)
+    s.set_defaults(func=build_gradescope)
+    s = sub.add_parser("zip")
+    s.add_argument("folder")
+    s.add_argument("zip")
+    s.add_argument("--top")
+    s.set_defaults(func=zip_command)
+    args = ap.parse_args()
+    return args.func(args) or 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
