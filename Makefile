@@ -146,7 +146,7 @@ $(BUILD)/unit/labs/%.o: labs/%.cpp $(FLAGS_STAMP)
 	$(CXX) $(ALL_CXXFLAGS) -I$(dir $<) -MMD -MP -c $< -o $@
 
 $(BUILD)/unit_tests: $(UNIT_OBJS)
-	$(CXX) -o $@ $^
+	$(CXX) -o $@ $^ -pthread -ldl
 
 # ---- top-level targets ----------------------------------------------------------------------
 .PHONY: all labs solutions unit-tests test bench clean help list-labs arch

@@ -702,9 +702,16 @@ bool symbol_matches(const std::vector<std::string>& globs, const std::string& na
     return namespaces && scope != std::string::npos && matches_any(globs, q.substr(0, scope));
 }
 
+// A name listed exactly (no wildcard) is allowed even where a '!' glob takes its family back
+// out ("!cudalabs::*" but "cudalabs::throw_cuda_error", which CUDA_CHECK expands to).
 bool allowed_by(const std::vector<std::string>& list, const std::string& name) {
-    std::vector<std::string> take, give;
-    for (const std::string& g : list) (g.size() > 1 && g[0] == '!' ? give : take).push_back(g[0] == '!' ? g.substr(1) : g);
+    std::vector<std::string> take, give, exact;
+    for (const std::string& g : list) {
+        if (g.size() > 1 && g[0] == '!') give.push_back(g.substr(1));
+        else if (g.find_first_of("*?") == std::string::npos) exact.push_back(g);
+        else take.push_back(g);
+    }
+    if (symbol_matches(exact, name)) return true;
     return !symbol_matches(give, name) && symbol_matches(take, name);
 }
 

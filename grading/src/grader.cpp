@@ -100,6 +100,7 @@ private:
     IsolationPaths isolation_paths_;
     std::vector<std::string> allowed_imports_;                         // grading/allowed-imports.txt
     std::vector<std::pair<std::string, std::string>> import_renames_;  // grading/shimmed-imports.txt
+    std::vector<std::string> notes_;  // said at the top of every student's feedback
     bool have_gpu_ = true;
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
@@ -121,6 +122,8 @@ void Grader::load_lab() {
 
     RunResult list = run_trusted({info.sol, "--list"}, ctx_.cfg.root, 60, ctx_.priv);
     ctx_.variants = split_ws(list.out);
+    if (!list.ok() || ctx_.variants.empty())
+        throw std::runtime_error(info.sol + " --list failed (" + list.describe() + "): " + clip(list.err, 500));
     for (const TestSpec& t : ctx_.rubric.tests)
         for (const std::string& v : t.variants)
             if (std::find(ctx_.variants.begin(), ctx_.variants.end(), v) == ctx_.variants.end())
@@ -141,12 +144,19 @@ void Grader::load_lab() {
 void Grader::prepare(Submission& s) {
     StudentResult& r = s.result;
     if (!r.rejected.empty()) return;
-    const std::string source = read_file(s.source.path);
-    r.sha256 = sha256_hex(source);
-    if (source.size() > (1u << 20)) {
+    // Only a regular file of a sane size is read (the grader may be root): never a link to
+    // someone else's file, never a pipe that would block.
+    struct stat st;
+    if (lstat(s.source.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
+        r.rejected = "the submission is not a regular file (a link, a folder or a device is not graded)";
+        return;
+    }
+    if (st.st_size > (1 << 20)) {
         r.rejected = "the file is larger than 1 MiB";
         return;
     }
+    const std::string source = read_file(s.source.path);
+    r.sha256 = sha256_hex(source);
     const LabInfo& info = ctx_.info;
     const std::string work = ctx_.out + "/work/" + s.source.id;
     s.stage = work + "/build";
@@ -199,8 +209,7 @@ void Grader::prepare(Submission& s) {
     s.graded.program = b.output_program;
     s.graded.run_dir = work + "/run";
     s.graded.kernels = built.kernels;
-    make_dirs(s.graded.run_dir);
-    prepare_run_folder(s.graded.run_dir, ctx_.iso);
+    make_dirs(s.graded.run_dir);  // handed to the sandbox's user only while its tests run
     s.ready = true;
 }
 
@@ -291,8 +300,12 @@ void Grader::self_test() {
                             (pr.trace_ready ? "loaded" : "not loaded") +
                             "), so it is off: results computed without kernels are not detected and performance is not timed");
             std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
+            notes_.push_back("The grader ran without its kernel trace: whether your kernels ran was not checked and "
+                             "performance was not timed.");
         }
     }
+    if (ctx_.iso.level == "unsafe" || ctx_.iso.level == "uid")
+        notes_.push_back("Graded with isolation '" + ctx_.iso.level + "': " + ctx_.iso.describe());
     std::ostringstream d;
     d << ctx_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << ctx_.run_limits.file_mb
       << " MiB, open files " << ctx_.run_limits.open_files << ", data "
@@ -392,6 +405,7 @@ int Grader::run() {
         s.result.student = src.id;
         s.result.file = src.file;
         s.result.rejected = src.rejected;
+        s.result.notes = notes_;
         subs.push_back(s);
     }
     if (subs.empty()) throw UsageError("no submissions found");
@@ -431,7 +445,16 @@ int Grader::run() {
         Submission& s = subs[i];
         auto t0 = std::chrono::steady_clock::now();
         if (s.ready && !cfg.compile_only) {
-            grade_tests(s, i, subs.size());
+            try {
+                prepare_run_folder(s.graded.run_dir, ctx_.iso);
+                grade_tests(s, i, subs.size());
+            } catch (const std::exception& e) {
+                // The grader's own failure: this student is not graded, the class goes on.
+                s.result.rejected = std::string("grader error while testing: ") + e.what();
+                s.result.tests.clear();
+                for (const TestSpec& t : ctx_.rubric.tests)
+                    s.result.tests.push_back({t.id, t.name, 0, t.points, t.visibility, "not run: the grader failed (" + std::string(e.what()) + ")"});
+            }
             release_run_folder(s.graded.run_dir);
             remove_tree(ctx_.priv + "/outputs");
         } else {

@@ -40,6 +40,7 @@ std::string regrade_difference(const StudentResult& now, const RegradeBaseline& 
     if (it->second.sha256 != now.sha256) return now.student + ": the submission changed since the earlier run";
     std::vector<std::string> diffs;
     for (const TestResult& t : now.tests) {
+        if (t.not_run) continue;  // no score now (--compile-only): nothing to compare
         auto s = it->second.scores.find(t.id);
         double earlier = s == it->second.scores.end() ? -1.0 : s->second;
         if (std::fabs(earlier - t.score) > 1e-6)

@@ -36,9 +36,10 @@ struct RandomSizes {
     std::vector<long long> min, max;
 };
 
-// What the student's host code may copy between host and device while a variant runs (the
-// grading build records every CUDA copy it makes). A launcher that is given device arrays has
-// no reason to bring data to the host: with `none`, results computed on the CPU do not count.
+// What the student's host code may copy while a variant runs (the grading build records every
+// CUDA copy it makes): `allowed` anything, `to_device` host-to-device copies only, `none` no
+// copy at all. A launcher that is given device arrays has no reason to copy: with `none`,
+// results computed on the CPU, or moved by a copy engine instead of a kernel, do not count.
 enum class HostTransfers { Allowed, ToDevice, None };
 const char* host_transfers_name(HostTransfers h);  // "allowed", "to_device", "none"
 

@@ -1,10 +1,13 @@
 #include "runs.h"
 
 #include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <atomic>
+#include <cerrno>
 #include <chrono>
 #include <thread>
 
@@ -41,13 +44,7 @@ std::string program_fate(const RunResult& r) {
     if (r.timed_out) return "your program " + r.describe() + " (an endless loop or a hang?)";
     if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
     if (r.exit_code == cudalabs::kExitFail) return "";  // "a check failed": the verdict below is what counts
-    if (r.exit_code > 128 && r.exit_code < 128 + 65) {
-        // bubblewrap and a PID namespace's init (like a shell) report a child killed by signal N
-        // as exit 128 + N.
-        RunResult as_signal = r;
-        as_signal.signal = r.exit_code - 128;
-        return "your program was " + as_signal.describe() + " (a crash in host code?)";
-    }
+    // (run_process has already turned a wrapper's "exit 128 + N" back into signal N.)
     return "your program ended with " + r.describe();
 }
 
@@ -92,12 +89,22 @@ void take_log(const RunLog& log, ProgramRun& pr) {
     }
 }
 
-// Reads a pipe's text into `out` (at most `cap` bytes kept) until every writer has closed it.
-void read_text(int fd, std::string* out, size_t cap) {
+// Reads a pipe's text into `out` (at most `cap` bytes kept) until every writer has closed it,
+// or `stop` is set (something the run left behind still holds it open).
+void read_text(int fd, std::string* out, size_t cap, const std::atomic<bool>* stop) {
     char buf[1 << 14];
-    ssize_t n;
-    while ((n = read(fd, buf, sizeof buf)) > 0)
-        if (out && out->size() < cap) out->append(buf, static_cast<size_t>(std::min<size_t>(n, cap - out->size())));
+    for (;;) {
+        pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, 100);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) {
+            if (stop->load()) break;
+            continue;
+        }
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        if (out->size() < cap) out->append(buf, static_cast<size_t>(std::min<size_t>(static_cast<size_t>(n), cap - out->size())));
+    }
     close(fd);
 }
 
@@ -149,8 +156,9 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     // The grader reads the channel while the program runs: a full pipe would stop it otherwise.
     ChannelReader reader(channel[0], req.outputs_dir);
     std::string log_text;
+    std::atomic<bool> stop_log{false};
     std::thread log_reader;
-    if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20); });
+    if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
     pr.run = run_process(spec);
     // Every sandbox runs as the same unprivileged user, whose process limit (RLIMIT_NPROC) also
     // counts the last run's processes while they are still being torn down: a start refused
@@ -164,7 +172,11 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     if (log_pipe[1] >= 0) close(log_pipe[1]);
     reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF
     RunLog channel_log = reader.finish();
-    if (log_reader.joinable()) log_reader.join();
+    if (log_reader.joinable()) {
+        // Whatever still holds the log open after the channel has ended cannot add to it.
+        stop_log = true;
+        log_reader.join();
+    }
     unlink(spec.stdout_path.c_str());
     unlink(spec.stderr_path.c_str());
     take_log(channel_log, pr);

@@ -361,8 +361,10 @@ void set_up_mounts(const ChildPlan& p) {
         child_fail(p, kStepParent);
     }
     if (chdir(p.cwd) != 0) child_fail(p, kStepChdir);
-    execve(p.argv[0], p.argv, p.envp);
-    if (p.argv[0][0] != '/') execvpe(p.argv[0], p.argv, p.envp);
+    // A bare name ("readelf") is looked up on PATH only, never in the working folder, which
+    // may hold a submission's files.
+    if (std::strchr(p.argv[0], '/')) execve(p.argv[0], p.argv, p.envp);
+    else execvpe(p.argv[0], p.argv, p.envp);
     child_fail(p, kStepExec);
 }
 

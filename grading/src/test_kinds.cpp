@@ -1,8 +1,11 @@
 #include "test_kinds.h"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <regex>
 #include <sstream>
 
 #include "judge.h"
@@ -102,6 +105,10 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
                 (j.passed ? count.first : count.second) += 1;
                 if (!j.passed) out << "  FAIL at size " << row.size << ": " << j.why << "\n";
             }
+            // A size the verdict left out counts as failed.
+            size_t judged_here = 0;
+            for (const RowVerdict& row : rows) judged_here += row.variant == v;
+            if (judged_here < sizes.size()) rows_total += sizes.size() - judged_here;
             out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
             if (passed_here == 0) stopped.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
             if (passed_here < sizes.size()) {
@@ -155,8 +162,10 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     size_t passed = 0;
     for (const RowVerdict& r : rows) passed += r.status == "PASS";
     const bool outputs_ok = verified && !rows.empty() && passed == rows.size();
-    const bool summary_clean = report.find("ERROR SUMMARY: 0 errors") != std::string::npos ||
-                               report.find("RACECHECK SUMMARY: 0 hazards") != std::string::npos;
+    // "ERROR SUMMARY: 0 errors", or racecheck's "RACECHECK SUMMARY: N hazards displayed (0 errors,
+    // N warnings)": warnings are not errors, and do not change the exit status either.
+    static const std::regex clean_summary(R"((ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: [0-9]+ hazards? displayed \(0 errors))");
+    const bool summary_clean = std::regex_search(report, clean_summary);
     const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kErrorExit;
     out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
         << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
@@ -227,8 +236,15 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                 req.workdir = ctx.priv + "/reference";
                 req.sandboxed = false;
             }
+            if (!student) unlink(reference_json.c_str());  // never an earlier test's figures
             ProgramRun pr = run_program(ctx, req);
             if (!student) {
+                if (!pr.run.ok()) {
+                    out << "round " << round + 1 << ": the reference solution failed (" << pr.run.describe()
+                        << "): a grader problem, not yours; ask your instructor\n";
+                    res.output = out.str();
+                    return res;
+                }
                 r.reference = timed_run(pr, ctx.sol_kernels);
                 try {
                     nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
@@ -259,6 +275,15 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                         problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
                     }
             }
+            // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
+            // the result, or a copy engine that moves it, would be timed as nothing.
+            for (const CaseEvidence& c : pr.cases)
+                if (ok)
+                    if (const HostTransfer* bad = forbidden_transfer(c.transfers, t.host_transfers)) {
+                        ok = false;
+                        problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
+                                  "must be done by your kernels";
+                    }
             if (!ok) {
                 out << "round " << round + 1 << ": " << problem << "\n"
                     << "Every timed repetition is checked: this test scores 0.\n";

@@ -1,4 +1,4 @@
-// Small file, string and process helpers of the grader. Host-only: unit-tested with g++.
+// Small file, string and process utilities of the grader. Host-only: unit-tested with g++.
 #pragma once
 #include <string>
 #include <vector>
@@ -27,7 +27,7 @@ std::string safe_id(const std::string& s);
 std::string elapsed_text(double seconds);  // "3m07s"
 std::string random_hex(size_t bytes);
 
-// Runs a trusted helper command (make, nm, nvcc --version) with the grader's environment and
+// Runs a trusted tool (make, nm, nvcc --version) with the grader's environment and
 // returns what it printed.
 RunResult run_trusted(const std::vector<std::string>& argv, const std::string& cwd, double timeout_s,
                       const std::string& scratch_dir);

@@ -1,6 +1,7 @@
 // Lab 09 driver: owns main(), the data, the check and the timing. Do not edit: your work goes
 // in matmul_global.cu.
 #include <algorithm>
+#include <climits>
 #include <limits>
 #include <vector>
 
@@ -117,7 +118,15 @@ int main(int argc, char** argv) {
                        {1025, 1000, 777}, {2048}};
     lab.bench_sizes = {{1024}, {2048}};
     lab.quick_sizes = {{1}, {33, 17, 65}, {70, 40, 50}};
-    lab.check_dims = [](const Dims& d) { parse_gemm_dims(d); };
+    lab.check_dims = [](const Dims& d) {
+        const GemmDims g = parse_gemm_dims(d);
+        // The struct variants index padded rows: those must fit the kernels' int indices too.
+        const long long pad = kRowPadding;
+        if (static_cast<long long>(g.m) * (g.k + pad) > INT_MAX || static_cast<long long>(g.k) * (g.n + pad) > INT_MAX ||
+            static_cast<long long>(g.m) * (g.n + pad) > INT_MAX)
+            throw UsageError("size '" + format_dims(d) + "' is too large: with the struct variants' padded rows (" +
+                             std::to_string(kRowPadding) + " elements) a matrix must stay within 2147483647 elements");
+    };
     lab.device_bytes = [](const Dims& d) {
         return 2.0 * gemm_bytes(parse_gemm_dims(d), sizeof(double) + sizeof(float));
     };

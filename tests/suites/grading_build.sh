@@ -7,7 +7,7 @@
 # a reason that names them.
 
 if ! declare -F expect > /dev/null; then
-    # Standalone: the helpers of tests/run_tests.sh, reduced.
+    # Standalone: the test functions of tests/run_tests.sh, reduced.
     cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
     BUILD=${BUILD:-build}
     mkdir -p "$BUILD/test-logs"

@@ -42,7 +42,7 @@ notebooks_suite() {
     # 1. Every lab's notebook, as it is, until its lab runs.
     for nb in "${notebooks[@]}"; do
         name=$(basename "$nb" .ipynb); nn=${name%%-*}
-        run_capture "notebook $name" env ARCH=sm_75 BUILD="$tmp/build" \
+        run_capture "notebook $name" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/$name"
         if [ "$rc" -eq 0 ]; then
             pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77)"
@@ -67,12 +67,12 @@ notebooks_suite() {
         run_capture "notebook with REPO_URL ($kind)" pandoc handouts/13-matvec.md \
             --lua-filter handouts/filters/cudalabs.lua -M edition=student -M gen_dir="$BUILD/handouts/gen" \
             -M python="$py" -M repo_url="$url" -t ipynb -o "$nb"
-        [ "$rc" -eq 0 ] && run_capture "notebook with REPO_URL ($kind)" env ARCH=sm_75 BUILD="$tmp/build" \
+        [ "$rc" -eq 0 ] && run_capture "notebook with REPO_URL ($kind)" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/run-$kind"
         mode=$(stat -c %A "$tmp/run-$kind/content/cudalabs/tests/run_tests.sh" 2> /dev/null)
         if [ "$rc" -ne 0 ]; then
             fail "notebook with REPO_URL ($kind) runs to its lab run" "$(printf '%s\n%s' "$out" "$err" | grep -v 'cells run in' | head -n 2)"
-        elif ! grep -q "$url" "$nb" || grep -q 'COURSE_FILES = "[A-Za-z]' "$nb"; then
+        elif ! grep -q "$url" "$nb" || grep -q 'COURSE_FILES = \\"[A-Za-z]' "$nb"; then
             fail "notebook with REPO_URL ($kind)" "the setup cell does not fetch $url instead of carrying the files"
         elif [[ $mode != -rwx* ]]; then
             fail "notebook with REPO_URL ($kind) keeps executable bits" "tests/run_tests.sh is ${mode:-missing}"

@@ -98,7 +98,7 @@ release_suite() {
     else fail "the student edition builds" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
     expect "release: make sol01 says there is no solution" 2 'student edition' "${mk[@]}" BUILD=build sol01
     run_capture "release: its test suite (labs 01 and 13, no GPU)" \
-        env CUDALABS_GPU=0 TEST_LABS="01 13" BUILD=build bash "$rel/tests/run_tests.sh"
+        env CUDA_VISIBLE_DEVICES= CUDALABS_GPU=0 TEST_LABS="01 13" BUILD=build LOG_DIR="$rel/build/test-logs" bash "$rel/tests/run_tests.sh"
     last=$(printf '%s\n' "$out" | tail -n 1)
     if [ "$rc" -eq 0 ] && [[ $last =~ ^[0-9]+\ passed,\ 0\ failed ]] \
         && grep -q '^PASS  lab13 --help' "$rel/build/test-logs/suite.log" && grep -qx "$last" "$rel/build/test-logs/suite.log"; then

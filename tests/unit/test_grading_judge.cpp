@@ -48,12 +48,17 @@ TEST_CASE("host transfers follow the test's rule") {
     CHECK(none.why.find("from the device to the host (cudaMemcpy)") != std::string::npos);
     CHECK_FALSE(judge_row(r, HostTransfers::ToDevice, true).passed);  // the device-to-host copy
 
-    r.transfers = {{"cudaMemcpyToSymbol", "host_to_device", 64}, {"cudaMemcpyAsync", "device_to_device", 4000}};
+    r.transfers = {{"cudaMemcpyToSymbol", "host_to_device", 64}};
     CHECK(judge_row(r, HostTransfers::ToDevice, true).passed);
     CHECK_FALSE(judge_row(r, HostTransfers::None, true).passed);
 
-    r.transfers = {{"cudaMemcpyAsync", "device_to_device", 4000}};
-    CHECK(judge_row(r, HostTransfers::None, true).passed);
+    // A copy within the device does a kernel's work untimed (a strided copy is a transpose).
+    r.transfers = {{"cudaMemcpy2DAsync", "device_to_device", 4000}};
+    CHECK(judge_row(r, HostTransfers::Allowed, true).passed);
+    CHECK_FALSE(judge_row(r, HostTransfers::ToDevice, true).passed);
+    RowJudgement d2d = judge_row(r, HostTransfers::None, true);
+    CHECK_FALSE(d2d.passed);
+    CHECK(d2d.why.find("within the device (cudaMemcpy2DAsync)") != std::string::npos);
     r.transfers = {{"cudaMallocHost", "host_alloc", 4000}};
     CHECK_FALSE(judge_row(r, HostTransfers::None, true).passed);
     CHECK(forbidden_transfer(r.transfers, HostTransfers::ToDevice) != nullptr);

@@ -147,10 +147,11 @@ TEST_CASE("inherited descriptors arrive at their numbers, and no other descripto
     int one[2], two[2];
     REQUIRE(pipe2(one, O_CLOEXEC) == 0);
     REQUIRE(pipe2(two, O_CLOEXEC) == 0);
-    // Sources at each other's target numbers: neither may overwrite the other on the way (the
-    // shell takes single-digit descriptor numbers only).
+    // Sources at each other's target numbers: neither may overwrite the other on the way. (Under
+    // make, its jobserver may hold low numbers: any two free ones will do; the shell writes to
+    // them by their /proc/self/fd names, since it takes single-digit numbers only.)
     std::vector<int> free_fds;
-    for (int fd = 9; fd >= 3 && free_fds.size() < 2; --fd)
+    for (int fd = 60; fd >= 3 && free_fds.size() < 2; --fd)
         if (fcntl(fd, F_GETFD) < 0) free_fds.push_back(fd);
     REQUIRE(free_fds.size() == 2);
     const int a = free_fds[0], b = free_fds[1];
@@ -159,8 +160,8 @@ TEST_CASE("inherited descriptors arrive at their numbers, and no other descripto
     int leak = open("/dev/null", O_RDONLY);  // not close-on-exec, as a careless library's would be
     REQUIRE(leak >= 0);
     RunSpec s;
-    s.argv = {"/bin/sh", "-c", "echo one >&" + std::to_string(b) + "; echo two >&" + std::to_string(a) + "; [ -e /proc/self/fd/" +
-                                   std::to_string(leak) + " ] && echo LEAKED; exit 0"};
+    s.argv = {"/bin/sh", "-c", "echo one > /proc/self/fd/" + std::to_string(b) + "; echo two > /proc/self/fd/" + std::to_string(a) +
+                                   "; [ -e /proc/self/fd/" + std::to_string(leak) + " ] && echo LEAKED; exit 0"};
     s.cwd = scratch() + "/run";
     s.env = scrubbed_env(s.cwd, "/usr/local/cuda/bin");
     s.inherit_fds = {{a, b}, {b, a}};
