@@ -52,6 +52,9 @@ void RunContext::end_case(Outcome& out) {
             channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(reps_in_case_)));
             rep_open_ = false;
         }
+        // A failure the driver found itself (a padding written, a pointer not page-locked, an
+        // error mid-case) fails the case in the verifier too: it judges only what it is sent.
+        if (!out.failure.empty()) faults.push_back(out.failure);
         for (const std::string& fault : faults) channel::write(channel::RecordType::Fault, channel::fault_payload(fault));
         channel::write(channel::RecordType::CaseEnd, std::string());
         clear_tracked_outputs();

@@ -15,6 +15,12 @@ std::string describe(const HostTransfer& t) {
     return "your code " + what + " (" + t.api + ")";
 }
 
+std::string format_factor(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 std::string ms(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4f ms", v);
@@ -68,8 +74,15 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve
             ++measured;
         }
     if (measured) reference_ms /= measured;
-    if (e.bytes > 0 && e.copy_gbs > 0) j.floor_ms = std::max(j.floor_ms, e.bytes / (e.copy_gbs * 1e9 * plausible_bandwidth) * 1e3);
-    if (e.flops > 0 && reference_ms > 0) j.floor_ms = std::max(j.floor_ms, reference_ms / plausible_flop_rate);
+    const double memory_floor = e.bytes > 0 && e.copy_gbs > 0 ? e.bytes / (e.copy_gbs * 1e9 * plausible_bandwidth) * 1e3 : 0;
+    const double compute_floor = e.flops > 0 && reference_ms > 0 ? reference_ms / plausible_flop_rate : 0;
+    j.floor_ms = std::max(memory_floor, compute_floor);
+    // Said in terms of the floor that binds.
+    const std::string floor_reason =
+        memory_floor >= compute_floor
+            ? std::to_string(static_cast<long long>(e.bytes)) + " bytes at " + std::to_string(static_cast<long long>(e.copy_gbs * plausible_bandwidth)) +
+                  " GB/s, " + format_factor(plausible_bandwidth) + "x the copy bandwidth measured on this GPU"
+            : std::string("the work at ") + format_factor(plausible_flop_rate) + "x the reference solution's measured FLOP rate on this GPU";
     for (size_t i = 0; i < e.rounds.size(); ++i) {
         const PerformanceRound& r = e.rounds[i];
         std::string round = "round " + std::to_string(i + 1) + ": ";
@@ -87,11 +100,7 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve
         if (j.floor_ms > 0 && student < j.floor_ms) {
             j.tampering = true;
             j.text += "TAMPERING: " + ms(student) + " per repetition is below the fastest time this GPU allows for the work (" +
-                      ms(j.floor_ms) + ": " +
-                      (e.bytes > 0 ? std::to_string(static_cast<long long>(e.bytes)) + " bytes at " +
-                                         std::to_string(static_cast<long long>(e.copy_gbs * plausible_bandwidth)) + " GB/s"
-                                   : std::string("the reference's FLOP rate x ") + std::to_string(static_cast<int>(plausible_flop_rate))) +
-                      "): the measurement was forged, so this test scores 0\n";
+                      ms(j.floor_ms) + ": " + floor_reason + "): the measurement was forged, so this test scores 0\n";
             j.fraction = 0;
             return j;
         }

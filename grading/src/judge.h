@@ -40,7 +40,7 @@ const HostTransfer* forbidden_transfer(const std::vector<HostTransfer>& transfer
 // One program's timed repetitions in one round of a performance test, from the kernel trace.
 struct TimedRun {
     double kernel_ns = 0;  // the program's own kernels, summed over its timed repetitions
-    int repetitions = 0;   // repetitions that ran (warm-up included)
+    int repetitions = 0;   // timed repetitions that ran (warm-up not counted)
     int launches = 0;      // its kernels launched in them
     double per_rep_ms() const { return repetitions > 0 ? kernel_ns / 1e6 / repetitions : 0; }
 };

@@ -85,6 +85,7 @@ TEST_CASE("performance: faster than the memory allows is tampering") {
     CHECK(j.fraction == 0);
     CHECK(j.text.find("TAMPERING") != std::string::npos);
     CHECK(j.text.find("below the fastest time this GPU allows") != std::string::npos);
+    CHECK(j.text.find("200000000 bytes at 6000 GB/s, 2x the copy bandwidth") != std::string::npos);
 
     e.rounds = {round_of(0.07, 0.04), round_of(0.07, 0.04), round_of(0.07, 0.04)};  // fast but possible
     j = judge_performance(e, curve(), 2, 4);
@@ -99,6 +100,7 @@ TEST_CASE("performance: many times the reference's FLOP rate is tampering") {
     PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
     CHECK(j.floor_ms == doctest::Approx(0.5 / 4));
     CHECK(j.tampering);
+    CHECK(j.text.find("4x the reference solution's measured FLOP rate") != std::string::npos);
     e.rounds = {round_of(0.5, 0.3), round_of(0.5, 0.3), round_of(0.5, 0.3)};  // 1.7x faster: allowed
     CHECK_FALSE(judge_performance(e, curve(), 2, 4).tampering);
 }
