@@ -1,4 +1,5 @@
 #include "args.h"
+#include "timing_plan.h"
 
 #include <cctype>
 #include <climits>
@@ -66,7 +67,10 @@ std::string common_options_help() {
            "      --list          list the variants and exit\n"
            "      --bench         run the lab's benchmark sizes instead of its correctness sizes\n"
            "      --quick         tiny sizes and one repetition (for compute-sanitizer)\n"
-           "      --reps N        timed repetitions per variant (median reported)\n"
+           "      --reps N        time every case N times (median reported); default: until\n"
+           "                      " + std::to_string(static_cast<int>(kDefaultBudgetMs)) +
+           " ms have passed, " + std::to_string(kDefaultMinReps) + " to " +
+           std::to_string(kDefaultMaxReps) + " times (--bench: 20)\n"
            "      --seed N        seed for the random inputs (default 2026)\n"
            "      --device N      CUDA device index (default 0)\n"
            "      --json FILE     also write the results as JSON\n"
@@ -154,6 +158,20 @@ Options parse_args(int argc, const char* const* argv) {
     if (!opt.sizes.empty() && (opt.bench || opt.quick))
         throw UsageError("--size cannot be combined with --bench or --quick");
     return opt;
+}
+
+TimingPlan timing_plan(const Options& opt) {
+    TimingPlan plan;
+    plan.warmup = opt.quick ? 0 : opt.bench ? 3 : 1;
+    if (opt.reps) plan.reps = opt.reps;
+    else if (opt.bench) plan.reps = 20;
+    else if (opt.quick) plan.reps = 1;
+    else {
+        plan.reps = kDefaultMaxReps;
+        plan.min_reps = kDefaultMinReps;
+        plan.budget_ms = kDefaultBudgetMs;
+    }
+    return plan;
 }
 
 }  // namespace cudalabs

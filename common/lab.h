@@ -44,12 +44,12 @@ struct Outcome {
 class RunContext {
 public:
     RunContext(const Options& options, const DeviceSummary& device, const cudaDeviceProp& props,
-               int warmup, int reps);
+               const TimingPlan& timing);
     const Options& options;
     const DeviceSummary& device;
     const cudaDeviceProp& props;
     uint64_t seed() const { return options.seed; }
-    int warmup, reps;
+    TimingPlan timing;  // repetitions and budget of every timed case (no flusher, no observer)
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
     // would fit in L2, the cache is flushed before every repetition.
@@ -58,7 +58,8 @@ public:
     // read back after it; one that differs from the checked output goes to the grader too.
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
-        TimingPlan plan{warmup, reps, flusher_for(working_set_bytes)};
+        TimingPlan plan = timing;
+        plan.flusher = flusher_for(working_set_bytes);
         if (!grading()) return time_gpu_ms(launch, plan);
         std::unique_ptr<RepetitionObserver> watch = watch_repetitions(true);
         plan.observer = watch.get();
@@ -66,7 +67,7 @@ public:
     }
     template <class Work>
     double time_host(Work&& work) {
-        TimingPlan plan{warmup, reps, nullptr};
+        TimingPlan plan = timing;
         if (!grading()) return time_host_ms(work, plan);
         std::unique_ptr<RepetitionObserver> watch = watch_repetitions(false);
         plan.observer = watch.get();

@@ -20,8 +20,8 @@
 namespace cudalabs {
 
 RunContext::RunContext(const Options& opts, const DeviceSummary& dev, const cudaDeviceProp& p,
-                       int warmup_reps, int timed_reps)
-    : options(opts), device(dev), props(p), warmup(warmup_reps), reps(timed_reps) {}
+                       const TimingPlan& plan)
+    : options(opts), device(dev), props(p), timing(plan) {}
 
 L2Flusher* RunContext::flusher_for(double working_set_bytes) {
     if (working_set_bytes >= 3.0 * props.l2CacheSize) return nullptr;
@@ -140,7 +140,7 @@ public:
         for (const Watched& w : watched_) poison_region(w.region);
         CUDA_CHECK(cudaDeviceSynchronize());
         channel::write(channel::RecordType::RepBegin,
-                       channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.warmup));
+                       channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.timing.warmup));
         ctx_.rep_open_ = true;
     }
 
@@ -261,6 +261,18 @@ std::vector<Variant> selected_variants(const Lab& lab, const Options& opt) {
             if (wanted && v.yardstick == (pass == 0)) chosen.push_back(v);
         }
     return chosen;
+}
+
+// True when the run has variants besides yardsticks and every one of them is in `unwritten`.
+bool nothing_left_to_compare(const std::vector<Variant>& variants,
+                             const std::map<std::string, std::string>& unwritten) {
+    bool others = false;
+    for (const Variant& v : variants) {
+        if (v.yardstick) continue;
+        if (!unwritten.count(v.name)) return false;
+        others = true;
+    }
+    return others;
 }
 
 std::string human_bytes(double bytes) {
@@ -396,9 +408,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     report.ratio_to = lab.ratio_to.empty() ? "measured copy bandwidth" : lab.ratio_to;
     if (opt.bench) report.targets = lab.bench_targets;
 
-    int reps = opt.reps ? opt.reps : opt.bench ? 20 : opt.quick ? 1 : 5;
-    int warmup = opt.quick ? 0 : opt.bench ? 3 : 1;
-    RunContext ctx(opt, report.device, props, warmup, reps);
+    RunContext ctx(opt, report.device, props, timing_plan(opt));
     bool context_lost = false;
     // A variant whose output was never written at one size is not run at the others: one
     // pointer to its TODO is enough.
@@ -435,6 +445,12 @@ int run_checked(const Lab& lab, int argc, char** argv) {
             }
             if (unwritten_at.count(v.name)) {
                 skip_row("output never written at size " + unwritten_at[v.name]);
+                continue;
+            }
+            // A yardstick is there to be compared with: once every other variant has been left
+            // unwritten, timing it again only slows an unfinished starter down.
+            if (v.yardstick && nothing_left_to_compare(variants, unwritten_at)) {
+                skip_row("no variant left to compare with (all are unwritten)");
                 continue;
             }
             if (progress) std::cerr << "  running " << v.name << " at " << format_dims(dims) << "...\r" << std::flush;
