@@ -159,7 +159,7 @@ unit-tests: $(BUILD)/unit_tests
 test: all unit-tests
 	+@BUILD=$(BUILD) bash tests/run_tests.sh
 
-bench: solutions
+bench: solutions labs
 	@[ -n "$(HAVE_SOLUTIONS)" ] || { echo "make bench: this is the student edition, without the reference solutions it times" >&2; exit 2; }
 	+@BUILD=$(BUILD) bash tests/bench.sh
 

@@ -9,6 +9,10 @@
 # the results of labs 08 and 13 and keeps the others that this GPU measured before. Each lab
 # carries its own date and copy bandwidth; ratios are always taken within one lab's run.
 # SOL_DIR (default: the repository root) is where the sol programs are (the tests use stand-ins).
+#
+# It also times each lab's default run, as a student starts it (`./solNN` and the untouched
+# starter `./labNN`, no arguments, wall time), against the feedback loop a student should get:
+# under SOL_TARGET_S (3) seconds for the solution, under LAB_TARGET_S (1) for the starter.
 set -u
 cd "$(dirname "$0")/.."
 BENCH_DIR=${BENCH_DIR:-bench/results}
@@ -18,6 +22,20 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir -p "$BENCH_DIR"
 
+SOL_TARGET_S=${SOL_TARGET_S:-3}
+LAB_TARGET_S=${LAB_TARGET_S:-1}
+
+# default_run PROGRAM TARGET_S: "PROGRAM 1.23 s (under TARGET_S s: MET)" for one default run.
+default_run() {
+    local t0 t1 secs verdict
+    t0=$(date +%s%N)
+    timeout --kill-after=10 300 "$1" > /dev/null 2>&1 < /dev/null
+    t1=$(date +%s%N)
+    secs=$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.2f", (b - a) / 1e9 }')
+    verdict=$(awk -v s="$secs" -v t="$2" 'BEGIN { print (s < t) ? "MET" : "MISSED" }')
+    printf '%s %s s (under %s s: %s)' "$(basename "$1")" "$secs" "$2" "$verdict"
+}
+
 status=0
 for nn in $labs; do
     echo "Benchmarks of lab $nn ($SOL_DIR/sol$nn --bench)"
@@ -26,6 +44,13 @@ for nn in $labs; do
     grep -E '^(target|Verdict)' "$tmp/$nn.txt" | sed 's/^/  /'
     if [ "$rc" -eq 77 ]; then echo "  no GPU: nothing to benchmark"; exit 77; fi
     if [ "$rc" -ne 0 ]; then status=1; sed 's/^/  | /' "$tmp/$nn.txt" | tail -20; fi
+    runs=""
+    [ -x "$SOL_DIR/sol$nn" ] && runs=$(default_run "$SOL_DIR/sol$nn" "$SOL_TARGET_S")
+    [ -x "$SOL_DIR/lab$nn" ] && runs="$runs${runs:+; }$(default_run "$SOL_DIR/lab$nn" "$LAB_TARGET_S")"
+    if [ -n "$runs" ]; then
+        echo "  target default run: $runs"
+        [ -f "$tmp/$nn.md" ] && printf '\nDefault run, as a student starts it (wall time): %s.\n' "$runs" >> "$tmp/$nn.md"
+    fi
 done
 
 first=$(ls "$tmp"/*.json 2>/dev/null | head -n1)

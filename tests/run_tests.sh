@@ -57,6 +57,15 @@ expect() {
     fi
 }
 
+# no_false_alarm NAME: after a run of a reference solution, passes when its output ($out, $err)
+# has no hint meant for unfinished work: no TODO( pointer, no "did not", no warning line.
+no_false_alarm() {
+    local alarms
+    alarms=$(printf '%s\n%s\n' "$out" "$err" | grep -E 'TODO\(|did not|[Ww]arning' | head -n 3)
+    if [ -z "$alarms" ]; then pass "$1 prints no hint meant for unfinished work"
+    else fail "$1 prints no hint meant for unfinished work" "$alarms"; fi
+}
+
 # ---- 1. unit tests --------------------------------------------------------------------------
 run_capture "unit tests" "$BUILD/unit_tests"
 echo "$out" | grep -E '^\[doctest\]|ERROR|FAILED|\.cpp\(' | grep -v '^\[doctest\] doctest version' | tee -a "$LOG"
@@ -134,6 +143,9 @@ for nn in $labs; do
     fi
 
     expect "sol$nn passes every default size" 0 'Verdict: PASS' $sol
+    no_false_alarm "sol$nn"
+    expect "sol$nn --quick passes" 0 'Verdict: PASS' $sol --quick
+    no_false_alarm "sol$nn --quick"
     expect "lab$nn starter fails and points at its TODO" 1 "TODO\\(lab$nn\\).*|Verdict: FAIL" $lab
     if ! printf '%s' "$out" | grep -q "TODO(lab$nn)"; then fail "lab$nn starter names TODO(lab$nn)"; else pass "lab$nn starter names TODO(lab$nn)"; fi
     expect "sol$nn rejects a size too large for the device" 2 'error: ' $sol --size 100000000000

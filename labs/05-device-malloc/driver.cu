@@ -43,7 +43,9 @@ void size_the_heap(RunContext& ctx, std::ostream& out) {
     size_t got = 0;
     CUDA_CHECK(cudaDeviceGetLimit(&got, cudaLimitMallocHeapSize));
     out << "Device heap for malloc() in kernels (cudaLimitMallocHeapSize): " << mib(got);
-    if (got != want)
+    // The runtime rounds the size it is given up (to its own granularity), so a heap that was
+    // set reads back at least as large as asked; only a smaller one means it was not set.
+    if (got < want)
         out << " -- asked for " << mib(want) << ": set_device_heap did not set it (see TODO(lab05) "
             << "device), so kernels get the default heap";
     out << "\n\n";
@@ -137,8 +139,9 @@ int main(int argc, char** argv) {
         {"host", "host_split_roundtrip: one cudaMalloc split among the threads, same kernels"},
     };
     // One thread of one byte, the book's 8 x 24, primes and odd sizes, several blocks of threads,
-    // and a 95 MiB total that the default 8 MB heap could not hold.
-    lab.check_sizes = {{1, 1}, {8, 24}, {97, 13}, {1000, 100}, {65537, 64}, {100000, 1000}};
+    // and 16 MiB of blocks, twice what the default 8 MB heap holds. (100000x1000, 95 MiB, makes
+    // the same point but takes 2 s a repetition on an H100: run it with `./lab05 100000 1000`.)
+    lab.check_sizes = {{1, 1}, {8, 24}, {97, 13}, {1000, 100}, {65537, 64}, {32768, 512}};
     lab.bench_sizes = {{262144, 64}, {16384, 4096}};
     lab.quick_sizes = {{1, 1}, {8, 24}, {97, 13}, {300, 100}};
     lab.check_dims = [](const Dims& d) {

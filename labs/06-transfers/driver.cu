@@ -223,7 +223,7 @@ int main(int argc, char** argv) {
         {"overlap", "roundtrip_overlap: chunks on two streams, copies overlap kernels"},
     };
     lab.ratio_to = "the pinned cudaMemcpy round trip at the same size";
-    lab.check_sizes = {{1}, {7}, {1000}, {65537}, {1 << 20}, {(1 << 24) + 3}};
+    lab.check_sizes = {{1}, {7}, {1000}, {65537}, {1 << 20}, {(1 << 22) + 3}};
     // A sweep from 4 KiB to 256 MiB each way.
     lab.bench_sizes = {{1024}, {16384}, {262144}, {4194304}, {67108864}};
     lab.quick_sizes = {{1}, {7}, {1000}, {300007}};

@@ -4,6 +4,13 @@
 expect "sol05 8 24 (the book's command line) passes" 0 'Verdict: PASS' ./sol05 8 24
 expect "sol05 with a 1 MiB heap reports the exhaustion clearly" 1 \
     'device heap exhausted: [0-9]+ of 100000 threads got NULL from malloc\(1000\)' ./sol05 100000 1000 1
+# The runtime rounds the heap size up: a heap that was set reads back larger than asked, and the
+# solution must not be told it did not set it; a starter that never sets it is told so.
+expect "sol05 with a heap the runtime rounds up is not told it did not set it" 0 'Verdict: PASS' ./sol05 --reps 1 100000 1000
+no_false_alarm "sol05 --reps 1 100000 1000"
+expect "sol05 with an odd heap size (3 MiB asked, rounded) passes" 0 'Verdict: PASS' ./sol05 97 13 3
+no_false_alarm "sol05 97 13 3"
+expect "lab05 starter that never sets the heap is told so" 1 'set_device_heap did not set it \(see TODO\(lab05\) device\)' ./lab05 100000 1000
 expect "sol05 rejects a non-numeric <nthreads>" 2 'error: <nthreads>' ./sol05 abc 24
 expect "sol05 rejects <nthreads> without <size>" 2 'error: expected <nthreads> <size>' ./sol05 8
 expect "sol05 rejects a block over 16 MiB" 2 'error: .*16777216' ./sol05 8 20000000

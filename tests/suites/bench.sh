@@ -14,6 +14,7 @@ bench_suite() {
 while [ \$# -gt 0 ]; do
     case \$1 in --json) json=\$2; shift;; --markdown) md=\$2; shift;; esac; shift
 done
+[ -n "\${json:-}" ] || { echo "Verdict: PASS (1 passed, 0 failed)"; exit 0; }
 printf '{"lab": "$nn-x", "tag": "%s", "device": {"name": "Test GPU 9000", "copy_gbs": 1}}\n' "\$BENCH_TAG" > "\$json"
 printf '### $nn-x (%s)\n\n' "\$BENCH_TAG" > "\$md"
 echo "Verdict: PASS (1 passed, 0 failed)"
@@ -27,6 +28,18 @@ STANDIN
         pass "make bench writes bench/results/<device>.json and .md with every lab run"
     else
         fail "make bench writes bench/results/<device>.json and .md" "exit $rc; $(ls "$res" | tr '\n' ' ')"
+    fi
+    if printf '%s\n' "$out" | grep -qE '^  target default run: sol01 [0-9.]+ s \(under 3 s: MET\)$' \
+        && grep -q '^Default run, as a student starts it (wall time): sol01 ' "$res/test-gpu-9000.md"; then
+        pass "make bench times each lab's default run against its target"
+    else
+        fail "make bench times each lab's default run against its target" "$(printf '%s\n' "$out" | grep -m1 'default run' || echo 'no default-run line')"
+    fi
+    run_capture "bench: default run over its target" env SOL_DIR="$tmp/bin" BENCH_DIR="$tmp/r2" LABS="01" SOL_TARGET_S=0 bash tests/bench.sh
+    if printf '%s\n' "$out" | grep -qE 'sol01 [0-9.]+ s \(under 0 s: MISSED\)'; then
+        pass "make bench reports a default run over its target as MISSED"
+    else
+        fail "make bench reports a default run over its target as MISSED" "$(printf '%s\n' "$out" | grep -m1 'default run' || echo 'no default-run line')"
     fi
     run_capture "bench: one lab again" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="02" BENCH_TAG=second bash tests/bench.sh
     if [ "$rc" -eq 0 ] && grep -q '"lab": "01-x", "tag": "first"' "$res/test-gpu-9000.json" \
