@@ -1,6 +1,8 @@
 // The grader's audit of what the compiler made of a submission (grading/src/audit.h), on text
 // the real tools printed: gcc -E and cudafe++ output of nvcc 13, readelf, objdump, nvcc --dryrun.
 #include <doctest/doctest.h>
+
+#include <cstdint>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
