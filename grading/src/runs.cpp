@@ -1,6 +1,7 @@
 #include "runs.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <poll.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -42,6 +43,9 @@ std::string program_fate(const RunResult& r) {
     if (r.ok()) return "";
     if (!r.started) return "your program could not start: " + r.error;
     if (r.timed_out) return "your program " + r.describe() + " (an endless loop or a hang?)";
+    if (r.signal == SIGXFSZ)
+        return "your program was stopped for writing more than the grader's file size limit (what it "
+               "prints counts: do not print inside loops)";
     if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
     if (r.exit_code == cudalabs::kExitFail) return "";  // "a check failed": the verdict below is what counts
     // (run_process has already turned a wrapper's "exit 128 + N" back into signal N.)

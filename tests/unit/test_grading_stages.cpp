@@ -1,13 +1,16 @@
 // The grader's stage logic that needs no GPU: trusted-build info, submission discovery, seeds
 // and hidden sizes, regrade comparison (grading/src/lab_info.h, submissions.h, seeds.h, regrade.h).
 #include <doctest/doctest.h>
+#include <signal.h>
 #include <stdlib.h>
 
 #include <set>
 
 #include "args.h"
+#include "exit_codes.h"
 #include "grading/src/lab_info.h"
 #include "grading/src/regrade.h"
+#include "grading/src/runs.h"
 #include "grading/src/seeds.h"
 #include "grading/src/submissions.h"
 #include "grading/src/util.h"
@@ -110,4 +113,22 @@ TEST_CASE("regrade: same scores, changed scores, changed file, new student") {
     CHECK(regrade_difference(r, b).find("not in the earlier run") != std::string::npos);
     CHECK_THROWS_AS(parse_regrade_baseline("{\"event\":\"run\",\"seed\":1}\n", "x"), cudalabs::UsageError);
     CHECK_THROWS_AS(parse_regrade_baseline("not json\n", "x"), cudalabs::UsageError);
+}
+
+TEST_CASE("program_fate: what ended a student's run, in words that say what to do") {
+    RunResult r;
+    r.started = true;
+    r.exit_code = 0;
+    CHECK(program_fate(r).empty());
+    r.exit_code = cudalabs::kExitFail;  // a check failed: the verdict says more
+    CHECK(program_fate(r).empty());
+    r.exit_code = -1;
+    r.signal = SIGSEGV;
+    CHECK(program_fate(r).find("crash in host code") != std::string::npos);
+    r.signal = SIGXFSZ;  // its output passed the file size limit
+    CHECK(program_fate(r).find("file size limit") != std::string::npos);
+    CHECK(program_fate(r).find("crash") == std::string::npos);
+    r.signal = 0;
+    r.timed_out = true;
+    CHECK(program_fate(r).find("endless loop") != std::string::npos);
 }
