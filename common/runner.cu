@@ -316,9 +316,13 @@ Row make_row(const Lab& lab, const Variant& v, const Dims& dims, const Outcome& 
 }
 
 void fill_ratios(Report& report, const Lab& lab) {
+    // A variant is compared with its compare_with, else with the lab's first yardstick; a
+    // yardstick without a compare_with is its own (1.00 by definition).
     auto yardstick_of = [&](const std::string& variant) -> std::string {
         for (const Variant& v : lab.variants)
             if (v.name == variant && !v.compare_with.empty()) return v.compare_with;
+        for (const Variant& v : lab.variants)
+            if (v.name == variant && v.yardstick) return v.name;
         for (const Variant& v : lab.variants)
             if (v.yardstick) return v.name;
         return "";

@@ -63,3 +63,23 @@ STANDIN
     rm -rf "$tmp"
 }
 bench_suite
+
+# Every results file of the repository (and the one this run's `make bench` wrote, with a GPU):
+# a yardstick's row is compared with itself, so its ratio is 1.00 by definition.
+bench_ref_ratios() {
+    local py bad
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "bench results: every REF row's ratio is 1.00" "no python3"; return; }
+    bad=$("$py" - bench/results/*.json <<'PY'
+import json, sys
+for path in sys.argv[1:]:
+    for lab in json.load(open(path))["labs"]:
+        for r in lab["results"]:
+            if r["status"] == "REF" and r["ratio"] is not None and abs(r["ratio"] - 1) > 1e-9:
+                print(f'{path}: {lab["lab"]} {r["variant"]} at {r["size"]}: ratio {r["ratio"]}')
+PY
+    )
+    if [ $? -eq 0 ] && [ -z "$bad" ]; then pass "bench results: every REF row's ratio is 1.00"
+    else fail "bench results: every REF row's ratio is 1.00" "$(printf '%s' "$bad" | head -n 3)"; fi
+}
+bench_ref_ratios
