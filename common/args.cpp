@@ -65,6 +65,7 @@ std::string common_options_help() {
            "                      lab's correctness sizes\n"
            "  -v, --variant LIST  run only these variants (comma-separated); see --list\n"
            "      --list          list the variants and exit\n"
+           "      --describe      print the lab as JSON (variants, sizes, targets) and exit\n"
            "      --bench         run the lab's benchmark sizes instead of its correctness sizes\n"
            "      --quick         tiny sizes and one repetition (for compute-sanitizer)\n"
            "      --reps N        time every case N times (median reported); default: until\n"
@@ -122,6 +123,7 @@ Options parse_args(int argc, const char* const* argv) {
         };
         if (arg == "-h" || arg == "--help") { no_value(arg); opt.help = true; }
         else if (arg == "--list") { no_value(arg); opt.list = true; }
+        else if (arg == "--describe") { no_value(arg); opt.describe = true; }
         else if (arg == "--bench") { no_value(arg); opt.bench = true; }
         else if (arg == "--quick") { no_value(arg); opt.quick = true; }
         else if (arg == "-n" || arg == "--size") {

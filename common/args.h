@@ -18,6 +18,7 @@ using Dims = std::vector<long long>;
 struct Options {
     bool help = false;
     bool list = false;    // --list: print the variants and exit
+    bool describe = false;  // --describe: print the lab's declaration as JSON and exit
     bool bench = false;   // --bench: the lab's benchmark sizes
     bool quick = false;   // --quick: tiny sizes, one repetition (for compute-sanitizer)
     std::vector<Dims> sizes;            // -n/--size; empty: the lab's defaults

@@ -242,6 +242,34 @@ void print_help(const Lab& lab, const std::string& program) {
     std::cout << "\n" << common_options_help();
 }
 
+// --describe: what the lab declares, for the tools that must agree with it (the rubrics'
+// sizes and variants are checked against it).
+void print_description(std::ostream& out, const Lab& lab) {
+    auto q = [](const std::string& s) { return "\"" + json_escape(s) + "\""; };
+    auto sizes = [&](const std::vector<Dims>& list) {
+        std::string text = "[";
+        for (size_t i = 0; i < list.size(); ++i) text += (i ? ", " : "") + q(format_dims(list[i]));
+        return text + "]";
+    };
+    out << "{\n  \"lab\": " << q(lab.number) << ",\n  \"name\": " << q(lab.name) << ",\n  \"title\": "
+        << q(lab.title) << ",\n  \"variants\": [";
+    for (size_t i = 0; i < lab.variants.size(); ++i) {
+        const Variant& v = lab.variants[i];
+        out << (i ? ",\n" : "\n") << "    {\"name\": " << q(v.name) << ", \"description\": " << q(v.description)
+            << ", \"yardstick\": " << (v.yardstick ? "true" : "false") << ", \"compare_with\": " << q(v.compare_with)
+            << "}";
+    }
+    out << "\n  ],\n  \"check_sizes\": " << sizes(lab.check_sizes) << ",\n  \"bench_sizes\": "
+        << sizes(lab.bench_sizes) << ",\n  \"quick_sizes\": " << sizes(lab.quick_sizes)
+        << ",\n  \"ratio_to\": " << q(lab.ratio_to) << ",\n  \"targets\": [";
+    for (size_t i = 0; i < lab.bench_targets.size(); ++i) {
+        const Target& t = lab.bench_targets[i];
+        out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(t.variant) << ", \"size\": " << q(t.size)
+            << ", \"min_ratio\": " << t.min_ratio << ", \"against\": " << q(t.yardstick) << "}";
+    }
+    out << (lab.bench_targets.empty() ? "]\n}\n" : "\n  ]\n}\n");
+}
+
 std::vector<Variant> selected_variants(const Lab& lab, const Options& opt) {
     std::vector<Variant> chosen;
     for (const std::string& name : opt.variants) {
@@ -362,6 +390,10 @@ int run_checked(const Lab& lab, int argc, char** argv) {
         }
         if (opt.list) {
             for (const Variant& v : lab.variants) std::cout << v.name << "\n";
+            return kExitPass;
+        }
+        if (opt.describe) {
+            print_description(std::cout, lab);
             return kExitPass;
         }
         if (!opt.positional.empty() && lab.positional_help.empty())

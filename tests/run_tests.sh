@@ -98,6 +98,7 @@ for nn in $labs; do
     [ "$have_solutions" = 1 ] || sol=$lab
     # Command-line checks: usage errors are found before the GPU is touched.
     expect "lab$nn --help" 0 'Usage:' $sol --help
+    expect "lab$nn --describe prints its declaration" 0 "^  \"lab\": \"$nn\",$" $sol --describe
     expect "lab$nn rejects a non-numeric size" 2 'error: .*abc' $sol --size abc
     expect "lab$nn rejects size 0" 2 'error: .*at least 1' $sol --size 0
     expect "lab$nn rejects negative --reps" 2 'error: ' $sol --reps -3

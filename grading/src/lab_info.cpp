@@ -1,5 +1,6 @@
 #include "lab_info.h"
 
+#include <nlohmann/json.hpp>
 #include <sstream>
 #include <stdexcept>
 
@@ -44,6 +45,22 @@ LabInfo load_lab_info(const std::string& root, const std::string& lab, const std
     for (const std::string& o : split_ws(kv["OBJS"])) info.objects.push_back(in_root(o));
     if (!info.trace_lib.empty() && !exists(info.trace_lib)) info.trace_lib.clear();
     return info;
+}
+
+LabDeclaration parse_lab_declaration(const std::string& json, const std::string& source) {
+    LabDeclaration lab;
+    try {
+        const nlohmann::json d = nlohmann::json::parse(json);
+        for (const auto& v : d.at("variants")) {
+            lab.variants.push_back(v.at("name").get<std::string>());
+            if (v.at("yardstick").get<bool>()) lab.yardsticks.push_back(lab.variants.back());
+        }
+        for (const auto& s : d.at("check_sizes")) lab.check_sizes.push_back(s.get<std::string>());
+    } catch (const nlohmann::json::exception& e) {
+        throw std::runtime_error(source + " did not print the lab's description: " + e.what());
+    }
+    if (lab.variants.empty()) throw std::runtime_error(source + " declares no variants");
+    return lab;
 }
 
 }  // namespace grading

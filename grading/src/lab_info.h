@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "rubric.h"
+
 namespace grading {
 
 struct LabInfo {
@@ -25,5 +27,9 @@ std::map<std::string, std::string> parse_grading_info(const std::string& make_ou
 // paths are made absolute against `root`. Throws std::runtime_error when the build fails or
 // the lab does not exist.
 LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch_dir);
+
+// Reads the JSON a lab program prints with --describe; `source` names it in errors
+// (std::runtime_error when it is not that JSON).
+LabDeclaration parse_lab_declaration(const std::string& json, const std::string& source);
 
 }  // namespace grading

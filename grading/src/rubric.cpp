@@ -119,6 +119,40 @@ const char* host_transfers_name(HostTransfers h) {
     return "allowed";
 }
 
+std::vector<std::string> rubric_disagreements(const Rubric& rubric, const LabDeclaration& lab) {
+    auto has = [](const std::vector<std::string>& list, const std::string& x) {
+        return std::find(list.begin(), list.end(), x) != list.end();
+    };
+    auto canonical = [](const std::string& size) { return cudalabs::format_dims(cudalabs::parse_dims(size)); };
+    std::vector<std::string> found;
+    std::vector<std::string> covered;
+    for (const TestSpec& t : rubric.tests) {
+        for (const std::string& v : t.variants) {
+            if (!has(lab.variants, v))
+                found.push_back("test '" + t.id + "' names variant '" + v + "', which the lab does not have");
+            else if (has(lab.yardsticks, v))
+                found.push_back("test '" + t.id + "' grades '" + v + "', which is the lab's yardstick, not the student's");
+        }
+        if (t.kind != TestKind::Correctness) continue;
+        covered.insert(covered.end(), t.variants.begin(), t.variants.end());
+        std::vector<std::string> sizes;
+        for (const std::string& s : t.sizes) sizes.push_back(canonical(s));
+        std::vector<std::string> missing;
+        for (const std::string& s : lab.check_sizes)
+            if (!has(sizes, canonical(s))) missing.push_back(s);
+        if (!missing.empty()) {
+            std::string list;
+            for (const std::string& m : missing) list += (list.empty() ? "" : " ") + m;
+            found.push_back("test '" + t.id + "' lacks the driver's check sizes " + list +
+                            " (add them to its sizes: a rubric may add sizes, never drop one)");
+        }
+    }
+    for (const std::string& v : lab.variants)
+        if (!has(lab.yardsticks, v) && !has(covered, v))
+            found.push_back("no correctness test covers variant '" + v + "'");
+    return found;
+}
+
 bool glob_match(const std::string& p, const std::string& t) {
     // Iterative matcher with backtracking to the last '*'.
     size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;

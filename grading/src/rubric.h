@@ -90,6 +90,17 @@ struct Rubric {
 Rubric parse_rubric(const std::string& text, const std::string& source);
 Rubric load_rubric(const std::string& path);
 
+// What a lab declares (`./solNN --describe`) that a rubric must agree with.
+struct LabDeclaration {
+    std::vector<std::string> variants, yardsticks;  // every variant; those that are yardsticks
+    std::vector<std::string> check_sizes;           // the driver's default (correctness) sizes
+};
+
+// Where `rubric` disagrees with the lab: a variant the lab does not have, a yardstick graded as
+// the student's, a variant no correctness test covers, a correctness test without one of the
+// driver's check sizes (a rubric may add sizes, never drop one). Empty: they agree.
+std::vector<std::string> rubric_disagreements(const Rubric& rubric, const LabDeclaration& lab);
+
 // Shell-style glob with * and ? (no brackets), whole string.
 bool glob_match(const std::string& pattern, const std::string& text);
 

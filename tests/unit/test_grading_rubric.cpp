@@ -171,3 +171,58 @@ TEST_CASE("every committed rubric parses") {
     }
     CHECK_THROWS_AS(load_rubric("grading/rubrics/no-such.rubric"), RubricError);
 }
+
+TEST_CASE("a rubric must agree with what the lab declares (--describe)") {
+    const char* text = R"(lab = 12
+title = t
+[test correct_a]
+name = A
+kind = correctness
+points = 10
+variants = a
+sizes = 1 7x5x3 2048
+[test correct_b]
+name = B
+kind = correctness
+points = 10
+variants = b
+sizes = 1 2048 7x5x3 9
+[test memcheck]
+name = M
+kind = sanitizer
+tool = memcheck
+points = 5
+variants = a b
+sizes = 1
+)";
+    LabDeclaration lab;
+    lab.variants = {"ref", "a", "b"};
+    lab.yardsticks = {"ref"};
+    lab.check_sizes = {"1", "7x5x3", "2048"};
+    // The order does not matter, and a rubric may add sizes (9).
+    CHECK(rubric_disagreements(parse_rubric(text, "r"), lab).empty());
+
+    // A check size the rubric dropped, named with the test.
+    lab.check_sizes.push_back("384x256x48");
+    auto found = rubric_disagreements(parse_rubric(text, "r"), lab);
+    REQUIRE(found.size() == 2);
+    CHECK(found[0].find("correct_a") != std::string::npos);
+    CHECK(found[0].find("384x256x48") != std::string::npos);
+    lab.check_sizes.pop_back();
+
+    // A variant the lab does not have, a yardstick graded as the student's, a variant untested.
+    LabDeclaration other = lab;
+    other.variants = {"ref", "a", "c"};
+    found = rubric_disagreements(parse_rubric(text, "r"), other);
+    auto mentions = [&](const std::string& what) {
+        for (const std::string& f : found)
+            if (f.find(what) != std::string::npos) return true;
+        return false;
+    };
+    CHECK(mentions("names variant 'b', which the lab does not have"));
+    CHECK(mentions("no correctness test covers variant 'c'"));
+    other = lab;
+    other.yardsticks = {"ref", "a"};
+    found = rubric_disagreements(parse_rubric(text, "r"), other);
+    CHECK(mentions("'a', which is the lab's yardstick"));
+}

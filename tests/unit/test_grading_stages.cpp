@@ -132,3 +132,16 @@ TEST_CASE("program_fate: what ended a student's run, in words that say what to d
     r.timed_out = true;
     CHECK(program_fate(r).find("endless loop") != std::string::npos);
 }
+
+TEST_CASE("parse_lab_declaration reads --describe's JSON and refuses anything else") {
+    const LabDeclaration d = parse_lab_declaration(
+        R"({"lab": "12", "variants": [{"name": "cublas", "yardstick": true}, {"name": "tiled", "yardstick": false}],
+            "check_sizes": ["1", "7x5x3"], "bench_sizes": [], "quick_sizes": [], "targets": []})",
+        "sol12 --describe");
+    CHECK(d.variants == std::vector<std::string>{"cublas", "tiled"});
+    CHECK(d.yardsticks == std::vector<std::string>{"cublas"});
+    CHECK(d.check_sizes == std::vector<std::string>{"1", "7x5x3"});
+    CHECK_THROWS_WITH_AS(parse_lab_declaration("cublas\ntiled\n", "sol12 --describe"),
+                         doctest::Contains("sol12 --describe did not print the lab's description"), std::runtime_error);
+    CHECK_THROWS_AS(parse_lab_declaration(R"({"variants": [], "check_sizes": []})", "x"), std::runtime_error);
+}
