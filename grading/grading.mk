@@ -5,7 +5,7 @@
 #   make grading-info LAB=01                     (used by the grader) build the lab's trusted
 #                                                objects and print what a student build needs
 
-GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds
+GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds shard
 GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)

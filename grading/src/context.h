@@ -9,6 +9,7 @@
 #include "lab_info.h"
 #include "rubric.h"
 #include "sandbox.h"
+#include "shard.h"
 
 namespace grading {
 
@@ -18,6 +19,7 @@ struct Config {
     unsigned long long seed = 0;
     int jobs = 0;
     bool compile_only = false, no_trace = false;
+    ShardSpec shard;  // --shard K/N: only that slice of the class
     std::vector<std::string> inputs;
 };
 
@@ -35,6 +37,7 @@ struct GradingContext {
     Limits run_limits;
     bool trace_ok = false;
     std::string device = "unknown", tools;
+    std::string tree;  // the trusted tree's revision, with a hash of its changes when modified
 };
 
 }  // namespace grading

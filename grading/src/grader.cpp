@@ -34,6 +34,7 @@
 #include "runs.h"
 #include "sandbox.h"
 #include "sha256.h"
+#include "shard.h"
 #include "submissions.h"
 #include "test_kinds.h"
 #include "util.h"
@@ -45,6 +46,7 @@ using cudalabs::UsageError;
 namespace {
 
 constexpr const char* kUsage = R"(Usage: grading/grade --lab NN [options] SUBMISSION...
+       grading/grade merge OUT SHARD_DIR...
 
 Grades submissions of lab NN. A SUBMISSION is the lab's file (e.g. vector_add.cu; the student is
 the file's name without .cu, or its folder's name when the file has the lab's own name), a folder
@@ -72,6 +74,9 @@ Options:
   --jobs N             parallel compilations (default: the number of cores)
   --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
+  --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
+                       several: the i-th student in sorted order goes to shard i % N. Needs
+                       --seed (the same for every shard). Writes DIR/shard.json besides.
   --gradescope FILE    also write the single submission's results.json to FILE
   --root DIR           the trusted cudalabs tree (default: this script's)
   -h, --help           this text
@@ -79,6 +84,12 @@ Options:
 Writes DIR/feedback/STUDENT.md, DIR/results/STUDENT.json (Gradescope's format),
 DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error,
 2 bad command line, 77 no GPU.
+
+merge OUT SHARD_DIR... assembles the folders of every shard K/N of one class into OUT (new or
+empty) as one run with that seed writes it: feedback, results, gradebook (in the order of a
+single run), audit log and summary. It refuses shards of different seeds, rubrics, trees, labs
+or N, a missing or unfinished shard (naming which to rerun), a shard given twice and a student in
+two shards. Shard folders are only read.
 )";
 
 // One submission through the stages.
@@ -120,15 +131,17 @@ void Grader::load_lab() {
     allowed_imports_ = load_glob_list(ctx_.cfg.root + "/grading/allowed-imports.txt");
     import_renames_ = load_import_renames(ctx_.cfg.root + "/grading/shimmed-imports.txt");
 
-    RunResult list = run_trusted({info.sol, "--list"}, ctx_.cfg.root, 60, ctx_.priv);
-    ctx_.variants = split_ws(list.out);
-    if (!list.ok() || ctx_.variants.empty())
-        throw std::runtime_error(info.sol + " --list failed (" + list.describe() + "): " + clip(list.err, 500));
-    for (const TestSpec& t : ctx_.rubric.tests)
-        for (const std::string& v : t.variants)
-            if (std::find(ctx_.variants.begin(), ctx_.variants.end(), v) == ctx_.variants.end())
-                throw RubricError(ctx_.cfg.rubric_path + ": test '" + t.id + "' names variant '" + v + "', which lab " +
-                                  ctx_.cfg.lab + " does not have (" + join(ctx_.variants, ", ") + ")");
+    // The rubric must agree with what the lab declares: its variants, and every size the
+    // driver checks in each correctness test.
+    RunResult described = run_trusted({info.sol, "--describe"}, ctx_.cfg.root, 60, ctx_.priv);
+    if (!described.ok())
+        throw std::runtime_error(info.sol + " --describe failed (" + described.describe() + "): " + clip(described.err, 500));
+    const LabDeclaration declared = parse_lab_declaration(described.out, info.sol + " --describe");
+    ctx_.variants = declared.variants;
+    const std::vector<std::string> disagreements = rubric_disagreements(ctx_.rubric, declared);
+    if (!disagreements.empty())
+        throw RubricError(ctx_.cfg.rubric_path + " disagrees with lab " + ctx_.cfg.lab + " (" + info.sol +
+                          " --describe): " + join(disagreements, "; "));
 
     std::string last;
     std::istringstream vin(run_trusted({info.nvcc, "--version"}, ctx_.cfg.root, 60, ctx_.priv).out);
@@ -138,6 +151,13 @@ void Grader::load_lab() {
     std::string git = run_trusted({"git", "-C", ctx_.cfg.root, "rev-parse", "--short", "HEAD"}, ctx_.cfg.root, 30, ctx_.priv).out;
     std::string dirty = run_trusted({"git", "-C", ctx_.cfg.root, "status", "--porcelain"}, ctx_.cfg.root, 30, ctx_.priv).out;
     if (!git.empty()) ctx_.tools += "; tree: " + split_ws(git)[0] + (dirty.empty() ? "" : " (modified)");
+    // Shards of one class must come from the same tree: a modified one is told apart by the
+    // changes of its tracked files (not by untracked ones, such as other shards' results).
+    if (!git.empty()) {
+        ctx_.tree = split_ws(git)[0];
+        const std::string diff = dirty.empty() ? "" : run_trusted({"git", "-C", ctx_.cfg.root, "diff", "HEAD"}, ctx_.cfg.root, 60, ctx_.priv).out;
+        if (!diff.empty()) ctx_.tree += " modified (diff sha256 " + sha256_hex(diff).substr(0, 16) + ")";
+    }
 }
 
 // Build and audit one submission (runs on a compile thread; no student code runs).
@@ -409,6 +429,33 @@ int Grader::run() {
         subs.push_back(s);
     }
     if (subs.empty()) throw UsageError("no submissions found");
+    // A shard grades its slice of the class; the slices depend on the sorted ids alone, so every
+    // node finds the same ones. Its shard.json says so from the start (unfinished until the end).
+    std::vector<std::string> class_ids;
+    for (const Submission& s : subs) class_ids.push_back(s.source.id);
+    ShardRecord shard;
+    if (cfg.shard.active()) {
+        const std::vector<std::string> mine = shard_members(class_ids, cfg.shard.k, cfg.shard.n);
+        subs.erase(std::remove_if(subs.begin(), subs.end(),
+                                  [&](const Submission& s) { return std::find(mine.begin(), mine.end(), s.source.id) == mine.end(); }),
+                   subs.end());
+        shard.k = cfg.shard.k;
+        shard.n = cfg.shard.n;
+        shard.seed = cfg.seed;
+        shard.lab = cfg.lab;
+        shard.rubric = cfg.rubric_path;
+        shard.rubric_sha256 = ctx_.rubric_sha;
+        shard.tree = ctx_.tree;
+        shard.tools = ctx_.tools;
+        shard.isolation = ctx_.isolation_text;
+        shard.compile_only = cfg.compile_only;
+        shard.regrade_of = cfg.regrade;
+        shard.class_ids = class_ids;
+        shard.assigned = mine;
+        shard.summary_head = summary_head(ctx_.rubric);
+        write_file(ctx_.out + "/shard.json", shard_record_json(shard));
+        std::fprintf(stderr, "grade: shard %s: %zu of the class's %zu submissions\n", cfg.shard.text().c_str(), subs.size(), class_ids.size());
+    }
     if (!cfg.gradescope.empty() && subs.size() != 1) throw UsageError("--gradescope needs exactly one submission");
 
     // Compile in parallel: no student code runs in this phase and timing is not involved.
@@ -436,6 +483,7 @@ int Grader::run() {
     json run_line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", ctx_.rubric_sha},
                      {"isolation", ctx_.isolation_text}, {"tools", ctx_.tools}, {"compile_only", cfg.compile_only}, {"submissions", subs.size()}};
     if (regrade) run_line["regrade_of"] = cfg.regrade;
+    if (cfg.shard.active()) run_line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
     audit << run_line.dump() << "\n" << std::flush;
     std::vector<std::string> regrade_notes;
     std::vector<StudentResult> all;
@@ -476,11 +524,13 @@ int Grader::run() {
             line["same_as_before"] = note.empty();
             if (note.empty()) ++same;
             else regrade_notes.push_back(note);
+            shard.regrade_notes[s.source.id] = note;
         }
         audit << line.dump() << "\n" << std::flush;
         write_file(ctx_.out + "/feedback/" + s.source.id + ".md", feedback_markdown(s.result, title));
         write_file(ctx_.out + "/results/" + s.source.id + ".json", gradescope_json(s.result));
         all.push_back(s.result);
+        shard.summary_rows[s.source.id] = summary_row(s.result, ctx_.rubric);
         std::ofstream partial(ctx_.out + "/gradebook.csv");
         write_gradebook(partial, all, ctx_.rubric);
     }
@@ -489,11 +539,13 @@ int Grader::run() {
     write_gradebook(csv, all, ctx_.rubric);
     std::string summary = summary_table(all, ctx_.rubric);
     std::ostringstream tail;
-    tail << "lab " << cfg.lab << ", " << subs.size() << " submissions, seed " << cfg.seed << ", device " << ctx_.device << "\n"
-         << "isolation: " << ctx_.isolation_text << "\n" << ctx_.tools << "\n";
-    if (regrade) {
-        tail << "regrade of " << cfg.regrade << ": " << same << " of " << subs.size() << " identical\n";
-        for (const std::string& n : regrade_notes) tail << "  " << n << "\n";
+    tail << summary_tail(cfg.lab, subs.size(), cfg.seed, ctx_.device, ctx_.isolation_text, ctx_.tools, cfg.regrade, same, regrade_notes);
+    if (cfg.shard.active()) {
+        tail << "shard " << cfg.shard.text() << ": " << subs.size() << " of the class's " << class_ids.size()
+             << " submissions (grading/grade merge OUT SHARD_DIR... assembles the class)\n";
+        shard.device = ctx_.device;
+        shard.finished = true;
+        write_file(ctx_.out + "/shard.json", shard_record_json(shard));
     }
     write_file(ctx_.out + "/summary.txt", summary + "\n" + tail.str());
     std::cout << summary << "\n" << tail.str() << "results: " << ctx_.out << "\n";
@@ -523,6 +575,7 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--root") c.root = value();
+        else if (a == "--shard") c.shard = parse_shard(value());
         else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see --help)");
         else c.inputs.push_back(a);
     }
@@ -533,12 +586,43 @@ Config parse_command_line(int argc, char** argv) {
     if (std::find(modes.begin(), modes.end(), c.isolation) == modes.end())
         throw UsageError("--isolation must be auto, bwrap, namespaces, uid or unsafe");
     if (c.inputs.empty()) throw UsageError("no submissions given");
+    if (c.shard.active() && !c.seed && c.regrade.empty())
+        throw UsageError("--shard " + c.shard.text() + " needs --seed N, the same for every shard of the class (any number, e.g. --seed " +
+                         std::to_string(1 + static_cast<unsigned>(std::time(nullptr)) % 2147483646u) +
+                         "), so that every shard grades with the same hidden inputs");
     return c;
 }
 
 }  // namespace
 
+// grading/grade merge OUT SHARD_DIR... (the script puts --root DIR first).
+int merge_main(const std::vector<std::string>& args) {
+    for (const std::string& a : args) {
+        if (a == "-h" || a == "--help") {
+            std::cout << kUsage;
+            return 0;
+        }
+        if (!a.empty() && a[0] == '-') throw UsageError("merge takes no option '" + a + "': grading/grade merge OUT SHARD_DIR...");
+    }
+    if (args.size() < 2) throw UsageError("merge needs the merged results' folder and the shards' folders: grading/grade merge OUT SHARD_DIR...");
+    const std::string summary = merge_shards(args[0], std::vector<std::string>(args.begin() + 1, args.end()));
+    std::cout << summary << "results: " << absolute(args[0]) << "\n";
+    return 0;
+}
+
 int main(int argc, char** argv) {
+    const int first = argc > 2 && std::string(argv[1]) == "--root" ? 3 : 1;
+    if (argc > first && std::string(argv[first]) == "merge") {
+        try {
+            return merge_main(std::vector<std::string>(argv + first + 1, argv + argc));
+        } catch (const UsageError& e) {
+            std::cerr << "grade merge: error: " << e.what() << "\n";
+            return cudalabs::kExitUsage;
+        } catch (const std::exception& e) {
+            std::cerr << "grade merge: error: " << e.what() << "\n";
+            return cudalabs::kExitFail;
+        }
+    }
     Config cfg;
     try {
         cfg = parse_command_line(argc, argv);

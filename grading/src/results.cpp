@@ -294,26 +294,37 @@ void write_gradebook(std::ostream& out, const std::vector<StudentResult>& result
     }
 }
 
-std::string summary_table(const std::vector<StudentResult>& results, const Rubric& rubric) {
-    std::vector<std::vector<std::string>> rows;
+std::vector<std::string> summary_head(const Rubric& rubric) {
     std::vector<std::string> head = {"student"};
     for (const TestSpec& t : rubric.tests) head.push_back(t.id);
     head.push_back("total");
     head.push_back("note");
-    rows.push_back(head);
-    for (const StudentResult& r : results) {
-        std::vector<std::string> row = {printable_text(r.student, false)};
-        for (const TestSpec& spec : rubric.tests) {
-            auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
-            row.push_back(it == r.tests.end() || it->not_run ? "-" : format_points(it->score));
-        }
-        row.push_back(format_points(r.total()) + "/" + format_points(rubric.total_points()));
-        std::string note = printable_text(r.rejected, false);
-        if (note.size() > 70) note = note.substr(0, char_boundary(note, 67)) + "...";
-        row.push_back(note);
-        rows.push_back(row);
+    return head;
+}
+
+std::vector<std::string> summary_row(const StudentResult& r, const Rubric& rubric) {
+    std::vector<std::string> row = {printable_text(r.student, false)};
+    for (const TestSpec& spec : rubric.tests) {
+        auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
+        row.push_back(it == r.tests.end() || it->not_run ? "-" : format_points(it->score));
     }
-    std::vector<size_t> width(head.size(), 0);
+    row.push_back(format_points(r.total()) + "/" + format_points(rubric.total_points()));
+    std::string note = printable_text(r.rejected, false);
+    if (note.size() > 70) note = note.substr(0, char_boundary(note, 67)) + "...";
+    row.push_back(note);
+    return row;
+}
+
+std::string summary_table(const std::vector<StudentResult>& results, const Rubric& rubric) {
+    std::vector<std::vector<std::string>> rows = {summary_head(rubric)};
+    for (const StudentResult& r : results) rows.push_back(summary_row(r, rubric));
+    return summary_table(rows);
+}
+
+std::string summary_table(const std::vector<std::vector<std::string>>& rows) {
+    size_t columns = 0;
+    for (const auto& row : rows) columns = std::max(columns, row.size());
+    std::vector<size_t> width(columns, 0);
     for (const auto& row : rows)
         for (size_t i = 0; i < row.size(); ++i) width[i] = std::max(width[i], row[i].size());
     std::ostringstream o;
@@ -332,6 +343,19 @@ std::string summary_table(const std::vector<StudentResult>& results, const Rubri
         }
     }
     return o.str();
+}
+
+std::string summary_tail(const std::string& lab, size_t submissions, unsigned long long seed, const std::string& device,
+                         const std::string& isolation, const std::string& tools, const std::string& regrade_of, size_t identical,
+                         const std::vector<std::string>& regrade_notes) {
+    std::ostringstream tail;
+    tail << "lab " << lab << ", " << submissions << " submissions, seed " << seed << ", device " << device << "\n"
+         << "isolation: " << isolation << "\n" << tools << "\n";
+    if (!regrade_of.empty()) {
+        tail << "regrade of " << regrade_of << ": " << identical << " of " << submissions << " identical\n";
+        for (const std::string& n : regrade_notes) tail << "  " << n << "\n";
+    }
+    return tail.str();
 }
 
 }  // namespace grading

@@ -75,6 +75,16 @@ void write_gradebook(std::ostream& out, const std::vector<StudentResult>& result
 std::string csv_field(const std::string& text);
 // The summary table printed at the end of a run (printable text only: it goes to a terminal).
 std::string summary_table(const std::vector<StudentResult>& results, const Rubric& rubric);
+// Its parts: the head row, one student's row, and the table of a head and rows (rows[0] is the
+// head), so that the table of a class graded in shards can be made from the shards' rows.
+std::vector<std::string> summary_head(const Rubric& rubric);
+std::vector<std::string> summary_row(const StudentResult& r, const Rubric& rubric);
+std::string summary_table(const std::vector<std::vector<std::string>>& rows);
+// The lines under the table: lab, number of submissions, seed, device, isolation, tools and, for
+// a regrade of `regrade_of`, how many of them are identical and what changed for the others.
+std::string summary_tail(const std::string& lab, size_t submissions, unsigned long long seed, const std::string& device,
+                         const std::string& isolation, const std::string& tools, const std::string& regrade_of = "",
+                         size_t identical = 0, const std::vector<std::string>& regrade_notes = {});
 std::string format_points(double points);  // "12.5", "20"
 
 }  // namespace grading

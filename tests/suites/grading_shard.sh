@@ -1,0 +1,117 @@
+# A class graded in shards and merged (sourced by tests/run_tests.sh; also runs on its own:
+# `bash tests/suites/grading_shard.sh`). No GPU needed: lab 01's reference and four corpus cases
+# (tests/grading/01/*.patch) are graded with --compile-only and one seed, once whole and once as 3
+# shards (grading/grade --shard K/3) merged with grading/grade merge; the merged feedback,
+# gradebook, audit log and summary must be the single run's, byte for byte, and its results/ too
+# but for each submission's execution_time. The merge must refuse a missing and a duplicated shard.
+
+if ! declare -F expect > /dev/null; then
+    # Standalone: the test functions of tests/run_tests.sh, reduced.
+    cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
+    BUILD=${BUILD:-build}
+    mkdir -p "$BUILD/test-logs"
+    LOG=${LOG:-$BUILD/test-logs/grading-shard-suite.log}
+    : > "$LOG"
+    passed=0 failed=0 skipped=0
+    pass() { passed=$((passed + 1)); echo "PASS  $1"; }
+    fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+ -- $2}"; }
+    skip() { skipped=$((skipped + 1)); echo "SKIP  $1${2:+ -- $2}"; }
+    run_capture() {
+        local name=$1; shift
+        local o e; o=$(mktemp) e=$(mktemp)
+        timeout --kill-after=10 "${RUN_TIMEOUT:-3600}" "$@" > "$o" 2> "$e" < /dev/null; rc=$?
+        out=$(cat "$o") err=$(cat "$e"); rm -f "$o" "$e"
+        { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
+    }
+    expect() {
+        local name=$1 want=$2 pattern=$3; shift 3
+        run_capture "$name" "$@"
+        if [ "$rc" -ne "$want" ]; then fail "$name" "exit $rc, expected $want: $(printf '%s' "$err" | tail -n 3)"
+        elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then fail "$name" "output does not match /$pattern/"
+        else pass "$name"; fi
+    }
+    grading_shard_standalone=1
+fi
+
+shard_dir=$BUILD/test-logs/grading-shard
+if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
+    skip "sharded grading" "needs the grader and lab 01's reference solution (not in the student edition)"
+    shard_class_ok=0
+elif ! command -v patch > /dev/null; then
+    fail "sharded grading" "the class is made with GNU patch (Debian package patch)"
+    shard_class_ok=0
+else
+    shard_class_ok=1
+fi
+shard_subs=$shard_dir/submissions
+shard_seed=4242
+rm -rf "$shard_dir"
+[ "$shard_class_ok" = 1 ] && mkdir -p "$shard_subs/reference" && cp solutions/01-vector-add/vector_add.cu "$shard_subs/reference/"
+for shard_case in wrong_answer compile_error defines_main forbidden_cublas; do
+    [ "$shard_class_ok" = 1 ] || break
+    mkdir -p "$shard_subs/$shard_case"
+    cp solutions/01-vector-add/vector_add.cu "$shard_subs/$shard_case/"
+    if ! patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$shard_subs/$shard_case/vector_add.cu" \
+            < "tests/grading/01/$shard_case.patch" > /dev/null 2>&1; then
+        fail "sharded grading: the class" "tests/grading/01/$shard_case.patch no longer applies"
+        shard_class_ok=0
+    fi
+done
+
+if [ "$shard_class_ok" = 1 ]; then
+    expect "sharded grading: --shard without --seed is refused" 2 'needs --seed' \
+        grading/grade --lab 01 --compile-only --shard 0/3 --out "$shard_dir/noseed" "$shard_subs"
+    expect "sharded grading: a bad --shard is refused" 2 'must be below N' \
+        grading/grade --lab 01 --compile-only --seed "$shard_seed" --shard 3/3 --out "$shard_dir/bad" "$shard_subs"
+    expect "sharded grading: the whole class in one run" 0 'results: ' \
+        grading/grade --lab 01 --compile-only --seed "$shard_seed" --out "$shard_dir/single" "$shard_subs"
+    shards_ok=1
+    for k in 0 1 2; do
+        expect "sharded grading: shard $k/3" 0 "shard $k/3: " \
+            grading/grade --lab 01 --compile-only --seed "$shard_seed" --shard "$k/3" --out "$shard_dir/shard-$k" "$shard_subs"
+        [ "$rc" -eq 0 ] || shards_ok=0
+    done
+    if [ "$shards_ok" = 1 ] && [ -d "$shard_dir/single/feedback" ]; then
+        # Every student in exactly one shard.
+        spread=""
+        for f in "$shard_dir"/single/feedback/*.md; do
+            n=$(ls "$shard_dir"/shard-*/feedback/"$(basename "$f")" 2> /dev/null | wc -l)
+            [ "$n" -eq 1 ] || spread="$spread $(basename "$f" .md):$n"
+        done
+        if [ -z "$spread" ]; then pass "sharded grading: every student is in exactly one shard"
+        else fail "sharded grading: every student is in exactly one shard" "student:shards$spread"; fi
+
+        expect "sharded grading: merge names a missing shard" 2 'shard 1 of 3 is missing' \
+            grading/grade merge "$shard_dir/merged-missing" "$shard_dir/shard-0" "$shard_dir/shard-2"
+        expect "sharded grading: merge refuses a shard given twice" 2 'shard 1/3 is given twice' \
+            grading/grade merge "$shard_dir/merged-twice" "$shard_dir/shard-0" "$shard_dir/shard-1" "$shard_dir/shard-1" "$shard_dir/shard-2"
+        expect "sharded grading: merge" 0 'results: ' \
+            grading/grade merge "$shard_dir/merged" "$shard_dir/shard-2" "$shard_dir/shard-0" "$shard_dir/shard-1"
+        if [ "$rc" -eq 0 ]; then
+            for f in gradebook.csv audit.jsonl summary.txt; do
+                if cmp -s "$shard_dir/single/$f" "$shard_dir/merged/$f"; then pass "sharded grading: merged $f is the single run's"
+                else fail "sharded grading: merged $f is the single run's" "$(diff "$shard_dir/single/$f" "$shard_dir/merged/$f" | head -n 4 | tr '\n' ' ')"; fi
+            done
+            if d=$(diff -r "$shard_dir/single/feedback" "$shard_dir/merged/feedback"); then pass "sharded grading: merged feedback/ is the single run's"
+            else fail "sharded grading: merged feedback/ is the single run's" "$(echo "$d" | head -n 4 | tr '\n' ' ')"; fi
+            # results/STUDENT.json: the same but for execution_time (each run's own duration).
+            results_diff=""
+            for f in "$shard_dir"/single/results/*.json; do
+                m=$shard_dir/merged/results/$(basename "$f")
+                if [ ! -f "$m" ] || ! diff <(grep -v '"execution_time":' "$f") <(grep -v '"execution_time":' "$m") > /dev/null; then
+                    results_diff="$results_diff $(basename "$f")"
+                fi
+            done
+            [ "$(ls "$shard_dir/single/results" | wc -l)" = "$(ls "$shard_dir/merged/results" | wc -l)" ] || results_diff="$results_diff (file count)"
+            if [ -z "$results_diff" ]; then pass "sharded grading: merged results/ are the single run's (but execution_time)"
+            else fail "sharded grading: merged results/ are the single run's (but execution_time)" "differ:$results_diff"; fi
+            if [ -f "$shard_dir/shard-1/shard.json" ] && [ -f "$shard_dir/shard-1/gradebook.csv" ]; then pass "sharded grading: merge leaves the shards' folders"
+            else fail "sharded grading: merge leaves the shards' folders" "shard-1 lost its files"; fi
+        fi
+    fi
+fi
+
+if [ -n "${grading_shard_standalone:-}" ]; then
+    echo "$passed passed, $failed failed, $skipped skipped"
+    [ "$failed" -eq 0 ]
+fi

@@ -1,0 +1,394 @@
+// Grading a class in shards (grading/src/shard.h): the slices, shard.json, and the merge of
+// shard folders into what one run writes, on synthetic folders written with the grader's own
+// writers (results.h); the refusals of the merge.
+#include <doctest/doctest.h>
+#include <stdlib.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "args.h"
+#include "grading/src/results.h"
+#include "grading/src/shard.h"
+#include "grading/src/util.h"
+
+using namespace grading;
+using nlohmann::json;
+
+namespace {
+
+std::vector<std::string> ids(size_t n) {
+    std::vector<std::string> v;
+    for (size_t i = 0; i < n; ++i) v.push_back("student" + std::to_string(i * 7919 % 1000));
+    return v;
+}
+
+struct TempDir {
+    std::string path;
+    TempDir() {
+        char tmpl[] = "/tmp/grading-shard-XXXXXX";
+        path = mkdtemp(tmpl);
+    }
+    ~TempDir() { remove_tree(path); }
+};
+
+Rubric sample_rubric() {
+    Rubric r;
+    r.lab = "01";
+    TestSpec a, b;
+    a.id = "correct";
+    a.name = "Correctness";
+    a.points = 20;
+    b.id = "memcheck";
+    b.name = "Memcheck";
+    b.points = 10;
+    b.kind = TestKind::Sanitizer;
+    r.tests = {a, b};
+    return r;
+}
+
+// A class with what makes the files hard to split: a rejection over several lines with quotes
+// and commas (a multi-line gradebook record), an id a spreadsheet would read as a formula, a
+// compile-only student (empty cells), in an order that is not the sorted one.
+std::vector<StudentResult> sample_class() {
+    std::vector<StudentResult> c;
+    auto add = [&](const std::string& id, double s1, double s2, const std::string& rejected, bool not_run) {
+        StudentResult r;
+        r.student = id;
+        r.file = "vector_add.cu";
+        r.sha256 = std::string(64, static_cast<char>('a' + c.size()));
+        r.compiled = rejected.empty();
+        r.rejected = rejected;
+        r.tests = {{"correct", "Correctness", s1, 20, Visibility::Visible, "rows: " + id + "\n", not_run},
+                   {"memcheck", "Memcheck", s2, 10, Visibility::Hidden, "clean", not_run}};
+        r.execution_time_s = 1.5 + static_cast<double>(c.size());
+        c.push_back(r);
+    };
+    add("zed", 20, 10, "", false);
+    add("alice", 12.5, 0, "", false);
+    add("-carol", 0, 0, "compile error:\nvector_add.cu:3: error: \"x\", undefined", false);
+    add("bob", 20, 0, "", false);
+    add("dave", 0, 0, "", true);
+    add("eve", 7, 10, "", false);
+    add("frank", 0, 0, "integrity: main defined", false);
+    return c;
+}
+
+struct RunParams {
+    unsigned long long seed = 1234;
+    std::string lab = "01", tree = "abc1234", tools = "nvcc: V12.4; tree: abc1234", regrade_of;
+    std::string rubric_sha = std::string(64, 'f');
+};
+
+// Writes a run's folder as grading/grade does; `shard` k < 0: a whole run.
+void write_run(const std::string& dir, const std::vector<StudentResult>& everyone, const Rubric& rubric, const RunParams& p, int k = -1,
+               int n = 0) {
+    std::vector<std::string> class_ids;
+    for (const StudentResult& r : everyone) class_ids.push_back(r.student);
+    std::vector<StudentResult> mine;
+    const std::vector<std::string> members = k >= 0 ? shard_members(class_ids, k, n) : class_ids;
+    for (const StudentResult& r : everyone)
+        if (std::count(members.begin(), members.end(), r.student)) mine.push_back(r);
+    make_dirs(dir + "/feedback");
+    make_dirs(dir + "/results");
+    ShardRecord rec;
+    rec.k = k;
+    rec.n = n;
+    rec.seed = p.seed;
+    rec.lab = p.lab;
+    rec.rubric = "/trusted/grading/rubrics/01.rubric";
+    rec.rubric_sha256 = p.rubric_sha;
+    rec.tree = p.tree;
+    rec.tools = p.tools;
+    rec.isolation = "bwrap";
+    rec.device = "NVIDIA H100 (driver 12.4)";
+    rec.regrade_of = p.regrade_of;
+    rec.class_ids = class_ids;
+    rec.assigned = members;
+    rec.summary_head = summary_head(rubric);
+    json run = {{"event", "run"}, {"lab", p.lab}, {"seed", p.seed}, {"rubric", rec.rubric}, {"rubric_sha256", p.rubric_sha},
+                {"isolation", rec.isolation}, {"tools", p.tools}, {"compile_only", false}, {"submissions", mine.size()}};
+    if (!p.regrade_of.empty()) run["regrade_of"] = p.regrade_of;
+    if (k >= 0) run["shard"] = {{"k", k}, {"n", n}};
+    std::string audit = run.dump() + "\n";
+    std::vector<std::string> notes;
+    size_t same = 0;
+    for (const StudentResult& r : mine) {
+        json line = json::parse(audit_json(r, p.lab, p.seed, rec.device, "bwrap", p.tools, p.rubric_sha));
+        line["event"] = "submission";
+        const std::string note = r.student == "alice" ? "alice: results differ from the earlier run: correct 20 -> 12.5" : "";
+        if (!p.regrade_of.empty()) {
+            line["same_as_before"] = note.empty();
+            rec.regrade_notes[r.student] = note;
+            if (note.empty()) ++same;
+            else notes.push_back(note);
+        }
+        audit += line.dump() + "\n";
+        write_file(dir + "/feedback/" + r.student + ".md", feedback_markdown(r, "Lab 01"));
+        write_file(dir + "/results/" + r.student + ".json", gradescope_json(r));
+        rec.summary_rows[r.student] = summary_row(r, rubric);
+    }
+    write_file(dir + "/audit.jsonl", audit);
+    std::ostringstream csv;
+    write_gradebook(csv, mine, rubric);
+    write_file(dir + "/gradebook.csv", csv.str());
+    write_file(dir + "/summary.txt", summary_table(mine, rubric) + "\n" +
+                                         summary_tail(p.lab, mine.size(), p.seed, rec.device, "bwrap", p.tools, p.regrade_of, same, notes));
+    rec.finished = true;
+    if (k >= 0) write_file(dir + "/shard.json", shard_record_json(rec));
+}
+
+std::vector<std::string> write_shards(const std::string& root, const std::vector<StudentResult>& c, const Rubric& rubric, int n,
+                                      const RunParams& p = RunParams()) {
+    std::vector<std::string> dirs;
+    for (int k = 0; k < n; ++k) {
+        dirs.push_back(root + "/shard-" + std::to_string(k));
+        write_run(dirs.back(), c, rubric, p, k, n);
+    }
+    return dirs;
+}
+
+// Every file under `dir`, by its path below it.
+std::map<std::string, std::string> tree_of(const std::string& dir, const std::string& below = "") {
+    std::map<std::string, std::string> files;
+    for (const std::string& f : list_dir(dir + "/" + below)) {
+        const std::string rel = below.empty() ? f : below + "/" + f;
+        if (is_dir(dir + "/" + rel)) {
+            auto sub = tree_of(dir, rel);
+            files.insert(sub.begin(), sub.end());
+        } else {
+            files[rel] = read_file(dir + "/" + rel);
+        }
+    }
+    return files;
+}
+
+std::string merge_error(const std::string& out, const std::vector<std::string>& dirs) {
+    try {
+        merge_shards(out, dirs);
+    } catch (const cudalabs::UsageError& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("--shard K/N is parsed, and a bad one is named") {
+    CHECK(parse_shard("0/1").k == 0);
+    CHECK(parse_shard("2/3").k == 2);
+    CHECK(parse_shard("2/3").n == 3);
+    CHECK(parse_shard("2/3").text() == "2/3");
+    for (const char* bad : {"3/3", "4/3", "0/0", "1", "/3", "1/", "-1/3", "a/b", "1/3/5", " 1/3", "1/9999999"})
+        CHECK_THROWS_AS(parse_shard(bad), cudalabs::UsageError);
+    try {
+        parse_shard("3/3");
+    } catch (const cudalabs::UsageError& e) {
+        CHECK(std::string(e.what()).find("below N") != std::string::npos);
+    }
+}
+
+TEST_CASE("every student is in exactly one shard, for any N, also N larger than the class") {
+    for (size_t size : {0, 1, 2, 7, 10, 41})
+        for (int n : {1, 2, 3, 4, 7, 16, 50}) {
+            const std::vector<std::string> c = ids(size);
+            std::map<std::string, int> seen;
+            size_t smallest = size, largest = 0;
+            for (int k = 0; k < n; ++k) {
+                const std::vector<std::string> mine = shard_members(c, k, n);
+                smallest = std::min(smallest, mine.size());
+                largest = std::max(largest, mine.size());
+                for (const std::string& id : mine) ++seen[id];
+            }
+            CHECK(seen.size() == size);
+            for (const auto& kv : seen) CHECK(kv.second == 1);
+            CHECK(largest - smallest <= 1);  // balanced: slices differ by one student at most
+            if (static_cast<size_t>(n) > size) CHECK(smallest == 0);
+        }
+}
+
+TEST_CASE("the slices depend only on the sorted ids: the same in any order, kept in the class's order") {
+    std::vector<std::string> c = ids(23), shuffled = c;
+    std::reverse(shuffled.begin(), shuffled.end());
+    std::rotate(shuffled.begin(), shuffled.begin() + 5, shuffled.end());
+    for (int n : {2, 3, 5}) {
+        for (int k = 0; k < n; ++k) {
+            std::vector<std::string> a = shard_members(c, k, n), b = shard_members(shuffled, k, n);
+            CHECK(a == shard_members(c, k, n));  // stable
+            // Kept in the order given.
+            std::vector<std::string> in_order;
+            for (const std::string& id : c)
+                if (std::count(a.begin(), a.end(), id)) in_order.push_back(id);
+            CHECK(a == in_order);
+            std::sort(a.begin(), a.end());
+            std::sort(b.begin(), b.end());
+            CHECK(a == b);
+        }
+    }
+    // The i-th id in sorted order goes to shard i % N.
+    std::vector<std::string> sorted = c;
+    std::sort(sorted.begin(), sorted.end());
+    for (size_t i = 0; i < sorted.size(); ++i) {
+        auto mine = shard_members(c, static_cast<int>(i % 4), 4);
+        CHECK(std::count(mine.begin(), mine.end(), sorted[i]) == 1);
+    }
+}
+
+TEST_CASE("shard.json is read back as written") {
+    ShardRecord r;
+    r.k = 1;
+    r.n = 3;
+    r.finished = true;
+    r.seed = 987654321;
+    r.lab = "08";
+    r.rubric = "grading/rubrics/08.rubric";
+    r.rubric_sha256 = "ab";
+    r.tree = "abc (modified)";
+    r.tools = "nvcc";
+    r.isolation = "bwrap";
+    r.device = "GPU";
+    r.compile_only = true;
+    r.class_ids = {"b", "a", "c"};
+    r.assigned = {"a"};
+    r.summary_head = {"student", "t", "total", "note"};
+    r.summary_rows = {{"a", {"a", "1", "1/2", ""}}};
+    r.regrade_of = "old/audit.jsonl";
+    r.regrade_notes = {{"a", ""}};
+    ShardRecord back = parse_shard_record(shard_record_json(r), "x");
+    CHECK(back.k == 1);
+    CHECK(back.n == 3);
+    CHECK(back.finished);
+    CHECK(back.seed == 987654321ull);
+    CHECK(back.tree == r.tree);
+    CHECK(back.compile_only);
+    CHECK(back.class_ids == r.class_ids);
+    CHECK(back.assigned == r.assigned);
+    CHECK(back.summary_rows == r.summary_rows);
+    CHECK(back.regrade_of == r.regrade_of);
+    CHECK(back.regrade_notes == r.regrade_notes);
+    CHECK_THROWS_AS(parse_shard_record("{}", "x"), cudalabs::UsageError);
+    CHECK_THROWS_AS(parse_shard_record("not json", "x"), cudalabs::UsageError);
+    json j = json::parse(shard_record_json(r));
+    j["shard"] = 3;
+    CHECK_THROWS_AS(parse_shard_record(j.dump(), "x"), cudalabs::UsageError);
+}
+
+TEST_CASE("CSV records keep quoted line breaks and doubled quotes") {
+    auto r = csv_records("a,b\n\"x\ny\",\"q\"\"\n\"\nlast,\"\"\n");
+    REQUIRE(r.size() == 3);
+    CHECK(r[0] == "a,b\n");
+    CHECK(r[1] == "\"x\ny\",\"q\"\"\n\"\n");
+    CHECK(r[2] == "last,\"\"\n");
+}
+
+TEST_CASE("merging the shards gives the files of one run with that seed, for several N") {
+    const Rubric rubric = sample_rubric();
+    const std::vector<StudentResult> c = sample_class();
+    for (const std::string& regrade : {std::string(), std::string("/old/audit.jsonl")})
+        for (int n : {1, 2, 3, 7, 10}) {
+            CAPTURE(n);
+            CAPTURE(regrade);
+            TempDir t;
+            RunParams p;
+            p.regrade_of = regrade;
+            write_run(t.path + "/single", c, rubric, p);
+            std::vector<std::string> dirs = write_shards(t.path, c, rubric, n, p);
+            std::map<std::string, std::map<std::string, std::string>> before;
+            for (const std::string& d : dirs) before[d] = tree_of(d);
+            std::reverse(dirs.begin(), dirs.end());  // the order they are given in does not matter
+            const std::string summary = merge_shards(t.path + "/merged", dirs);
+            const auto single = tree_of(t.path + "/single"), merged = tree_of(t.path + "/merged");
+            CHECK(summary == single.at("summary.txt"));
+            CHECK(merged.size() == single.size());
+            for (const auto& kv : single) {
+                CAPTURE(kv.first);
+                REQUIRE(merged.count(kv.first));
+                CHECK(merged.at(kv.first) == kv.second);
+            }
+            // The shards' folders are left as they were.
+            for (const std::string& d : dirs) CHECK(tree_of(d) == before[d]);
+        }
+}
+
+TEST_CASE("merge refuses shards of different runs, missing, unfinished or duplicated shards") {
+    const Rubric rubric = sample_rubric();
+    const std::vector<StudentResult> c = sample_class();
+    auto refused = [&](const std::vector<std::string>& dirs, const std::string& t, const std::string& needle) {
+        const std::string why = merge_error(t + "/merged", dirs);
+        CAPTURE(why);
+        CHECK(why.find(needle) != std::string::npos);
+        CHECK(!exists(t + "/merged"));  // nothing written
+    };
+    auto with_other = [&](auto change, const std::string& needle) {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 3);
+        RunParams other;
+        change(other);
+        remove_tree(dirs[1]);
+        write_run(dirs[1], c, rubric, other, 1, 3);
+        refused(dirs, t.path, needle);
+    };
+    with_other([](RunParams& p) { p.seed = 99; }, "different seeds");
+    with_other([](RunParams& p) { p.rubric_sha = std::string(64, 'e'); }, "different rubrics");
+    with_other([](RunParams& p) { p.tree = "def5678"; }, "different trees");
+    with_other([](RunParams& p) { p.lab = "02"; }, "different labs");
+    with_other([](RunParams& p) { p.regrade_of = "x/audit.jsonl"; }, "different regrades");
+
+    SUBCASE("different N") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path + "/a", c, rubric, 3);
+        std::vector<std::string> four = write_shards(t.path + "/b", c, rubric, 4);
+        refused({dirs[0], dirs[1], four[2]}, t.path, "different shard counts (N)");
+    }
+    SUBCASE("missing shards are named, with what to rerun") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 5);
+        refused({dirs[0], dirs[2], dirs[4]}, t.path, "shards 1, 3 of 5 are missing");
+        refused({dirs[0], dirs[2], dirs[4]}, t.path, "--seed 1234 --shard K/5");
+        refused({dirs[0], dirs[1], dirs[2], dirs[3]}, t.path, "shard 4 of 5 is missing");
+    }
+    SUBCASE("a shard given twice") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 2);
+        refused({dirs[0], dirs[1], dirs[1]}, t.path, "shard 1/2 is given twice");
+        write_run(t.path + "/copy", c, rubric, RunParams(), 0, 2);
+        refused({dirs[0], dirs[1], t.path + "/copy"}, t.path, "shard 0/2 is given twice");
+    }
+    SUBCASE("a student in two shards") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 2);
+        ShardRecord r = parse_shard_record(read_file(dirs[1] + "/shard.json"), "x");
+        ShardRecord r0 = parse_shard_record(read_file(dirs[0] + "/shard.json"), "x");
+        r.assigned.push_back(r0.assigned[0]);
+        write_file(dirs[1] + "/shard.json", shard_record_json(r));
+        refused(dirs, t.path, "student '" + r0.assigned[0] + "' appears in two shards");
+    }
+    SUBCASE("an unfinished shard") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 3);
+        ShardRecord r = parse_shard_record(read_file(dirs[2] + "/shard.json"), "x");
+        r.finished = false;
+        write_file(dirs[2] + "/shard.json", shard_record_json(r));
+        refused(dirs, t.path, "shard 2/3 (" + dirs[2] + ") did not finish");
+    }
+    SUBCASE("a shard whose files lack a student") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 2);
+        ShardRecord r = parse_shard_record(read_file(dirs[0] + "/shard.json"), "x");
+        std::remove((dirs[0] + "/feedback/" + r.assigned.back() + ".md").c_str());
+        refused(dirs, t.path, "feedback/" + r.assigned.back() + ".md is missing");
+    }
+    SUBCASE("not a shard, or an output folder in use") {
+        TempDir t;
+        std::vector<std::string> dirs = write_shards(t.path, c, rubric, 2);
+        write_run(t.path + "/single", c, rubric, RunParams());
+        refused({dirs[0], t.path + "/single"}, t.path, "has no shard.json");
+        make_dirs(t.path + "/used");
+        write_file(t.path + "/used/gradebook.csv", "old");
+        const std::string why = merge_error(t.path + "/used", dirs);
+        CHECK(why.find("already exists and is not empty") != std::string::npos);
+        CHECK(read_file(t.path + "/used/gradebook.csv") == "old");
+    }
+}
