@@ -158,39 +158,41 @@ def book_section(nn, book, bench):
     by_table = {}
     for r in rows:
         by_table.setdefault(r["table"], []).append(r)
+    devices = [data for _, data in bench]
     for table, trs in by_table.items():
         book_ref = next((r["time_ms"] for r in trs if r.get("yardstick")), None)
-        devices = [data for _, data in bench]
-        names = ", ".join(f"{data.get('device', '?')} (variant, ms, GFLOP/s, ratio)" for data in devices)
-        md.append(f"{trs[0]['operation']}: the book's table {table} ({book['device']}, left)"
-                  + (f"; right: {names}, the same size." if devices else ".") + "\n")
-        head = ["method", "ms", "GFLOP/s", "ratio"] + ["variant", "ms", "GFLOP/s", "ratio"] * len(devices)
-        # Separator widths set the column proportions in the PDF (the table is wider than 72): room
-        # for "GFLOP/s" and "50,273.5" at 10 pt.
-        md.append("| " + " | ".join(head) + " |")
-        md.append("|" + "-" * 18 + "|------:|--------:|------:|"
-                  + "------------|-------:|---------:|------:|" * len(devices))
-        for r in trs:
-            cells = [r["method"], fmt_time(r["time_ms"]), fmt(flops / (r["time_ms"] * 1e6), 1),
-                     fmt(book_ref / r["time_ms"], 3) if book_ref else "–"]
-            for data in devices:
-                found = None
-                for run in lab_runs(data, r["match"]["lab"]):
-                    for row in run.get("results", []):
-                        if row.get("variant") in r["match"]["variants"] and \
-                                size_matches(row.get("size"), n) and row.get("time_ms"):
-                            found = found or row
-                if found:
-                    ratio = found.get("ratio")
-                    if found.get("status") == "REF" or ratio is None and r.get("yardstick"):
-                        ratio = 1.0
-                    cells += [f"`{found['variant']}`", fmt_time(found["time_ms"]),
-                              fmt(flops / (found["time_ms"] * 1e6), 1), fmt(ratio, 3)]
-                else:
-                    cells += [" / ".join(f"`{v}`" for v in r["match"]["variants"][:1]) +
-                              " (not measured)", "–", "–", "–"]
-            md.append("| " + " | ".join(cells) + " |")
-        md.append("")
+        # One table per GPU, so that several measured GPUs never make a table wider than a page.
+        for data in devices or [None]:
+            name = data.get("device", "?") if data else None
+            md.append(f"{trs[0]['operation']}: the book's table {table} ({book['device']}, left)"
+                      + (f"; right: {name} (variant, ms, GFLOP/s, ratio), the same size." if data else ".") + "\n")
+            head = ["method", "ms", "GFLOP/s", "ratio"] + (["variant", "ms", "GFLOP/s", "ratio"] if data else [])
+            # Separator widths set the column proportions in the PDF (the table is wider than
+            # 72): room for "GFLOP/s" and "50,273.5" at 10 pt.
+            md.append("| " + " | ".join(head) + " |")
+            md.append("|" + "-" * 18 + "|------:|--------:|------:|"
+                      + ("------------|-------:|---------:|------:|" if data else ""))
+            for r in trs:
+                cells = [r["method"], fmt_time(r["time_ms"]), fmt(flops / (r["time_ms"] * 1e6), 1),
+                         fmt(book_ref / r["time_ms"], 3) if book_ref else "–"]
+                if data:
+                    found = None
+                    for run in lab_runs(data, r["match"]["lab"]):
+                        for row in run.get("results", []):
+                            if row.get("variant") in r["match"]["variants"] and \
+                                    size_matches(row.get("size"), n) and row.get("time_ms"):
+                                found = found or row
+                    if found:
+                        ratio = found.get("ratio")
+                        if found.get("status") == "REF" or ratio is None and r.get("yardstick"):
+                            ratio = 1.0
+                        cells += [f"`{found['variant']}`", fmt_time(found["time_ms"]),
+                                  fmt(flops / (found["time_ms"] * 1e6), 1), fmt(ratio, 3)]
+                    else:
+                        cells += [" / ".join(f"`{v}`" for v in r["match"]["variants"][:1]) +
+                                  " (not measured)", "–", "–", "–"]
+                md.append("| " + " | ".join(cells) + " |")
+            md.append("")
     return md
 
 
