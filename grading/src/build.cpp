@@ -7,9 +7,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cctype>
 #include <cstdio>
 #include <stdexcept>
+#include <thread>
 
 #include "util.h"
 
@@ -110,7 +112,22 @@ RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& a
     rs.limits.keep_output = keep_output;
     rs.stdout_path = out_base + ".out";
     rs.stderr_path = out_base + ".err";
-    return run_process(rs);
+    RunResult r = run_process(rs);
+    // A start refused for a moment (the sandbox user's last processes still exiting) is retried.
+    for (int retry = 0; retry < 10 && !r.started && r.error.find("temporarily unavailable") != std::string::npos; ++retry) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        r = run_process(rs);
+    }
+    return r;
+}
+
+// A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
+// (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
+// student's compile error: it throws, and the grader reports a grader error for this student.
+void require_sandbox_ran(const RunResult& r, const std::string& what) {
+    if (!r.started) throw std::runtime_error("could not start " + what + " in the sandbox: " + r.error);
+    if (r.exit_code != 0 && r.out.empty() && r.err.rfind("bwrap: ", 0) == 0)
+        throw std::runtime_error("the sandbox failed before " + what + " ran: " + clip(r.err, 300));
 }
 
 }  // namespace
@@ -186,6 +203,7 @@ BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& truste
                                    "-MD", "-MF", keep + "/student.d", "--keep", "--keep-dir", keep, "-c", source, "-o",
                                    keep + "/student.o"});
     RunResult c = run_sandboxed(spec, compile, priv + "/compile", 64 << 10);
+    require_sandbox_ran(c, "the compiler");
     auto clean = [&](std::string text) {
         text = replace_all(text, stage + "/", "");
         text = replace_all(text, spec.stage_dir + "/", "");

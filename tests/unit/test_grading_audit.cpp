@@ -619,3 +619,33 @@ TEST_CASE("a failed compile's preprocessing passes, from nvcc --dryrun") {
     CHECK(preprocess_commands("#$ gcc -E `rm -rf x` a.cu -o a.ii\n").empty());
     CHECK(preprocess_commands("#$ gcc -E \"a b.cu\" -o a.ii\n") == std::vector<std::vector<std::string>>{{"gcc", "-E", "a b.cu"}});
 }
+
+TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not the student's compile error") {
+    Tree t;
+    BuildSpec spec;
+    spec.stage_dir = t.root + "/stage";
+    spec.lab_dir = "labs/01";
+    spec.topic_file = "vector_add.cu";
+    spec.nvcc = "nvcc";
+    spec.cuda_home = t.root + "/sys";
+    spec.private_dir = t.root + "/private";
+    spec.rules.allowed_imports = {"cuda*"};
+    std::vector<std::string> compiler;  // what the sandbox runs instead of the compiler
+    spec.sandbox = [&](RunSpec& rs, const std::vector<std::string>& argv, const std::string& cwd) {
+        rs.argv = argv[0] == "nvcc" ? compiler : argv;
+        rs.cwd = cwd;
+    };
+    // It cannot start at all.
+    compiler = {t.root + "/no-such-sandbox"};
+    CHECK_THROWS_WITH_AS(build_submission(spec, TrustedSymbols{}), doctest::Contains("could not start the compiler in the sandbox"),
+                         std::runtime_error);
+    // bubblewrap started and failed before the compiler ran.
+    compiler = {"/bin/sh", "-c", "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"};
+    CHECK_THROWS_WITH_AS(build_submission(spec, TrustedSymbols{}), doctest::Contains("the sandbox failed before the compiler ran"),
+                         std::runtime_error);
+    // The compiler ran and failed: the student's compile error, with its messages.
+    compiler = {"/bin/sh", "-c", "echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2"};
+    BuildResult r = build_submission(spec, TrustedSymbols{});
+    CHECK_FALSE(r.compiled);
+    CHECK(r.rejected.find("compile error") != std::string::npos);
+}
