@@ -161,7 +161,7 @@ test: all unit-tests
 
 bench: solutions labs
 	@[ -n "$(HAVE_SOLUTIONS)" ] || { echo "make bench: this is the student edition, without the reference solutions it times" >&2; exit 2; }
-	+@BUILD=$(BUILD) bash tests/bench.sh
+	+@BUILD=$(BUILD) bash bench/run.sh
 
 # make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN (on your
 # ./labNN in the student edition). The script is looked for first: a lab without one builds nothing.

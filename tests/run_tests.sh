@@ -26,36 +26,8 @@ LOG=$LOG_DIR/suite.log
 : > "$LOG"
 
 passed=0 failed=0 skipped=0
-say() { echo "$1"; echo "$1" >> "$LOG"; }
-pass() { passed=$((passed + 1)); say "PASS  $1"; }
-fail() { failed=$((failed + 1)); say "FAIL  $1${2:+ -- $2}"; }
-skip() { skipped=$((skipped + 1)); say "SKIP  $1${2:+ -- $2}"; }
-
-# run_capture NAME CMD...: runs CMD with a time limit; sets $rc, $out (stdout) and $err (stderr).
-run_capture() {
-    local name=$1; shift
-    local o e
-    o=$(mktemp) e=$(mktemp)
-    timeout --kill-after=10 "$RUN_TIMEOUT" "$@" > "$o" 2> "$e" < /dev/null
-    rc=$?
-    out=$(cat "$o") err=$(cat "$e")
-    rm -f "$o" "$e"
-    { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
-}
-
-# expect NAME WANTED_EXIT PATTERN CMD...: passes when CMD exits WANTED_EXIT and its output
-# (stdout and stderr) matches the extended regex PATTERN ('' matches anything).
-expect() {
-    local name=$1 want=$2 pattern=$3; shift 3
-    run_capture "$name" "$@"
-    if [ "$rc" -ne "$want" ]; then
-        fail "$name" "exit $rc, expected $want: $(printf '%s\n%s' "$out" "$err" | grep -m1 -E 'FAIL|error|Error' || printf '%s' "$err" | head -c 300)"
-    elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then
-        fail "$name" "output does not match /$pattern/"
-    else
-        pass "$name"
-    fi
-}
+# say, pass, fail, skip, run_capture, expect, lab_dir, student_file
+. tests/lib.sh
 
 # no_false_alarm NAME: after a run of a reference solution, passes when its output ($out, $err)
 # has no hint meant for unfinished work: no TODO( pointer, no "did not", no warning line.
@@ -107,7 +79,7 @@ for nn in $labs; do
 
     # Every variant a student writes has a TODO(labNN) marker that names it, so a failing
     # variant can point at its work (yardsticks, marked in --help, are the lab's own).
-    starter=$(ls "$(ls -d labs/$nn-* | head -n1)"/*.cu | grep -v '/driver.cu$' | head -n1)
+    starter=$(student_file "$nn")
     unmarked=""
     help=$($sol --help)
     for v in $($sol --list); do

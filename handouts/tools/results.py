@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds the "Measured results" section of each lab's handout from the benchmark files.
 
-Reads every bench/results/<device>.json that `make bench` wrote (tests/bench.sh: {"device",
+Reads every bench/results/<device>.json that `make bench` wrote (bench/run.sh: {"device",
 "date", "labs": [the JSON of each solution's --bench run, see common/report.cpp write_json]})
 and handouts/data/book-c2070.json (the book's Tesla C2070 timings), and writes, for each lab
 number given on the command line:

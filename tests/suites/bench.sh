@@ -1,4 +1,4 @@
-# The tests of tests/bench.sh (make bench), sourced by tests/run_tests.sh. No GPU needed: stand-in
+# The tests of bench/run.sh (make bench), sourced by tests/run_tests.sh. No GPU needed: stand-in
 # sol programs write the JSON and Markdown a lab writes, so what is checked is the collection:
 # one file per device, every lab run in it, and a later run of some labs replacing only those.
 
@@ -22,7 +22,7 @@ STANDIN
         chmod +x "$sol"
     done
     res=$tmp/results
-    run_capture "bench: all labs" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="01 02" BENCH_TAG=first bash tests/bench.sh
+    run_capture "bench: all labs" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="01 02" BENCH_TAG=first bash bench/run.sh
     if [ "$rc" -eq 0 ] && [ -f "$res/test-gpu-9000.json" ] && [ -f "$res/test-gpu-9000.md" ] \
         && [ "$(grep -c '"tag": "first"' "$res/test-gpu-9000.json")" -eq 2 ]; then
         pass "make bench writes bench/results/<device>.json and .md with every lab run"
@@ -35,13 +35,13 @@ STANDIN
     else
         fail "make bench times each lab's default run against its target" "$(printf '%s\n' "$out" | grep -m1 'default run' || echo 'no default-run line')"
     fi
-    run_capture "bench: default run over its target" env SOL_DIR="$tmp/bin" BENCH_DIR="$tmp/r2" LABS="01" SOL_TARGET_S=0 bash tests/bench.sh
+    run_capture "bench: default run over its target" env SOL_DIR="$tmp/bin" BENCH_DIR="$tmp/r2" LABS="01" SOL_TARGET_S=0 bash bench/run.sh
     if printf '%s\n' "$out" | grep -qE 'sol01 [0-9.]+ s \(under 0 s: MISSED\)'; then
         pass "make bench reports a default run over its target as MISSED"
     else
         fail "make bench reports a default run over its target as MISSED" "$(printf '%s\n' "$out" | grep -m1 'default run' || echo 'no default-run line')"
     fi
-    run_capture "bench: one lab again" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="02" BENCH_TAG=second bash tests/bench.sh
+    run_capture "bench: one lab again" env SOL_DIR="$tmp/bin" BENCH_DIR="$res" LABS="02" BENCH_TAG=second bash bench/run.sh
     if [ "$rc" -eq 0 ] && grep -q '"lab": "01-x", "tag": "first"' "$res/test-gpu-9000.json" \
         && grep -q '"lab": "02-x", "tag": "second"' "$res/test-gpu-9000.json" \
         && ! grep -q '"lab": "02-x", "tag": "first"' "$res/test-gpu-9000.json" \

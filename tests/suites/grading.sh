@@ -18,33 +18,11 @@
 # grader's own choice, and report "corpus: X of Y cases scored as expected (LEVEL)" for each.
 
 if ! declare -F expect > /dev/null; then
-    # Standalone: the helpers of tests/run_tests.sh, reduced.
-    cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
-    BUILD=${BUILD:-build}
-    mkdir -p "$BUILD/test-logs"
-    LOG=${LOG:-$BUILD/test-logs/grading-suite.log}
-    : > "$LOG"
-    passed=0 failed=0 skipped=0
-    pass() { passed=$((passed + 1)); echo "PASS  $1"; }
-    fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+ -- $2}"; }
-    skip() { skipped=$((skipped + 1)); echo "SKIP  $1${2:+ -- $2}"; }
-    run_capture() {
-        local name=$1; shift
-        local o e; o=$(mktemp) e=$(mktemp)
-        timeout --kill-after=10 "${RUN_TIMEOUT:-3600}" "$@" > "$o" 2> "$e" < /dev/null; rc=$?
-        out=$(cat "$o") err=$(cat "$e"); rm -f "$o" "$e"
-        { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
-    }
-    expect() {
-        local name=$1 want=$2 pattern=$3; shift 3
-        run_capture "$name" "$@"
-        if [ "$rc" -ne "$want" ]; then fail "$name" "exit $rc, expected $want: $(printf '%s' "$err" | tail -n 3)"
-        elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then fail "$name" "output does not match /$pattern/"
-        else pass "$name"; fi
-    }
-    if [ -n "${CUDALABS_GPU:-}" ]; then gpu=$CUDALABS_GPU; elif nvidia-smi -L > /dev/null 2>&1; then gpu=1; else gpu=0; fi
-    grading_standalone=1
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
+# Grading a whole class (one grader run) may take longer than one lab program.
+grading_saved_timeout=${RUN_TIMEOUT:-600}
+RUN_TIMEOUT=${GRADING_RUN_TIMEOUT:-3600}
 
 grading_dir=${GRADING_LOG_DIR:-$BUILD/test-logs/grading}
 rm -rf "$grading_dir"
@@ -178,9 +156,9 @@ grading_check() {
 # case (and the case is left out).
 grading_corpus() {
     local nn=$1 subs=$2 labdir soldir topic p name base dest log
-    labdir=$(ls -d labs/$nn-* 2>/dev/null | head -n1)
+    labdir=$(lab_dir "$nn")
     soldir=solutions/$(basename "$labdir")
-    topic=$(cd "$labdir" && ls *.cu | grep -v '^driver.cu$' | head -n1)
+    topic=$(basename "$(student_file "$nn")")
     rm -rf "$subs"; mkdir -p "$subs/reference" "$subs/starter"
     cp "$soldir/$topic" "$subs/reference/" && cp "$labdir/$topic" "$subs/starter/"
     for p in tests/grading/$nn/*.patch; do
@@ -236,7 +214,7 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
     [ -f "$rubric" ] || continue
     nn=$(basename "$rubric" .rubric)
     [ -n "${GRADING_ONLY:-}" ] && [[ " $GRADING_ONLY " != *" $nn "* ]] && continue
-    labdir=$(ls -d labs/$nn-* 2>/dev/null | head -n1)
+    labdir=$(lab_dir "$nn")
     [ -n "$labdir" ] || { skip "grade lab$nn" "no labs/$nn-* folder"; continue; }
     subs=$grading_dir/submissions-$nn
     grading_corpus "$nn" "$subs"
@@ -292,8 +270,4 @@ for level in "compile only" ${isolations:-default}; do
     [ -n "${corpus_cases[$level]:-}" ] || continue
     echo "corpus: ${corpus_ok[$level]} of ${corpus_cases[$level]} cases scored as expected ($level)" | tee -a "$LOG"
 done
-
-if [ -n "${grading_standalone:-}" ]; then
-    echo "$passed passed, $failed failed, $skipped skipped"
-    [ "$failed" -eq 0 ]
-fi
+RUN_TIMEOUT=$grading_saved_timeout

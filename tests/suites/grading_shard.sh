@@ -6,31 +6,7 @@
 # but for each submission's execution_time. The merge must refuse a missing and a duplicated shard.
 
 if ! declare -F expect > /dev/null; then
-    # Standalone: the test functions of tests/run_tests.sh, reduced.
-    cd "$(dirname "${BASH_SOURCE[0]}")/../.." || exit 1
-    BUILD=${BUILD:-build}
-    mkdir -p "$BUILD/test-logs"
-    LOG=${LOG:-$BUILD/test-logs/grading-shard-suite.log}
-    : > "$LOG"
-    passed=0 failed=0 skipped=0
-    pass() { passed=$((passed + 1)); echo "PASS  $1"; }
-    fail() { failed=$((failed + 1)); echo "FAIL  $1${2:+ -- $2}"; }
-    skip() { skipped=$((skipped + 1)); echo "SKIP  $1${2:+ -- $2}"; }
-    run_capture() {
-        local name=$1; shift
-        local o e; o=$(mktemp) e=$(mktemp)
-        timeout --kill-after=10 "${RUN_TIMEOUT:-3600}" "$@" > "$o" 2> "$e" < /dev/null; rc=$?
-        out=$(cat "$o") err=$(cat "$e"); rm -f "$o" "$e"
-        { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
-    }
-    expect() {
-        local name=$1 want=$2 pattern=$3; shift 3
-        run_capture "$name" "$@"
-        if [ "$rc" -ne "$want" ]; then fail "$name" "exit $rc, expected $want: $(printf '%s' "$err" | tail -n 3)"
-        elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then fail "$name" "output does not match /$pattern/"
-        else pass "$name"; fi
-    }
-    grading_shard_standalone=1
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
 shard_dir=$BUILD/test-logs/grading-shard
@@ -111,7 +87,3 @@ if [ "$shard_class_ok" = 1 ]; then
     fi
 fi
 
-if [ -n "${grading_shard_standalone:-}" ]; then
-    echo "$passed passed, $failed failed, $skipped skipped"
-    [ "$failed" -eq 0 ]
-fi

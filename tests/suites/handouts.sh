@@ -74,7 +74,7 @@ handouts_suite() {
     expect "handouts: text in the margin of a PDF is reported" 1 'Overfull' \
         bash handouts/tools/latex.sh "$tmp/overfull.tex" "$tmp/overfull.pdf"
 
-    # 4. Results from a benchmark file (a fixture in the format of tests/bench.sh).
+    # 4. Results from a benchmark file (a fixture in the format of bench/run.sh).
     expect "handouts: results.py builds tables, plot and the book comparison" 0 '' \
         python3 handouts/tools/results.py --bench-dir handouts/tests/bench --out "$tmp/gen" 01 11
     if grep -q '| `fast` | 67108864 |' "$tmp/gen/results-01.md" 2> /dev/null \

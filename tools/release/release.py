@@ -37,7 +37,7 @@ import zipfile
 HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what the student edition holds ---------------------------------------------------------
-STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh",
+STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
                  "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt"]
 # Never in the student edition (the leak check refuses a release that has them).
 INSTRUCTOR_ONLY = ["solutions/*", "grading/*", "tests/grading/*", "tests/suites/*", "tests/labs/*",

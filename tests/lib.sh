@@ -1,0 +1,46 @@
+# What every test script shares (sourced by tests/run_tests.sh and tests/standalone.sh): the
+# result lines and their count, timed runs of a command, and where a lab's files are. The caller
+# sets LOG (every line and each command's output also go there) and may set RUN_TIMEOUT (the
+# seconds a command may run, 600 by default).
+
+passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}
+say() { echo "$1"; echo "$1" >> "$LOG"; }
+pass() { passed=$((passed + 1)); say "PASS  $1"; }
+fail() { failed=$((failed + 1)); say "FAIL  $1${2:+ -- $2}"; }
+skip() { skipped=$((skipped + 1)); say "SKIP  $1${2:+ -- $2}"; }
+
+# run_capture NAME CMD...: runs CMD with a time limit; sets $rc, $out (stdout) and $err (stderr).
+run_capture() {
+    local name=$1; shift
+    local o e
+    o=$(mktemp) e=$(mktemp)
+    timeout --kill-after=10 "${RUN_TIMEOUT:-600}" "$@" > "$o" 2> "$e" < /dev/null
+    rc=$?
+    out=$(cat "$o") err=$(cat "$e")
+    rm -f "$o" "$e"
+    { echo "=== $name: $* (exit $rc)"; echo "$out"; [ -n "$err" ] && echo "--- stderr:" && echo "$err"; } >> "$LOG"
+}
+
+# expect NAME WANTED_EXIT PATTERN CMD...: passes when CMD exits WANTED_EXIT and its output
+# (stdout and stderr) matches the extended regex PATTERN ('' matches anything).
+expect() {
+    local name=$1 want=$2 pattern=$3; shift 3
+    run_capture "$name" "$@"
+    if [ "$rc" -ne "$want" ]; then
+        fail "$name" "exit $rc, expected $want: $(printf '%s\n%s' "$out" "$err" | grep -m1 -E 'FAIL|error|Error' || printf '%s' "$err" | tail -n 3 | head -c 300)"
+    elif [ -n "$pattern" ] && ! printf '%s\n%s' "$out" "$err" | grep -qE -- "$pattern"; then
+        fail "$name" "output does not match /$pattern/"
+    else
+        pass "$name"
+    fi
+}
+
+# lab_dir NN: the lab's folder, labs/NN-topic (nothing when there is none).
+lab_dir() { ls -d labs/"$1"-* 2>/dev/null | head -n1; }
+
+# student_file NN: the file the student edits, labs/NN-topic/TOPIC.cu (every .cu but the driver).
+student_file() {
+    local dir
+    dir=$(lab_dir "$1")
+    [ -n "$dir" ] && ls "$dir"/*.cu 2>/dev/null | grep -v '/driver\.cu$' | head -n1
+}
