@@ -64,7 +64,7 @@ FLAGS_NOW := $(NVCC) $(ALL_NVCCFLAGS) | $(CXX) $(ALL_CXXFLAGS)
 $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP))" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
 
 # ---- the shared harness ---------------------------------------------------------------------
-COMMON_HOST_SRC := common/args.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
+COMMON_HOST_SRC := common/args.cpp common/shape.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
                    common/channel.cpp
 # grading_shims.cu goes only into the grader's builds (grading/grading.mk).
 COMMON_CUDA_SRC := $(filter-out common/grading_shims.cu,$(wildcard common/*.cu))

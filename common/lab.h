@@ -1,5 +1,6 @@
-// The lab framework: a lab's driver describes its variants and sizes and how to run one case;
-// run_lab() owns everything else (options, the GPU, the yardstick, timing policy, the table,
+// The lab framework: a lab's driver declares its shape, its variants (each a name, a line of
+// description and the function that runs it at one size), its sizes, targets and contrasts;
+// run_lab() owns everything else (options, the GPU, the yardsticks, timing policy, the table,
 // JSON/Markdown, exit codes). See labs/01-vector-add/driver.cu for the shape of a driver.
 #pragma once
 #include <cuda_runtime.h>
@@ -13,20 +14,18 @@
 #include <vector>
 
 #include "args.h"
+#include "buffers.h"
+#include "check.h"
 #include "gpu.h"
 #include "report.h"
+#include "shape.h"
 #include "timing.h"
 #include "validate.h"
 
 namespace cudalabs {
 
-struct Variant {
-    std::string name;         // used by --variant and in TODO hints: keep it one word
-    std::string description;  // one line for --help
-    bool yardstick = false;   // a reference implementation (cuBLAS...): ratios are against it
-    // The yardstick variant this one is compared with; empty: the lab's first yardstick.
-    std::string compare_with = "";
-};
+class RunContext;
+struct Outcome;
 
 // What running one variant at one size produced.
 struct Outcome {
@@ -44,12 +43,32 @@ struct Outcome {
 class RunContext {
 public:
     RunContext(const Options& options, const DeviceSummary& device, const cudaDeviceProp& props,
-               const TimingPlan& timing);
-    const Options& options;
+               const TimingPlan& timing, const std::vector<Dims>& sizes);
+    const Options& options;  // options.positional: the arguments after the options
     const DeviceSummary& device;
     const cudaDeviceProp& props;
     uint64_t seed() const { return options.seed; }
     TimingPlan timing;  // repetitions and budget of every timed case (no flusher, no observer)
+    const std::vector<Dims>& sizes;  // every size this run goes through, in order
+
+    // The sequence of every GPU variant: `launch` once (its outputs poisoned beforehand), wait
+    // for it, let `check_outputs` read them back and check them (through check() below), and
+    // time `launch` only when all of that passed. `working_set_bytes`: see time_gpu.
+    template <class Launch, class CheckOutputs>
+    void run_checked(Outcome& out, Launch&& launch, CheckOutputs&& check_outputs, double working_set_bytes);
+
+    // The usual case: one device output, poisoned here, compared with `expected` (count
+    // elements); `shape` names indices in messages ({rows, cols}...).
+    template <class T, class R, class Launch>
+    void run_checked(Outcome& out, Launch&& launch, DeviceBuffer<T>& output, const R* expected, Tolerance tol,
+                     double working_set_bytes, std::vector<size_t> shape = {});
+
+    // The same sequence for a variant timed on the host clock (host code, or work that
+    // allocates, copies or synchronises itself): `work` once (its outputs poisoned beforehand),
+    // wait for the device, `check_outputs`, and time `work` with time_host only when all of that
+    // passed.
+    template <class Work, class CheckOutputs>
+    void run_checked_host(Outcome& out, Work&& work, CheckOutputs&& check_outputs);
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
     // would fit in L2, the cache is flushed before every repetition.
@@ -150,37 +169,124 @@ private:
     size_t timed_sent_ = 0, timed_sent_bytes_ = 0;
 };
 
-struct Lab {
+// What a lab declares besides its variants and shape (shared by Lab and LabOf<S>).
+struct LabDeclaration {
     std::string number;          // "01": the marker is TODO(lab01)
     std::string name;            // "01-vector-add"
     std::string title;           // one line for --help and the report
     std::string size_help;       // what N, NxM, NxMxK mean for this lab
     std::string positional_help; // non-empty: the lab takes positional arguments (lab 05)
-    std::vector<Variant> variants;
     std::vector<Dims> check_sizes;  // default run: correctness, awkward shapes included
     std::vector<Dims> bench_sizes;  // --bench
     std::vector<Dims> quick_sizes;  // --quick (compute-sanitizer)
     std::string ratio_to;           // empty: measured copy bandwidth (GB/s)
+    // Judged in benchmark runs: a variant at a size reaches min_ratio of a yardstick variant, of
+    // another variant, or of the measured copy bandwidth (kCopyYardstick). Checked at start.
     std::vector<Target> bench_targets;
-
-    // Throws UsageError for sizes this lab cannot run (wrong number of extents, over int range).
-    std::function<void(const Dims&)> check_dims;
-    // Device memory one case needs, in bytes, checked against free memory before anything runs.
-    std::function<double(const Dims&)> device_bytes;
-    // Optional: called once with the options before any case (positional arguments, limits).
-    std::function<void(const Options&)> configure;
-    std::function<Outcome(const std::string& variant, const Dims& dims, RunContext& ctx)> run;
+    // Pairs of variants the lesson compares (report.h): their gain is shown after the table.
+    std::vector<Contrast> contrasts;
+    // Optional: the size that the positional arguments stand for (they are refused otherwise;
+    // --size, --bench and --quick cannot be combined with them). Throws UsageError.
+    std::function<Dims(const std::vector<std::string>&)> size_from_positional;
     // Optional: print lab-specific material before the table (after the device header) and
     // after the verdict (a bar chart, an explanation of the numbers).
     std::function<void(RunContext& ctx, std::ostream& out)> prologue;
     std::function<void(const Report& report, std::ostream& out)> epilogue;
 };
 
+// One variant as a driver declares it. `S` is the lab's shape (shape.h).
+template <class S>
+struct VariantOf {
+    std::string name;         // used by --variant and in TODO hints: keep it one word
+    std::string description;  // one line for --help
+    // Runs the variant at one size: data, launch, check and timing (usually through
+    // RunContext::run_checked). Throws for what makes the case fail (CudaError...).
+    std::function<Outcome(const S&, RunContext&)> run;
+    bool yardstick = false;   // a reference implementation (cuBLAS...): ratios are against it
+    // The yardstick variant this one is compared with; empty: the lab's first yardstick.
+    std::string compare_with = "";
+    std::string element = "float";  // the element type it computes in
+};
+
+// A lab as its driver declares it: main() fills one in and returns run_lab(lab, argc, argv).
+template <class S>
+struct LabOf : LabDeclaration {
+    std::vector<VariantOf<S>> variants;
+    // How a size becomes an S; by default S::parse. Throws UsageError.
+    std::function<S(const Dims&)> parse = [](const Dims& d) { return S::parse(d); };
+    // Optional: more checks of a parsed size (limits of this lab). Throws UsageError.
+    std::function<void(const S&)> check;
+    // Device memory one case needs, in bytes, checked against free memory before anything runs.
+    std::function<double(const S&, const Options&)> device_bytes;
+};
+
+// The lab as the runner sees it: every size still as extents.
+struct Variant {
+    std::string name, description;
+    bool yardstick = false;
+    std::string compare_with, element;
+    std::function<Outcome(const Dims&, RunContext&)> run;
+};
+struct Lab : LabDeclaration {
+    std::vector<Variant> variants;
+    std::function<void(const Dims&)> check_dims;  // throws UsageError
+    std::function<double(const Dims&, const Options&)> device_bytes;
+};
+
+template <class S>
+Lab untyped(const LabOf<S>& typed) {
+    Lab lab;
+    static_cast<LabDeclaration&>(lab) = typed;
+    const auto parse = typed.parse;
+    const auto check = typed.check;
+    lab.check_dims = [parse, check](const Dims& d) {
+        const S s = parse(d);
+        if (check) check(s);
+    };
+    if (typed.device_bytes)
+        lab.device_bytes = [parse, bytes = typed.device_bytes](const Dims& d, const Options& o) { return bytes(parse(d), o); };
+    for (const VariantOf<S>& v : typed.variants)
+        lab.variants.push_back({v.name, v.description, v.yardstick, v.compare_with, v.element,
+                                [parse, run = v.run](const Dims& d, RunContext& ctx) { return run(parse(d), ctx); }});
+    return lab;
+}
+
 // Runs the lab as its main(): returns the exit code (see exit_codes.h).
 int run_lab(const Lab& lab, int argc, char** argv);
+template <class S>
+int run_lab(const LabOf<S>& lab, int argc, char** argv) {
+    return run_lab(untyped(lab), argc, argv);
+}
 
-// Helpers for check_dims.
-void require_extents(const Dims& dims, size_t min_count, size_t max_count, const std::string& what);
-void require_at_most(const Dims& dims, long long max_value, const std::string& what);
+template <class Launch, class CheckOutputs>
+void RunContext::run_checked(Outcome& out, Launch&& launch, CheckOutputs&& check_outputs, double working_set_bytes) {
+    launch();
+    CHECK_LAUNCH();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    check_outputs();
+    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_gpu(launch, working_set_bytes);
+}
+
+template <class Work, class CheckOutputs>
+void RunContext::run_checked_host(Outcome& out, Work&& work, CheckOutputs&& check_outputs) {
+    work();
+    CUDA_CHECK(cudaDeviceSynchronize());
+    check_outputs();
+    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_host(work);
+}
+
+template <class T, class R, class Launch>
+void RunContext::run_checked(Outcome& out, Launch&& launch, DeviceBuffer<T>& output, const R* expected, Tolerance tol,
+                             double working_set_bytes, std::vector<size_t> shape) {
+    output.poison();
+    std::vector<T> got(output.size());
+    run_checked(
+        out, launch,
+        [&] {
+            output.download(got.data());
+            check(out, got.data(), expected, got.size(), tol, shape);
+        },
+        working_set_bytes);
+}
 
 }  // namespace cudalabs

@@ -118,20 +118,63 @@ void print_table(std::ostream& out, const Report& report) {
     if (!report.ratio_to.empty()) out << "(ratio: rate / " << report.ratio_to << ")\n";
 }
 
+double copy_ratio(const Row& row, const DeviceSummary& device) {
+    return row.gbs() > 0 && device.copy_gbs > 0 ? row.gbs() / device.copy_gbs : -1;
+}
+
+double rate_ratio(const Row& row, const Row& other) {
+    if (row.rate() > 0 && other.rate() > 0 && (row.flops > 0) == (other.flops > 0)) return row.rate() / other.rate();
+    if (row.time_ms > 0 && other.time_ms > 0) return other.time_ms / row.time_ms;
+    return -1;
+}
+
+const Row* passed_row(const Report& report, const std::string& variant, const std::string& size) {
+    for (const Row& r : report.rows)
+        if (r.variant == variant && r.size == size && (r.status == Status::Pass || r.status == Status::Reference))
+            return &r;
+    return nullptr;
+}
+
 void evaluate_targets(Report& report) {
     for (Target& t : report.targets) {
         t.measured = false;
-        for (const Row& r : report.rows) {
-            if (r.variant != t.variant || r.size != t.size || r.status != Status::Pass) continue;
-            double ratio = t.yardstick == kCopyYardstick
-                               ? (r.gbs() > 0 && report.device.copy_gbs > 0 ? r.gbs() / report.device.copy_gbs : -1)
-                               : r.ratio;
-            if (ratio >= 0) {
-                t.ratio = ratio;
-                t.measured = true;
-                t.met = ratio >= t.min_ratio;
-            }
+        // The variant may be a yardstick itself (a REF row): pinned memory against pageable.
+        const Row* row = passed_row(report, t.variant, t.size);
+        if (!row) continue;
+        double ratio = -1;
+        if (t.yardstick == kCopyYardstick) {
+            ratio = copy_ratio(*row, report.device);
+        } else if (const Row* other = passed_row(report, t.yardstick, t.size)) {
+            ratio = rate_ratio(*row, *other);
         }
+        if (ratio >= 0) {
+            t.ratio = ratio;
+            t.measured = true;
+            t.met = ratio >= t.min_ratio;
+        }
+    }
+}
+
+void evaluate_contrasts(Report& report) {
+    report.contrast_results.clear();
+    for (const Contrast& c : report.contrasts)
+        for (const Row& r : report.rows) {
+            if (r.variant != c.variant) continue;
+            const Row* a = passed_row(report, c.variant, r.size);
+            const Row* b = passed_row(report, c.over, r.size);
+            const double gain = a && b ? rate_ratio(*a, *b) : -1;
+            if (gain > 0) report.contrast_results.push_back({c.label, c.variant, c.over, r.size, gain});
+        }
+}
+
+void print_contrasts(std::ostream& out, const Report& report) {
+    std::string label;
+    for (const ContrastResult& c : report.contrast_results) {
+        if (c.label != label) {
+            label = c.label;
+            out << label << ": " << c.variant << " over " << c.over << "\n";
+        }
+        out << "  " << c.size << std::string(c.size.size() < 16 ? 16 - c.size.size() : 1, ' ') << format_number(c.gain, 2) << "x\n";
     }
 }
 
@@ -192,6 +235,12 @@ void write_json(std::ostream& out, const Report& r) {
             << (t.measured ? json_number(t.ratio) : "null") << ", \"met\": "
             << (t.measured ? (t.met ? "true" : "false") : "null") << "}";
     }
+    out << "\n  ],\n  \"contrasts\": [";
+    for (size_t i = 0; i < r.contrast_results.size(); ++i) {
+        const ContrastResult& c = r.contrast_results[i];
+        out << (i ? ",\n" : "\n") << "    {\"label\": " << q(c.label) << ", \"variant\": " << q(c.variant)
+            << ", \"over\": " << q(c.over) << ", \"size\": " << q(c.size) << ", \"gain\": " << json_number(c.gain) << "}";
+    }
     out << "\n  ],\n  \"verdict\": " << q(r.passed() ? "PASS" : "FAIL") << "\n}\n";
 }
 
@@ -213,6 +262,12 @@ void write_markdown(std::ostream& out, const Report& r) {
                 << format_number(t.min_ratio, 2) << " | "
                 << (t.measured ? format_number(t.ratio, 2) : "-") << " | "
                 << (t.measured ? (t.met ? "met" : "MISSED") : "not run") << " |\n";
+    }
+    if (!r.contrast_results.empty()) {
+        out << "\n| contrast | size | gain |\n|---|---:|---:|\n";
+        for (const ContrastResult& c : r.contrast_results)
+            out << "| " << c.label << " (" << c.variant << " over " << c.over << ") | " << c.size << " | "
+                << format_number(c.gain, 2) << "x |\n";
     }
     out << "\n";
 }

@@ -43,13 +43,26 @@ struct Target {
     std::string variant;
     std::string size;
     double min_ratio = 0;
-    // What the ratio is against: the row's ratio column, except for kCopyYardstick, which
-    // is always the row's GB/s over the measured copy bandwidth.
+    // What the ratio is against: kCopyYardstick (the row's GB/s over the measured copy
+    // bandwidth), or another variant of the lab, a yardstick or not (rate over its rate at the
+    // same size: see rate_ratio).
     std::string yardstick;
     // Filled in after the run:
     double ratio = -1;
     bool met = false;
     bool measured = false;
+};
+
+// Two variants a lesson sets side by side (padded against conflicting tiles, pinned against
+// pageable memory...): after the table, how much faster `variant` is than `over` at every size
+// where both passed. A contrast with a required gain is a Target with `over` as its yardstick.
+struct Contrast {
+    std::string variant, over;
+    std::string label;  // what the comparison shows: "padding the tile (32 x 32)"
+};
+struct ContrastResult {
+    std::string label, variant, over, size;
+    double gain = -1;
 };
 
 struct Report {
@@ -62,6 +75,8 @@ struct Report {
     DeviceSummary device;
     std::vector<Row> rows;
     std::vector<Target> targets;
+    std::vector<Contrast> contrasts;
+    std::vector<ContrastResult> contrast_results;  // filled by evaluate_contrasts
 
     bool passed() const;        // no row failed and at least one ran
     int count(Status s) const;
@@ -77,7 +92,17 @@ void write_markdown(std::ostream& out, const Report& report);
 std::string json_escape(const std::string& text);
 // Fixed-point with `digits` decimals; "-" for negative (unmeasured) values.
 std::string format_number(double value, int digits);
-// Fills each target's ratio/met/measured from the matching row.
+// A row's GB/s over the measured copy bandwidth; < 0 when either is unknown.
+double copy_ratio(const Row& row, const DeviceSummary& device);
+// How much faster `row` is than `other`: rate over rate when both have one of the same kind
+// (GFLOP/s or GB/s), else the time of `other` over the time of `row`; < 0 when not measured.
+double rate_ratio(const Row& row, const Row& other);
+// The passed row of `variant` at `size`, or nullptr.
+const Row* passed_row(const Report& report, const std::string& variant, const std::string& size);
+// Fills each target's ratio/met/measured from the matching rows.
 void evaluate_targets(Report& report);
+// Fills contrast_results: every contrast at every size where both of its variants passed.
+void evaluate_contrasts(Report& report);
+void print_contrasts(std::ostream& out, const Report& report);
 
 }  // namespace cudalabs

@@ -20,8 +20,8 @@
 namespace cudalabs {
 
 RunContext::RunContext(const Options& opts, const DeviceSummary& dev, const cudaDeviceProp& p,
-                       const TimingPlan& plan)
-    : options(opts), device(dev), props(p), timing(plan) {}
+                       const TimingPlan& plan, const std::vector<Dims>& run_sizes)
+    : options(opts), device(dev), props(p), timing(plan), sizes(run_sizes) {}
 
 L2Flusher* RunContext::flusher_for(double working_set_bytes) {
     if (working_set_bytes >= 3.0 * props.l2CacheSize) return nullptr;
@@ -198,17 +198,6 @@ void RunContext::record_failure(Outcome& out, const std::string& why) {
     if (out.failure.empty()) out.failure = why;
 }
 
-void require_extents(const Dims& dims, size_t min_count, size_t max_count, const std::string& what) {
-    if (dims.size() < min_count || dims.size() > max_count)
-        throw UsageError("size '" + format_dims(dims) + "' does not fit this lab: expected " + what);
-}
-
-void require_at_most(const Dims& dims, long long max_value, const std::string& what) {
-    for (long long d : dims)
-        if (d > max_value)
-            throw UsageError("size '" + format_dims(dims) + "' is too large: " + what);
-}
-
 namespace {
 
 std::string program_name(const char* argv0) {
@@ -257,7 +246,7 @@ void print_description(std::ostream& out, const Lab& lab) {
         const Variant& v = lab.variants[i];
         out << (i ? ",\n" : "\n") << "    {\"name\": " << q(v.name) << ", \"description\": " << q(v.description)
             << ", \"yardstick\": " << (v.yardstick ? "true" : "false") << ", \"compare_with\": " << q(v.compare_with)
-            << "}";
+            << ", \"element\": " << q(v.element) << "}";
     }
     out << "\n  ],\n  \"check_sizes\": " << sizes(lab.check_sizes) << ",\n  \"bench_sizes\": "
         << sizes(lab.bench_sizes) << ",\n  \"quick_sizes\": " << sizes(lab.quick_sizes)
@@ -267,7 +256,13 @@ void print_description(std::ostream& out, const Lab& lab) {
         out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(t.variant) << ", \"size\": " << q(t.size)
             << ", \"min_ratio\": " << t.min_ratio << ", \"against\": " << q(t.yardstick) << "}";
     }
-    out << (lab.bench_targets.empty() ? "]\n}\n" : "\n  ]\n}\n");
+    out << (lab.bench_targets.empty() ? "]" : "\n  ]") << ",\n  \"contrasts\": [";
+    for (size_t i = 0; i < lab.contrasts.size(); ++i) {
+        const Contrast& c = lab.contrasts[i];
+        out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(c.variant) << ", \"over\": " << q(c.over)
+            << ", \"label\": " << q(c.label) << "}";
+    }
+    out << (lab.contrasts.empty() ? "]\n}\n" : "\n  ]\n}\n");
 }
 
 std::vector<Variant> selected_variants(const Lab& lab, const Options& opt) {
@@ -359,8 +354,7 @@ void fill_ratios(Report& report, const Lab& lab) {
         if (row.rate() <= 0 || row.status == Status::Fail) continue;
         const std::string yardstick = yardstick_of(row.variant);
         if (yardstick.empty()) {
-            if (row.flops <= 0 && report.device.copy_gbs > 0)
-                row.ratio = row.gbs() / report.device.copy_gbs;
+            if (row.flops <= 0) row.ratio = copy_ratio(row, report.device);
             continue;
         }
         for (const Row& ref : report.rows) {
@@ -373,11 +367,31 @@ void fill_ratios(Report& report, const Lab& lab) {
     }
 }
 
+// A lab whose targets or contrasts name what it does not have is a mistake in its driver: said
+// at once, before anything runs, instead of a target that is never measured.
+void check_declaration(const Lab& lab) {
+    auto has = [&](const std::string& name) {
+        return std::any_of(lab.variants.begin(), lab.variants.end(), [&](const Variant& v) { return v.name == name; });
+    };
+    for (const Target& t : lab.bench_targets) {
+        if (!has(t.variant)) throw std::logic_error("lab " + lab.number + ": a target names no variant of the lab: '" + t.variant + "'");
+        if (t.yardstick != kCopyYardstick && !has(t.yardstick))
+            throw std::logic_error("lab " + lab.number + ": the target of " + t.variant + " is against '" + t.yardstick +
+                                   "', which is neither '" + kCopyYardstick + "' nor a variant of the lab");
+    }
+    for (const Contrast& c : lab.contrasts)
+        if (!has(c.variant) || !has(c.over))
+            throw std::logic_error("lab " + lab.number + ": the contrast '" + c.label + "' names a variant the lab does not have");
+    for (const Variant& v : lab.variants)
+        if (!v.run) throw std::logic_error("lab " + lab.number + ": variant " + v.name + " has nothing to run");
+}
+
 int run_checked(const Lab& lab, int argc, char** argv) {
     const std::string program = program_name(argc > 0 ? argv[0] : nullptr);
     Options opt;
     std::vector<Variant> variants;
     std::vector<Dims> sizes;
+    check_declaration(lab);
     try {
         opt = parse_args(argc, argv);
         enable_buffer_checks(opt.guard_buffers);
@@ -396,8 +410,12 @@ int run_checked(const Lab& lab, int argc, char** argv) {
             print_description(std::cout, lab);
             return kExitPass;
         }
-        if (!opt.positional.empty() && lab.positional_help.empty())
-            throw UsageError("unexpected argument '" + opt.positional[0] + "' (see --help)");
+        if (!opt.positional.empty()) {
+            if (!lab.size_from_positional) throw UsageError("unexpected argument '" + opt.positional[0] + "' (see --help)");
+            if (!opt.sizes.empty() || opt.bench || opt.quick)
+                throw UsageError("the arguments " + lab.positional_help + " cannot be combined with --size, --bench or --quick");
+            opt.sizes = {lab.size_from_positional(opt.positional)};
+        }
         variants = selected_variants(lab, opt);
         sizes = !opt.sizes.empty() ? opt.sizes
                 : opt.bench        ? lab.bench_sizes
@@ -405,7 +423,6 @@ int run_checked(const Lab& lab, int argc, char** argv) {
                                    : lab.check_sizes;
         for (const Dims& d : sizes)
             if (lab.check_dims) lab.check_dims(d);
-        if (lab.configure) lab.configure(opt);
     } catch (const UsageError& e) {
         std::cerr << program << ": error: " << e.what() << "\n";
         return kExitUsage;
@@ -417,7 +434,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
         report.device = open_device(opt.device, &props);
         size_t free_bytes = free_device_memory();
         for (const Dims& d : sizes) {
-            double need = lab.device_bytes ? lab.device_bytes(d) : 0;
+            double need = lab.device_bytes ? lab.device_bytes(d, opt) : 0;
             if (need > 0.95 * static_cast<double>(free_bytes))
                 throw UsageError("size " + format_dims(d) + " needs " + human_bytes(need) +
                                  " of device memory, but " + report.device.name + " has " +
@@ -443,8 +460,9 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     report.seed = opt.seed;
     report.ratio_to = lab.ratio_to.empty() ? "measured copy bandwidth" : lab.ratio_to;
     if (opt.bench) report.targets = lab.bench_targets;
+    report.contrasts = lab.contrasts;
 
-    RunContext ctx(opt, report.device, props, timing_plan(opt));
+    RunContext ctx(opt, report.device, props, timing_plan(opt), sizes);
     bool context_lost = false;
     // A variant whose output was never written at one size is not run at the others: one
     // pointer to its TODO is enough.
@@ -492,7 +510,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
             if (progress) std::cerr << "  running " << v.name << " at " << format_dims(dims) << "...\r" << std::flush;
             try {
                 ctx.begin_case(v.name, dims);
-                out = lab.run(v.name, dims, ctx);
+                out = v.run(dims, ctx);
                 CUDA_CHECK(cudaDeviceSynchronize());
             } catch (const CudaError& e) {
                 out = Outcome();
@@ -514,7 +532,12 @@ int run_checked(const Lab& lab, int argc, char** argv) {
 
     fill_ratios(report, lab);
     evaluate_targets(report);
+    evaluate_contrasts(report);
     print_table(std::cout, report);
+    if (!report.contrast_results.empty()) {
+        std::cout << "\n";
+        print_contrasts(std::cout, report);
+    }
     if (!report.targets.empty()) print_targets(std::cout, report);
     std::cout << verdict_line(report) << "\n";
     if (lab.epilogue) lab.epilogue(report, std::cout);

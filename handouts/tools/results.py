@@ -6,7 +6,8 @@ Reads every bench/results/<device>.json that `make bench` wrote (bench/run.sh: {
 and handouts/data/book-c2070.json (the book's Tesla C2070 timings), and writes, for each lab
 number given on the command line:
 
-  OUT/results-NN.md    Markdown: one table per device, the speed targets, a plot, the book's
+  OUT/results-NN.md    Markdown: one table per device, the speed targets, the lab's contrasts
+                       (how much faster one variant is than another), a plot, the book's
                        figures beside today's where the book has them, the formulas
   OUT/results-NN-<device>.svg   the plot (ratio of every variant to its yardstick)
 
@@ -135,6 +136,14 @@ def device_section(nn, fname, data, runs, out_dir, heading):
                 met = {True: "met", False: "**missed**", None: "not run"}[t.get("met")]
                 md.append(f"| `{t.get('variant')}` at {t.get('size')} vs {t.get('yardstick')} | "
                           f"{fmt(t.get('min_ratio'), 2)} | {fmt(t.get('ratio'), 2)} | {met} |")
+            md.append("")
+        contrasts = run.get("contrasts", [])
+        if contrasts:
+            md.append("| compared | size | gain |")
+            md.append("|---|--:|--:|")
+            for c in contrasts:
+                md.append(f"| {c.get('label')}: `{c.get('variant')}` over `{c.get('over')}` | "
+                          f"{c.get('size')} | {fmt(c.get('gain'), 2)}× |")
             md.append("")
     if bars:
         svg = f"results-{nn}-{os.path.splitext(fname)[0]}.svg"  # fname: <device slug>.json

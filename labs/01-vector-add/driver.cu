@@ -2,6 +2,7 @@
 // vector_add.cu. The same driver builds the starter (./lab01), the solution (./sol01) and the
 // grader's build, so the check cannot be edited away.
 #include <climits>
+#include <functional>
 #include <vector>
 
 #include "main.h"
@@ -12,64 +13,77 @@ using namespace cudalabs;
 
 namespace {
 
-Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) {
-    const int n = static_cast<int>(dims[0]);
-    std::vector<float> a(n), b(n), c(n), expected(n);
-    fill_uniform(a.data(), n, ctx.seed(), 1);
-    fill_uniform(b.data(), n, ctx.seed(), 2);
-    vector_add_reference(a.data(), b.data(), expected.data(), n);
-    const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
+// The inputs of one size and the sum they must give.
+struct Vectors {
+    int n = 0;
+    std::vector<float> a, b, expected;
+};
 
+Vectors vectors_for(const Length& len, RunContext& ctx) {
+    Vectors v;
+    v.n = static_cast<int>(len.n);
+    v.a.resize(v.n);
+    v.b.resize(v.n);
+    v.expected.resize(v.n);
+    fill_uniform(v.a.data(), v.n, ctx.seed(), 1);
+    fill_uniform(v.b.data(), v.n, ctx.seed(), 2);
+    vector_add_reference(v.a.data(), v.b.data(), v.expected.data(), v.n);
+    return v;
+}
+
+// One correctly rounded addition on both sides.
+const Tolerance kTolerance = Tolerance::elementwise(kFloatRoundoff);
+
+Outcome run_host(const Length& len, RunContext& ctx) {
+    const Vectors v = vectors_for(len, ctx);
+    std::vector<float> c(v.n);
+    poison_fill(c.data(), v.n);
     Outcome out;
-    if (variant == "host") {
-        poison_fill(c.data(), n);
-        vector_add_host(a.data(), b.data(), c.data(), n);
-        ctx.check(out, c.data(), expected.data(), n, tol);
-        if (out.check.ok())
-            out.time_ms = ctx.time_host([&] { vector_add_host(a.data(), b.data(), c.data(), n); });
-        out.note = "time includes allocation, both copies and free";
-        return out;
-    }
-
-    auto launch = variant == "simple" ? vector_add_simple : vector_add_fast;
-    DeviceBuffer<float> da(n), db(n), dc(n);
-    da.upload(a.data());
-    db.upload(b.data());
-    dc.poison();
-    launch(da.data(), db.data(), dc.data(), n, 0);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    dc.download(c.data());
-    ctx.check(out, c.data(), expected.data(), n, tol);
-    out.bytes = 3.0 * sizeof(float) * n;  // read a and b, write c
-    if (out.check.ok())
-        out.time_ms = ctx.time_gpu([&] { launch(da.data(), db.data(), dc.data(), n, 0); }, out.bytes);
+    ctx.run_checked_host(
+        out, [&] { vector_add_host(v.a.data(), v.b.data(), c.data(), v.n); },
+        [&] { ctx.check(out, c.data(), v.expected.data(), v.n, kTolerance); });
+    out.note = "time includes allocation, both copies and free";
     return out;
+}
+
+using Launcher = void (*)(const float* a, const float* b, float* c, int n, cudaStream_t stream);
+
+// A kernel variant: c = a + b on device arrays through `launch`.
+std::function<Outcome(const Length&, RunContext&)> add_by(Launcher launch) {
+    return [launch](const Length& len, RunContext& ctx) {
+        const Vectors v = vectors_for(len, ctx);
+        DeviceBuffer<float> da(v.n), db(v.n), dc(v.n);
+        da.upload(v.a.data());
+        db.upload(v.b.data());
+        Outcome out;
+        out.bytes = 3.0 * sizeof(float) * v.n;  // read a and b, write c
+        ctx.run_checked(out, [&] { launch(da.data(), db.data(), dc.data(), v.n, 0); }, dc, v.expected.data(),
+                        kTolerance, out.bytes);
+        return out;
+    };
 }
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Lab lab;
+    LabOf<Length> lab;
     lab.number = "01";
     lab.name = "01-vector-add";
     lab.title = "vector add: c = a + b, one thread per element, then a fast grid-stride version";
     lab.size_help = "N = number of float elements (1 to 2147483647)";
     lab.variants = {
-        {"host", "vector_add_host: allocate, copy in, launch, copy out, free"},
-        {"simple", "vector_add_simple: one element per thread, 256-thread blocks"},
-        {"fast", "vector_add_fast: grid-stride loop with float4 loads and stores"},
+        {"host", "vector_add_host: allocate, copy in, launch, copy out, free", run_host},
+        {"simple", "vector_add_simple: one element per thread, 256-thread blocks", add_by(vector_add_simple)},
+        {"fast", "vector_add_fast: grid-stride loop with float4 loads and stores", add_by(vector_add_fast)},
     };
     // 1, a prime, non-multiples of 256 and of 4, and a large size.
     lab.check_sizes = {{1}, {7}, {997}, {1000}, {65537}, {1000003}, {16777219}};
     lab.bench_sizes = {{1 << 20}, {1 << 26}};
     lab.quick_sizes = {{1}, {997}, {4099}};
-    lab.bench_targets = {{"fast", "67108864", 0.90, "copy bandwidth"}};
-    lab.check_dims = [](const Dims& d) {
-        require_extents(d, 1, 1, "one extent, N");
-        require_at_most(d, INT_MAX, "N must be at most 2147483647 (the kernels index with int)");
+    lab.bench_targets = {{"fast", "67108864", 0.90, kCopyYardstick}};
+    lab.check = [](const Length& len) {
+        require_at_most({len.n}, INT_MAX, "N must be at most 2147483647 (the kernels index with int)");
     };
-    lab.device_bytes = [](const Dims& d) { return 3.0 * sizeof(float) * d[0]; };
-    lab.run = run_case;
+    lab.device_bytes = [](const Length& len, const Options&) { return 3.0 * sizeof(float) * len.n; };
     return run_lab(lab, argc, argv);
 }

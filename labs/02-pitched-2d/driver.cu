@@ -48,65 +48,71 @@ void print_pitches(RunContext& ctx, std::ostream& out) {
         << "warp's 128-byte reads never straddle more segments than needed.\n\n";
 }
 
-Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) {
-    const int height = static_cast<int>(dims[0]), width = static_cast<int>(dims[1]);
-    const size_t count = static_cast<size_t>(width) * height;
-    const std::vector<size_t> shape = {static_cast<size_t>(height), static_cast<size_t>(width)};
-    std::vector<float> a(count), b(count), c(count), expected(count);
-    fill_uniform(a.data(), count, ctx.seed(), 1);
-    fill_uniform(b.data(), count, ctx.seed(), 2);
-    add_scaled_reference(a.data(), b.data(), expected.data(), count, kAlpha);
-    const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
+// The operands of one size (height x width, packed) and the result they must give.
+struct Operands {
+    int height = 0, width = 0;
+    size_t count = 0;
+    std::vector<size_t> shape;  // {rows, cols}, for indices in messages
+    std::vector<float> a, b, expected;
+};
 
+Operands operands_for(const Matrix& m, RunContext& ctx) {
+    Operands o;
+    o.height = static_cast<int>(m.rows);
+    o.width = static_cast<int>(m.cols);
+    o.count = m.count();
+    o.shape = {static_cast<size_t>(m.rows), static_cast<size_t>(m.cols)};
+    o.a.resize(o.count);
+    o.b.resize(o.count);
+    o.expected.resize(o.count);
+    fill_uniform(o.a.data(), o.count, ctx.seed(), 1);
+    fill_uniform(o.b.data(), o.count, ctx.seed(), 2);
+    add_scaled_reference(o.a.data(), o.b.data(), o.expected.data(), o.count, kAlpha);
+    return o;
+}
+
+const Tolerance kTolerance = Tolerance::elementwise(kFloatRoundoff);
+
+Outcome run_host(const Matrix& m, RunContext& ctx) {
+    const Operands o = operands_for(m, ctx);
+    std::vector<float> c(o.count);
+    poison_fill(c.data(), o.count);
     Outcome out;
-    out.bytes = 3.0 * sizeof(float) * count;  // read a and b, write c
-    if (variant == "host") {
-        poison_fill(c.data(), count);
-        add_scaled_host(a.data(), b.data(), c.data(), width, height, kAlpha);
-        ctx.check(out, c.data(), expected.data(), count, tol, shape);
-        if (out.check.ok())
-            out.time_ms = ctx.time_host([&] { add_scaled_host(a.data(), b.data(), c.data(), width, height, kAlpha); });
-        out.bytes = 0;  // the time is mostly allocation and copies: no bandwidth to compare
-        out.note = "time includes cudaMallocPitch, cudaMemcpy2D both ways and cudaFree";
-        return out;
-    }
+    ctx.run_checked_host(
+        out, [&] { add_scaled_host(o.a.data(), o.b.data(), c.data(), o.width, o.height, kAlpha); },
+        [&] { ctx.check(out, c.data(), o.expected.data(), o.count, kTolerance, o.shape); });
+    // No bytes: the time is mostly allocation and copies, no bandwidth to compare.
+    out.note = "time includes cudaMallocPitch, cudaMemcpy2D both ways and cudaFree";
+    return out;
+}
 
-    if (variant == "packed") {
-        DeviceBuffer<float> da(count), db(count), dc(count);
-        da.upload(a.data());
-        db.upload(b.data());
-        dc.poison();
-        add_scaled_packed(da.data(), db.data(), dc.data(), width, height, kAlpha, 0);
-        CUDA_CHECK(cudaDeviceSynchronize());
-        dc.download(c.data());
-        ctx.check(out, c.data(), expected.data(), count, tol, shape);
-        if (out.check.ok())
-            out.time_ms = ctx.time_gpu([&] { add_scaled_packed(da.data(), db.data(), dc.data(), width, height, kAlpha, 0); }, out.bytes);
-        out.note = "rows " + std::to_string(width * sizeof(float)) + " B apart, no padding";
-        return out;
-    }
-
-    Pitched2D<float> da(width, height), db(width, height), dc(width, height);
+Outcome run_pitched(const Matrix& m, RunContext& ctx) {
+    const Operands o = operands_for(m, ctx);
+    Pitched2D<float> da(o.width, o.height), db(o.width, o.height), dc(o.width, o.height);
     if (da.pitch() != dc.pitch() || db.pitch() != dc.pitch())
         throw std::runtime_error("internal: cudaMallocPitch gave equal widths different pitches");
-    const size_t pitch = dc.pitch();
-    da.upload(a.data());
-    db.upload(b.data());
+    const size_t pitch = dc.pitch(), row_bytes = o.width * sizeof(float);
+    da.upload(o.a.data());
+    db.upload(o.b.data());
     dc.poison();
-    add_scaled_pitched(da.data(), db.data(), dc.data(), pitch, width, height, kAlpha, 0);
-    CUDA_CHECK(cudaDeviceSynchronize());
-    dc.download(c.data());
-    ctx.check(out, c.data(), expected.data(), count, tol, shape);
-    // The padding must still hold the poison: a kernel without the column guard writes there.
-    std::vector<unsigned char> raw(pitch * height);
-    CUDA_CHECK(cudaMemcpy(raw.data(), dc.data(), raw.size(), cudaMemcpyDeviceToHost));
-    const size_t row_bytes = width * sizeof(float);
-    const size_t stray = written_padding_bytes(raw.data(), row_bytes, pitch, height, kPoisonByte);
-    if (stray && !out.check.never_written())
-        out.failure = std::to_string(stray) + " bytes written into the row padding (columns >= " +
-                      std::to_string(width) + "): guard the column index";
-    if (out.check.ok() && !stray)
-        out.time_ms = ctx.time_gpu([&] { add_scaled_pitched(da.data(), db.data(), dc.data(), pitch, width, height, kAlpha, 0); }, out.bytes);
+
+    Outcome out;
+    out.bytes = 3.0 * sizeof(float) * o.count;  // read a and b, write c
+    ctx.run_checked(
+        out, [&] { add_scaled_pitched(da.data(), db.data(), dc.data(), pitch, o.width, o.height, kAlpha, 0); },
+        [&] {
+            std::vector<float> c(o.count);
+            dc.download(c.data());
+            ctx.check(out, c.data(), o.expected.data(), o.count, kTolerance, o.shape);
+            // The padding must still hold the poison: a kernel without the column guard writes there.
+            std::vector<unsigned char> raw(pitch * o.height);
+            CUDA_CHECK(cudaMemcpy(raw.data(), dc.data(), raw.size(), cudaMemcpyDeviceToHost));
+            const size_t stray = written_padding_bytes(raw.data(), row_bytes, pitch, o.height, kPoisonByte);
+            if (stray && !out.check.never_written())
+                out.failure = std::to_string(stray) + " bytes written into the row padding (columns >= " +
+                              std::to_string(o.width) + "): guard the column index";
+        },
+        out.bytes);
     char note[96];
     std::snprintf(note, sizeof note, "pitch %zu B (+%.0f%% padding)", pitch,
                   100.0 * (pitch - row_bytes) / row_bytes);
@@ -114,18 +120,32 @@ Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) 
     return out;
 }
 
+Outcome run_packed(const Matrix& m, RunContext& ctx) {
+    const Operands o = operands_for(m, ctx);
+    DeviceBuffer<float> da(o.count), db(o.count), dc(o.count);
+    da.upload(o.a.data());
+    db.upload(o.b.data());
+    Outcome out;
+    out.bytes = 3.0 * sizeof(float) * o.count;  // read a and b, write c
+    ctx.run_checked(
+        out, [&] { add_scaled_packed(da.data(), db.data(), dc.data(), o.width, o.height, kAlpha, 0); }, dc,
+        o.expected.data(), kTolerance, out.bytes, o.shape);
+    out.note = "rows " + std::to_string(o.width * sizeof(float)) + " B apart, no padding";
+    return out;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-    Lab lab;
+    LabOf<Matrix> lab;
     lab.number = "02";
     lab.name = "02-pitched-2d";
     lab.title = "2D arrays with a pitch: c = 1.5 a + b on cudaMallocPitch matrices, 2D blocks and grids";
     lab.size_help = "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)";
     lab.variants = {
-        {"host", "add_scaled_host: cudaMallocPitch, cudaMemcpy2D in, kernel, cudaMemcpy2D out, free"},
-        {"pitched", "add_scaled_pitched: 32x8 blocks, rows found through the pitch"},
-        {"packed", "add_scaled_packed: the same kernel on unpadded (cudaMalloc) matrices"},
+        {"host", "add_scaled_host: cudaMallocPitch, cudaMemcpy2D in, kernel, cudaMemcpy2D out, free", run_host},
+        {"pitched", "add_scaled_pitched: 32x8 blocks, rows found through the pitch", run_pitched},
+        {"packed", "add_scaled_packed: the same kernel on unpadded (cudaMalloc) matrices", run_packed},
     };
     // 1x1, one row, one column, primes, widths that are not multiples of 32 (the block) or of
     // the pitch alignment, non-square, and one large matrix.
@@ -133,14 +153,13 @@ int main(int argc, char** argv) {
                        {1000, 1023}, {2049, 3001}};
     lab.bench_sizes = {{1000, 1001}, {4099, 4097}, {8192, 8192}};
     lab.quick_sizes = {{1, 1}, {7, 1}, {13, 17}, {33, 129}};
-    lab.bench_targets = {{"pitched", "8192x8192", 0.85, "copy bandwidth"}};
-    lab.check_dims = [](const Dims& d) {
-        require_extents(d, 2, 2, "two extents, ROWSxCOLS (for example 1000x700)");
-        require_at_most(d, INT_MAX, "rows and columns must each be at most 2147483647");
+    lab.bench_targets = {{"pitched", "8192x8192", 0.85, kCopyYardstick}};
+    lab.parse = [](const Dims& d) { return Matrix::parse_pair(d, "two extents, ROWSxCOLS (for example 1000x700)"); };
+    lab.check = [](const Matrix& m) {
+        require_at_most({m.rows, m.cols}, INT_MAX, "rows and columns must each be at most 2147483647");
     };
     // Three matrices; a pitched row is at most one alignment unit (512 B here) longer.
-    lab.device_bytes = [](const Dims& d) { return 3.0 * d[0] * (d[1] * 4.0 + 512); };
+    lab.device_bytes = [](const Matrix& m, const Options&) { return 3.0 * m.rows * (m.cols * 4.0 + 512); };
     lab.prologue = print_pitches;
-    lab.run = run_case;
     return run_lab(lab, argc, argv);
 }

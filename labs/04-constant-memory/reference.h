@@ -1,7 +1,28 @@
-// Lab 04's CPU reference and the constant-memory budget. Host-only: unit-tested with g++.
+// Lab 04's CPU reference, the sizes it accepts and the constant-memory budget. Host-only:
+// unit-tested with g++.
 #pragma once
+#include <climits>
 #include <cmath>
 #include <cstddef>
+
+#include "shape.h"
+
+// Coefficients per polynomial when a size gives only N.
+constexpr long long kDefaultTerms = 16;
+
+// A size of the lab: "N" (N points, kDefaultTerms coefficients) or "NxT" (T coefficients per
+// polynomial). parse throws UsageError for other shapes and for N beyond int range; the limit on
+// T (what constant memory holds) is the driver's check.
+struct Polynomials {
+    long long points = 0, terms = kDefaultTerms;
+    static Polynomials parse(const cudalabs::Dims& d);
+};
+
+inline Polynomials Polynomials::parse(const cudalabs::Dims& d) {
+    cudalabs::require_extents(d, 1, 2, "N or NxT (for example 1000000x16)");
+    cudalabs::require_at_most({d[0]}, INT_MAX, "N must be at most 2147483647 (the kernels index with int)");
+    return {d[0], d.size() > 1 ? d[1] : kDefaultTerms};
+}
 
 // Horner's rule in double, rounded once: y[i] = sum_k c[set(i) * terms + k] x[i]^k, where
 // set(i) = i % sets (sets = 1: every point uses the first set).

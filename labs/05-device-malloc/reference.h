@@ -1,13 +1,16 @@
-// Lab 05's fill pattern, CPU reference, heap estimate and pointer summary. Host-only for the
-// unit tests (g++); the fill pattern is also compiled for the device (device_malloc.h uses it).
+// Lab 05's fill pattern, CPU reference, sizes, heap estimate and pointer summary. Host-only for
+// the unit tests (g++); the fill pattern is also compiled for the device (device_malloc.h uses it).
 #pragma once
 #include <algorithm>
+#include <climits>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
 #include <map>
 #include <string>
 #include <vector>
+
+#include "shape.h"
 
 #ifdef __CUDACC__
 #define LAB05_HOST_DEVICE __host__ __device__
@@ -36,6 +39,51 @@ constexpr long long kMaxBlockBytes = 16LL << 20;
 inline size_t heap_estimate(size_t nthreads, size_t size) {
     const size_t rounded = (size + 64 + 127) / 128 * 128;
     return 2 * nthreads * rounded + (size_t(16) << 20);
+}
+
+// A size of the lab: NTHREADSxBYTES, `threads` threads that each allocate a block of `bytes`.
+// parse throws UsageError for other shapes, more threads than an int holds, or a block whose
+// checksum could overflow.
+struct Blocks {
+    long long threads = 0, bytes = 0;
+    static Blocks parse(const cudalabs::Dims& d);
+};
+
+inline Blocks Blocks::parse(const cudalabs::Dims& d) {
+    cudalabs::require_extents(d, 2, 2, "NTHREADSxBYTES (for example 8x24)");
+    cudalabs::require_at_most({d[0]}, INT_MAX, "at most 2147483647 threads");
+    if (d[1] > kMaxBlockBytes)
+        throw cudalabs::UsageError("size '" + cudalabs::format_dims(d) +
+                                   "': a block may be at most 16777216 bytes (16 MiB) so that its "
+                                   "checksum fits in 32 bits");
+    return {d[0], d[1]};
+}
+
+// The device heap the optional third argument asks for (`<nthreads> <size> [<heap MiB>]`), in
+// bytes; 0 when it is not there. Throws UsageError for a value that is not 1 to 1048576.
+inline size_t heap_argument_bytes(const std::vector<std::string>& args) {
+    if (args.size() != 3) return 0;
+    return static_cast<size_t>(cudalabs::parse_positive(args[2], "<heap MiB>", 1 << 20)) << 20;
+}
+
+// `<nthreads> <size> [<heap MiB>]`, the book's device_malloc_test command line: the size it
+// stands for, NTHREADSxBYTES. Throws UsageError.
+inline cudalabs::Dims blocks_from_arguments(const std::vector<std::string>& args) {
+    if (args.size() < 2 || args.size() > 3)
+        throw cudalabs::UsageError("expected <nthreads> <size> [<heap MiB>], got " + std::to_string(args.size()) +
+                                   " argument(s)");
+    const long long n = cudalabs::parse_positive(args[0], "<nthreads>", INT_MAX);
+    const long long size = cudalabs::parse_positive(args[1], "<size> (bytes per thread)", kMaxBlockBytes);
+    heap_argument_bytes(args);  // refused here, before anything runs
+    return {n, size};
+}
+
+// The heap a run sets: what the third argument asks for, else room for its largest size.
+inline size_t heap_for_run(const std::vector<std::string>& args, const std::vector<cudalabs::Dims>& sizes) {
+    if (const size_t asked = heap_argument_bytes(args)) return asked;
+    size_t heap = 0;
+    for (const cudalabs::Dims& d : sizes) heap = std::max(heap, heap_estimate(d[0], d[1]));
+    return heap;
 }
 
 // A readable summary of the pointers the threads got: how many were NULL, how many distinct,

@@ -1,4 +1,4 @@
-// Lab 10's CPU reference: the double-precision product of common/matrix.h (shared by labs 09 to
+// Lab 10's CPU reference: the double-precision product of labs/products/matrix_product.h (shared by labs 09 to
 // 12, unit-tested there). Host-only.
 #pragma once
-#include "matrix.h"
+#include "../products/matrix_product.h"

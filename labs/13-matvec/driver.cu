@@ -2,12 +2,11 @@
 // matvec.cu. The same driver builds the starter (./lab13), the solution (./sol13) and the
 // grader's build, so the check cannot be edited away.
 #include <functional>
-#include <map>
 #include <string>
 #include <vector>
 
+#include "cublas.h"
 #include "main.h"
-#include "matrix.h"  // cublas_handle()
 #include "matvec.h"
 #include "reference.h"
 
@@ -15,22 +14,11 @@ using namespace cudalabs;
 
 namespace {
 
-constexpr long long kMaxExtent = 1LL << 30;  // rows, cols: int indices with room to spare
-
-bool is_vecmat(const std::string& variant) { return variant.find("vecmat") != std::string::npos; }
-
-// "N" is an N x N matrix, "MxN" has M rows and N columns.
-void rows_cols(const Dims& dims, int& rows, int& cols) {
-    rows = static_cast<int>(dims[0]);
-    cols = static_cast<int>(dims.size() > 1 ? dims[1] : dims[0]);
-}
-
 // The inputs of one size and their references, kept from one variant to the next: at
 // 16384 x 16384 generating A and the double references takes seconds, uploading it a fraction.
 struct Problem {
-    Dims dims;
+    Matrix size;
     uint64_t seed = 0;
-    int rows = 0, cols = 0;
     std::vector<float> A;
     std::vector<float> x_cols;  // for y = A x: cols elements
     std::vector<float> x_rows;  // for y^T = x^T A: rows elements
@@ -39,24 +27,23 @@ struct Problem {
     const std::vector<double>& expected(bool vecmat) {
         std::vector<double>& y = vecmat ? y_vecmat : y_matvec;
         if (y.empty()) {
-            y.resize(vecmat ? cols : rows);
-            if (vecmat) vecmat_reference(A.data(), x_rows.data(), y.data(), rows, cols);
-            else matvec_reference(A.data(), x_cols.data(), y.data(), rows, cols);
+            y.resize(vecmat ? size.cols : size.rows);
+            if (vecmat) vecmat_reference(A.data(), x_rows.data(), y.data(), size.rows, size.cols);
+            else matvec_reference(A.data(), x_cols.data(), y.data(), size.rows, size.cols);
         }
         return y;
     }
 };
 
-Problem& problem_for(const Dims& dims, uint64_t seed) {
+Problem& problem_for(const Matrix& m, uint64_t seed) {
     static Problem p;
-    if (p.dims != dims || p.seed != seed || p.A.empty()) {
+    if (p.size.rows != m.rows || p.size.cols != m.cols || p.seed != seed || p.A.empty()) {
         p = Problem();  // free the previous size first
-        p.dims = dims;
+        p.size = m;
         p.seed = seed;
-        rows_cols(dims, p.rows, p.cols);
-        p.A.resize(static_cast<size_t>(p.rows) * p.cols);
-        p.x_cols.resize(p.cols);
-        p.x_rows.resize(p.rows);
+        p.A.resize(m.count());
+        p.x_cols.resize(m.cols);
+        p.x_rows.resize(m.rows);
         fill_uniform(p.A.data(), p.A.size(), seed, 1);
         fill_uniform(p.x_cols.data(), p.x_cols.size(), seed, 2);
         fill_uniform(p.x_rows.data(), p.x_rows.size(), seed, 3);
@@ -64,83 +51,85 @@ Problem& problem_for(const Dims& dims, uint64_t seed) {
     return p;
 }
 
-// Bytes of A read once, per second, as a fraction of the measured copy bandwidth.
-double copy_fraction(double rows, double cols, double ms, double copy_gbs) {
-    return ms > 0 && copy_gbs > 0 ? 4.0 * rows * cols / (ms * 1e6) / copy_gbs : -1;
+// Enqueues one product on the default stream: y = A x, or y^T = x^T A (vecmat).
+using GemvLaunch = std::function<void(const float* A, const float* x, float* y, int rows, int cols)>;
+
+// One variant: the product of one orientation through `launch`, checked against the double
+// reference and timed when it passed. The note always holds `about`; beside a time it starts
+// with the ratio to the copy bandwidth, then `remark`.
+std::function<Outcome(const Matrix&, RunContext&)> gemv_variant(bool vecmat, GemvLaunch launch, std::string about,
+                                                                 std::string remark) {
+    return [=](const Matrix& m, RunContext& ctx) {
+        Problem& p = problem_for(m, ctx.seed());
+        const int rows = static_cast<int>(m.rows), cols = static_cast<int>(m.cols);
+        const std::vector<float>& x = vecmat ? p.x_rows : p.x_cols;
+        const std::vector<double>& expected = p.expected(vecmat);
+        const size_t terms = vecmat ? rows : cols;  // the length of each output's sum
+
+        DeviceBuffer<float> dA(m.count()), dx(x.size()), dy(vecmat ? cols : rows);
+        dA.upload(p.A.data());
+        dx.upload(x.data());
+
+        Outcome out;
+        out.note = about;
+        out.bytes = 4.0 * (static_cast<double>(rows) * cols + rows + cols);  // A, x, y once each
+        // Products of two numbers uniform in [-1, 1) have a root mean square of 1/3.
+        ctx.run_checked(out, [&] { launch(dA.data(), dx.data(), dy.data(), rows, cols); }, dy, expected.data(),
+                        Tolerance::accumulation(terms, kFloatRoundoff, 1.0 / 3.0), out.bytes);
+        if (out.time_ms < 0) return out;
+        Row row;
+        row.time_ms = out.time_ms;
+        row.bytes = out.bytes;
+        out.note = format_number(copy_ratio(row, ctx.device), 2) + " x copy";
+        for (const std::string& part : {remark, about})
+            if (!part.empty()) out.note += "; " + part;
+        return out;
+    };
 }
 
-Outcome run_case(const std::string& variant, const Dims& dims, RunContext& ctx) {
-    Problem& p = problem_for(dims, ctx.seed());
-    const bool vecmat = is_vecmat(variant);
-    const int rows = p.rows, cols = p.cols;
-    const std::vector<float>& x = vecmat ? p.x_rows : p.x_cols;
-    const std::vector<double>& expected = p.expected(vecmat);
-    const size_t y_len = vecmat ? cols : rows;
-    const size_t terms = vecmat ? rows : cols;  // the length of each output's sum
-
-    DeviceBuffer<float> dA(static_cast<size_t>(rows) * cols), dx(x.size()), dy(y_len);
-    dA.upload(p.A.data());
-    dx.upload(x.data());
-    dy.poison();
-
-    std::function<void()> launch;
-    Outcome out;
-    if (variant == "cublas_matvec" || variant == "cublas_vecmat") {
-        const ColumnMajorGemv g = gemv_for_row_major(vecmat, rows, cols);
-        launch = [&, g] {
+// cuBLAS's gemv on the column-major view of A (reference.h says which operation is which).
+std::function<Outcome(const Matrix&, RunContext&)> cublas_gemv(bool vecmat) {
+    const bool transpose = gemv_for_row_major(vecmat, 1, 1).transpose;  // the same at every size
+    return gemv_variant(
+        vecmat,
+        [vecmat](const float* A, const float* x, float* y, int rows, int cols) {
+            const ColumnMajorGemv g = gemv_for_row_major(vecmat, rows, cols);
             const float one = 1.f, zero = 0.f;  // beta = 0: cuBLAS does not read y
-            CUBLAS_CHECK(cublasSgemv(cublas_handle(), g.transpose ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n,
-                                     &one, dA.data(), g.lda, dx.data(), 1, &zero, dy.data(), 1));
-        };
-        out.note = std::string("cublasSgemv(") + (g.transpose ? "OP_T" : "OP_N") +
-                   ") on the column-major view A^T";
-    } else {
-        using Launcher = void (*)(const float*, const float*, float*, int, int, cudaStream_t);
-        static const std::map<std::string, Launcher> launchers = {
-            {"matvec_naive", matvec_naive},   {"matvec_shared", matvec_shared},
-            {"matvec_warp", matvec_warp},     {"vecmat_naive", vecmat_naive},
-            {"vecmat_shared", vecmat_shared},
-        };
-        Launcher f = launchers.at(variant);
-        launch = [&, f] { f(dA.data(), dx.data(), dy.data(), rows, cols, 0); };
-    }
-    launch();
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<float> y(y_len);
-    dy.download(y.data());
-    // Products of two numbers uniform in [-1, 1) have a root mean square of 1/3.
-    ctx.check(out, y.data(), expected.data(), y_len,
-              Tolerance::accumulation(terms, kFloatRoundoff, 1.0 / 3.0));
-    out.bytes = 4.0 * (static_cast<double>(rows) * cols + rows + cols);  // A, x, y once each
-    if (!out.check.ok()) return out;
-
-    out.time_ms = ctx.time_gpu(launch, out.bytes);
-    std::string note = format_number(copy_fraction(rows, cols, out.time_ms, ctx.device.copy_gbs), 2) + " x copy";
-    if (variant == "matvec_naive" || variant == "matvec_shared")
-        note += "; a warp reads 32 rows at once (uncoalesced)";
-    out.note = out.note.empty() ? note : note + "; " + out.note;
-    return out;
+            CUBLAS_CHECK(cublasSgemv(cublas_handle(), g.transpose ? CUBLAS_OP_T : CUBLAS_OP_N, g.m, g.n, &one, A, g.lda,
+                                     x, 1, &zero, y, 1));
+        },
+        std::string("cublasSgemv(") + (transpose ? "OP_T" : "OP_N") + ") on the column-major view A^T", "");
 }
+
+using Launcher = void (*)(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream);
+
+std::function<Outcome(const Matrix&, RunContext&)> gemv_kernel(bool vecmat, Launcher f, std::string remark = "") {
+    return gemv_variant(
+        vecmat, [f](const float* A, const float* x, float* y, int rows, int cols) { f(A, x, y, rows, cols, 0); }, "",
+        remark);
+}
+
+const char* const kUncoalesced = "a warp reads 32 rows at once (uncoalesced)";
 
 }  // namespace
 
 int main(int argc, char** argv) {
-    Lab lab;
+    LabOf<Matrix> lab;
     lab.number = "13";
     lab.name = "13-matvec";
     lab.title = "matrix-vector products y = A x and y^T = x^T A: shared memory, coalescing, cuBLAS";
     lab.size_help = "MxN = a matrix of M rows and N columns (N alone: N x N); each at most 1073741824";
     lab.variants = {
-        {"cublas_matvec", "cublasSgemv for y = A x (OP_T on the column-major view)", true},
-        {"cublas_vecmat", "cublasSgemv for y^T = x^T A (OP_N on the column-major view)", true},
-        {"matvec_naive", "y = A x, one thread per row"},
-        {"matvec_shared", "y = A x, one thread per row, x staged through shared memory"},
-        {"matvec_warp", "y = A x, one warp per row, float4 loads, shuffle reduction"},
-        {"vecmat_naive", "y^T = x^T A, one thread per column", false, "cublas_vecmat"},
+        {"cublas_matvec", "cublasSgemv for y = A x (OP_T on the column-major view)", cublas_gemv(false), true},
+        {"cublas_vecmat", "cublasSgemv for y^T = x^T A (OP_N on the column-major view)", cublas_gemv(true), true},
+        {"matvec_naive", "y = A x, one thread per row", gemv_kernel(false, matvec_naive, kUncoalesced)},
+        {"matvec_shared", "y = A x, one thread per row, x staged through shared memory",
+         gemv_kernel(false, matvec_shared, kUncoalesced)},
+        {"matvec_warp", "y = A x, one warp per row, float4 loads, shuffle reduction", gemv_kernel(false, matvec_warp)},
+        {"vecmat_naive", "y^T = x^T A, one thread per column", gemv_kernel(true, vecmat_naive), false, "cublas_vecmat"},
         {"vecmat_shared", "y^T = x^T A, column strips, x staged through shared memory, rows split "
                           "(a cluster on compute capability 9.0+)",
-         false, "cublas_vecmat"},
+         gemv_kernel(true, vecmat_shared), false, "cublas_vecmat"},
     };
     // 1 x 1, a row, a column, primes, non-multiples of 4, 32 and 256 both ways, a square.
     lab.check_sizes = {{1, 1},      {1, 1000},    {1000, 1},    {7, 13},      {255, 257},
@@ -157,15 +146,9 @@ int main(int argc, char** argv) {
                          {"vecmat_shared", "16384x16384", 1.0, "cublas_vecmat"},
                          {"matvec_warp", "16384x16384", 0.85, kCopyYardstick},
                          {"vecmat_shared", "16384x16384", 0.85, kCopyYardstick}};
-    lab.check_dims = [](const Dims& d) {
-        require_extents(d, 1, 2, "MxN (rows x columns) or N (an N x N matrix)");
-        require_at_most(d, kMaxExtent, "rows and columns must be at most 1073741824");
+    lab.parse = matvec_size;
+    lab.device_bytes = [](const Matrix& m, const Options&) {
+        return 4.0 * (static_cast<double>(m.rows) * m.cols + 2.0 * (m.rows + m.cols));
     };
-    lab.device_bytes = [](const Dims& d) {
-        int rows = 0, cols = 0;
-        rows_cols(d, rows, cols);
-        return 4.0 * (static_cast<double>(rows) * cols + 2.0 * (rows + cols));
-    };
-    lab.run = run_case;
     return run_lab(lab, argc, argv);
 }

@@ -2,6 +2,19 @@
 #pragma once
 #include <cstddef>
 
+#include "shape.h"
+
+// Rows and columns: int indices with room to spare.
+constexpr long long kMaxMatvecExtent = 1LL << 30;
+
+// A size of the lab: "MxN" is a matrix of M rows and N columns, "N" an N x N one. Throws
+// UsageError.
+inline cudalabs::Matrix matvec_size(const cudalabs::Dims& d) {
+    const cudalabs::Matrix m = cudalabs::Matrix::parse(d, "MxN (rows x columns) or N (an N x N matrix)");
+    cudalabs::require_at_most(d, kMaxMatvecExtent, "rows and columns must be at most 1073741824");
+    return m;
+}
+
 // y = A x in double: A is rows x cols, row-major; x has cols elements, y has rows.
 // Double accumulation makes the reference far more accurate than any float kernel, so the
 // check's tolerance measures only the kernel's own rounding.

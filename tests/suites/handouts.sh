@@ -79,8 +79,9 @@ handouts_suite() {
         python3 handouts/tools/results.py --bench-dir handouts/tests/bench --out "$tmp/gen" 01 11
     if grep -q '| `fast` | 67108864 |' "$tmp/gen/results-01.md" 2> /dev/null \
         && ls "$tmp"/gen/results-01-*.svg > /dev/null 2>&1 \
-        && grep -q '`padded16`' "$tmp/gen/results-11.md" && grep -q '| 596.6 |' "$tmp/gen/results-11.md"; then
-        pass "handouts: results tables hold the fixture's rows and the C2070 figures"
+        && grep -q '`padded16`' "$tmp/gen/results-11.md" && grep -q '| 596.6 |' "$tmp/gen/results-11.md" \
+        && grep -q '`padded16` over `unpadded16` | 2048 | 2.67× |' "$tmp/gen/results-11.md"; then
+        pass "handouts: results tables hold the fixture's rows, its contrasts and the C2070 figures"
     else fail "handouts: results tables" "see $tmp/gen"; fi
 
     # 5. Build everything (make -k: one broken handout does not hide the others).

@@ -9,7 +9,8 @@
 #   4. make gradescope LAB=01: setup.sh and run_autograder at the zip's root; the autograder run
 #      on a fake /autograder in compile-only mode writes a results.json that parses and says
 #      "not run" for the tests that need a GPU; without a file to grade, or when the grader
-#      cannot run, it still writes a results.json that says why.
+#      cannot run, it still writes a results.json that says why. make gradescope LAB=11: a
+#      product lab's zip carries labs/products/ too, and its driver builds from the zip alone.
 # Tools: tools/deps/handouts.txt and tools/deps/release.txt. Missing tools skip, except in CI.
 
 if ! declare -F expect > /dev/null; then
@@ -52,7 +53,7 @@ release_suite() {
     for f in README.md Makefile common/lab.h tests/run_tests.sh handouts/00-course.pdf handouts/00-course.html; do
         [ -f "$rel/$f" ] || absent="$absent $f"
     done
-    for f in labs/[0-9][0-9]-*/*; do
+    for f in labs/*/*; do  # the labs and the folders they share (labs/products/)
         [ -f "$rel/$f" ] || absent="$absent $f"
     done
     for f in labs/[0-9][0-9]-*/; do
@@ -63,7 +64,7 @@ release_suite() {
         [ -e "$rel/$f" ] && present="$present $f"
     done
     present="$present$(cd "$rel" && find . \( -name '*instructor*' -o -name '*.rubric' -o -name 'test_grading*' -o -name '*.md' -path './handouts/*' \) | sed 's/^/ /' | tr -d '\n')"
-    if [ -z "$absent" ]; then pass "the student edition has every lab's files, the handouts, README, Makefile and tests"
+    if [ -z "$absent" ]; then pass "the student edition has every lab's files (labs/products/ too), the handouts, README, Makefile and tests"
     else fail "the student edition has what students need" "missing:$absent"; fi
     if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader, corpus, bench notes or instructor handouts"
     else fail "the student edition has nothing only instructors get" "found:$present"; fi
@@ -129,6 +130,21 @@ release_gradescope() {
         && ! unzip -Z1 "$zip" | grep -qvE '^(setup\.sh|run_autograder|Makefile|common/|labs/01-|solutions/01-|grading/|tools/)'; then
         pass "the Gradescope zip: setup.sh and run_autograder (executable) at its root, lab 01 baked in, lab 01 only"
     else fail "the Gradescope zip's layout" "modes '$mode'; $(unzip -Z1 "$zip" | head -n 5 | tr '\n' ' ')"; fi
+
+    # A product lab's zip: the library its files include (labs/products/) and nothing of other labs;
+    # its driver builds from the zip alone.
+    local pzip=$BUILD/gradescope/lab11-autograder.zip
+    run_capture "make gradescope LAB=11" make -s --no-print-directory gradescope LAB=11 BUILD="$BUILD"
+    if [ "$rc" -eq 0 ] && unzip -Z1 "$pzip" | grep -qx 'labs/products/matrix_product.h' \
+        && ! unzip -Z1 "$pzip" | grep -qvE '^(setup\.sh|run_autograder|Makefile|common/|labs/11-|labs/products/|solutions/11-|grading/|tools/)'; then
+        pass "the Gradescope zip of a product lab (11) carries labs/products/ and lab 11 only"
+    else fail "the Gradescope zip of lab 11" "exit $rc; $(unzip -Z1 "$pzip" 2> /dev/null | grep '^labs/' | tr '\n' ' ')"; fi
+    mkdir -p "$tmp/lab11"
+    unzip -q "$pzip" -d "$tmp/lab11"
+    run_capture "Gradescope: lab 11's driver builds from its zip" \
+        make -s --no-print-directory -C "$tmp/lab11" BUILD=build ARCH=sm_75 build/11/driver.o
+    if [ "$rc" -eq 0 ]; then pass "Gradescope: lab 11's driver builds from its zip alone (ARCH=sm_75)"
+    else fail "Gradescope: lab 11's driver builds from its zip" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
 
     ag=$tmp/autograder
     mkdir -p "$ag/source" "$ag/submission"

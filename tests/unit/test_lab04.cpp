@@ -43,3 +43,21 @@ TEST_CASE("lab 04 constant memory budget: 32 sets of 512 floats fill 64 KB exact
     CHECK(constant_bytes_needed(513, 32) > 65536);
     CHECK(constant_bytes_needed(16, 32) == 2048);
 }
+
+TEST_CASE("lab 04 sizes: N points with 16 coefficients, or NxT") {
+    using cudalabs::UsageError;
+    Polynomials p = Polynomials::parse({1000});
+    CHECK(p.points == 1000);
+    CHECK(p.terms == 16);
+    p = Polynomials::parse({7, 1});
+    CHECK(p.points == 7);
+    CHECK(p.terms == 1);
+    // T is not limited here: what constant memory holds is the driver's check.
+    CHECK(Polynomials::parse({10, 3000000000LL}).terms == 3000000000LL);
+    CHECK_THROWS_WITH_AS(Polynomials::parse({1, 2, 3}),
+                         "size '1x2x3' does not fit this lab: expected N or NxT (for example 1000000x16)", UsageError);
+    // The message names N alone, whatever T is.
+    CHECK_THROWS_WITH_AS(Polynomials::parse({3000000000LL, 3}),
+                         "size '3000000000' is too large: N must be at most 2147483647 (the kernels index with int)",
+                         UsageError);
+}

@@ -46,3 +46,38 @@ TEST_CASE("lab 05 describes few pointers one by one and many as a summary") {
     CHECK(text.find("8 blocks: 8 distinct, 0 NULL") == 0);
     CHECK(text.find("most 80 B apart") != std::string::npos);
 }
+
+TEST_CASE("lab 05 sizes: NTHREADSxBYTES, an int of threads, blocks of at most 16 MiB") {
+    using cudalabs::UsageError;
+    const Blocks b = Blocks::parse({8, 24});
+    CHECK(b.threads == 8);
+    CHECK(b.bytes == 24);
+    CHECK(Blocks::parse({2147483647LL, kMaxBlockBytes}).bytes == kMaxBlockBytes);
+    CHECK_THROWS_WITH_AS(Blocks::parse({8}), "size '8' does not fit this lab: expected NTHREADSxBYTES (for example 8x24)",
+                         UsageError);
+    CHECK_THROWS_WITH_AS(Blocks::parse({3000000000LL, 1}), "size '3000000000' is too large: at most 2147483647 threads",
+                         UsageError);
+    CHECK_THROWS_WITH_AS(Blocks::parse({8, 20000000}),
+                         "size '8x20000000': a block may be at most 16777216 bytes (16 MiB) so that its checksum fits in 32 bits",
+                         UsageError);
+}
+
+TEST_CASE("lab 05 command line: <nthreads> <size> [<heap MiB>]") {
+    using cudalabs::UsageError;
+    CHECK(blocks_from_arguments({"8", "24"}) == cudalabs::Dims{8, 24});
+    CHECK(blocks_from_arguments({"100000", "1000", "3"}) == cudalabs::Dims{100000, 1000});
+    CHECK_THROWS_WITH_AS(blocks_from_arguments({"8"}), "expected <nthreads> <size> [<heap MiB>], got 1 argument(s)", UsageError);
+    CHECK_THROWS_WITH_AS(blocks_from_arguments({"8", "24", "5", "6"}), "expected <nthreads> <size> [<heap MiB>], got 4 argument(s)",
+                         UsageError);
+    CHECK_THROWS_WITH_AS(blocks_from_arguments({"abc", "24"}), "<nthreads> must be a positive whole number, got 'abc'", UsageError);
+    CHECK_THROWS_WITH_AS(blocks_from_arguments({"8", "20000000"}),
+                         "<size> (bytes per thread) is too large: 20000000 (at most 16777216)", UsageError);
+    CHECK_THROWS_WITH_AS(blocks_from_arguments({"8", "24", "0"}), "<heap MiB> must be at least 1, got '0'", UsageError);
+}
+
+TEST_CASE("lab 05 heap: the third argument, else room for the largest size of the run") {
+    CHECK(heap_argument_bytes({"8", "24"}) == 0);
+    CHECK(heap_argument_bytes({"8", "24", "3"}) == (size_t(3) << 20));
+    CHECK(heap_for_run({"97", "13", "3"}, {{97, 13}}) == (size_t(3) << 20));
+    CHECK(heap_for_run({}, {{8, 24}, {100000, 1000}, {1, 1}}) == heap_estimate(100000, 1000));
+}

@@ -1,4 +1,4 @@
-// Lab 09 and the shared matrix helpers of common/matrix.h (labs 09 to 12).
+// Lab 09 and the shared matrix helpers of labs/products/matrix_product.h (labs 09 to 12).
 #include <doctest/doctest.h>
 
 #include <vector>
@@ -7,21 +7,45 @@
 
 using namespace cudalabs;
 
-TEST_CASE("parse_gemm_dims: N is square, MxNxK is general, other shapes are refused") {
-    GemmDims g = parse_gemm_dims({5});
+TEST_CASE("GemmDims::parse: N is square, MxNxK is general, other shapes are refused") {
+    GemmDims g = GemmDims::parse({5});
     CHECK(g.m == 5);
     CHECK(g.n == 5);
     CHECK(g.k == 5);
-    g = parse_gemm_dims({2, 3, 4});
+    g = GemmDims::parse({2, 3, 4});
     CHECK(g.m == 2);
     CHECK(g.n == 3);
     CHECK(g.k == 4);
-    CHECK_THROWS_AS(parse_gemm_dims({2, 3}), UsageError);
-    CHECK_THROWS_AS(parse_gemm_dims({50000, 50000, 1}), UsageError);    // C over INT_MAX elements
-    CHECK_THROWS_AS(parse_gemm_dims({1, 1, 3000000000LL}), UsageError); // A over INT_MAX
-    CHECK_THROWS_AS(parse_gemm_dims({2000000, 1, 1}), UsageError);      // past the grid's y limit
+    CHECK_THROWS_AS(GemmDims::parse({2, 3}), UsageError);
+    CHECK_THROWS_AS(GemmDims::parse({50000, 50000, 1}), UsageError);    // C over INT_MAX elements
+    CHECK_THROWS_AS(GemmDims::parse({1, 1, 3000000000LL}), UsageError); // A over INT_MAX
+    CHECK_THROWS_AS(GemmDims::parse({2000000, 1, 1}), UsageError);      // past the grid's y limit
     CHECK(gemm_flops({2, 3, 4}) == 48.0);
     CHECK(gemm_bytes({2, 3, 4}, 4) == 4.0 * (8 + 12 + 6));
+}
+
+TEST_CASE("GemmDims::parse refuses extents whose products would overflow") {
+    // K = 2^62 with M = N = 2: M * K and K * N overflow a long long, M * N does not.
+    CHECK_THROWS_AS(GemmDims::parse({2, 2, 4611686018427387904LL}), UsageError);
+    CHECK(GemmDims::parse({1, 1, 2147483647}).k == 2147483647);
+    CHECK(GemmDims::parse({46340, 46340, 46340}).m == 46340);
+}
+
+TEST_CASE("lab 09 sizes: the struct variants' padded rows must fit int indices too") {
+    const GemmDims g = matmul_global_size({33, 17, 65});
+    CHECK(g.m == 33);
+    CHECK(g.n == 17);
+    CHECK(g.k == 65);
+    CHECK(matmul_global_size({2048}).k == 2048);
+    CHECK_THROWS_WITH_AS(matmul_global_size({2, 3}),
+                         "size '2x3' does not fit this lab: expected N (square) or MxNxK (C is M x N, the inner dimension K)",
+                         UsageError);
+    // 46340^2 fits in an int; 46340 x (46340 + 3) does not.
+    CHECK_THROWS_WITH_AS(matmul_global_size({46340}),
+                         "size '46340' is too large: with the struct variants' padded rows (3 elements) a matrix must "
+                         "stay within 2147483647 elements",
+                         UsageError);
+    CHECK_THROWS_AS(matmul_global_size({1, 1, 2147483646}), UsageError);
 }
 
 TEST_CASE("product_reference multiplies row-major matrices, with B plain or transposed") {

@@ -62,6 +62,21 @@ TEST_CASE("lab 13 references: x^T A is A^T x") {
     for (int c = 0; c < cols; ++c) CHECK(a[c] == doctest::Approx(b[c]).epsilon(1e-12));
 }
 
+TEST_CASE("lab 13 sizes: MxN is rows x columns, N is square, each at most 2^30") {
+    cudalabs::Matrix m = matvec_size({3, 5});
+    CHECK(m.rows == 3);
+    CHECK(m.cols == 5);
+    m = matvec_size({7});
+    CHECK(m.rows == 7);
+    CHECK(m.cols == 7);
+    CHECK(matvec_size({1073741824, 1}).rows == 1073741824);
+    CHECK_THROWS_WITH_AS(matvec_size({1, 2, 3}),
+                         "size '1x2x3' does not fit this lab: expected MxN (rows x columns) or N (an N x N matrix)",
+                         cudalabs::UsageError);
+    CHECK_THROWS_WITH_AS(matvec_size({1073741825}),
+                         "size '1073741825' is too large: rows and columns must be at most 1073741824", cudalabs::UsageError);
+}
+
 TEST_CASE("lab 13 cuBLAS orientation: row-major A handed to a column-major gemv") {
     const int rows = 3, cols = 5;  // not square, so a swapped m and n cannot pass
     std::vector<float> A(rows * cols), x_cols(cols), x_rows(rows);

@@ -119,12 +119,76 @@ TEST_CASE("targets are met, missed or not measured") {
 
 TEST_CASE("copy-bandwidth targets use GB/s over the measured copy, whatever the ratio column") {
     Report r = sample_report();  // fast: 3000 GB/s, copy 3000 GB/s, ratio column 0.95
-    r.targets = {{"fast", "67108864", 0.9, kCopyYardstick}, {"fast", "67108864", 0.9, "cuBLAS"}};
+    r.targets = {{"fast", "67108864", 0.9, kCopyYardstick}};
     evaluate_targets(r);
     CHECK(r.targets[0].ratio == doctest::Approx(1.0));
-    CHECK(r.targets[1].ratio == doctest::Approx(0.95));
+    CHECK(copy_ratio(r.rows[0], r.device) == doctest::Approx(1.0));
     r.device.copy_gbs = 6000;
     evaluate_targets(r);
     CHECK(r.targets[0].ratio == doctest::Approx(0.5));
     CHECK_FALSE(r.targets[0].met);
+    r.device.copy_gbs = 0;
+    CHECK(copy_ratio(r.rows[0], r.device) < 0);
+}
+
+TEST_CASE("a target against another variant is rate over its rate at the same size; a failed one is not measured") {
+    Report r = sample_report();
+    Row slow = r.rows[0];
+    slow.variant = "simple_ok";
+    slow.time_ms = 0.5;  // half the rate of fast
+    r.rows.push_back(slow);
+    Row ref = r.rows[0];
+    ref.variant = "cublas";
+    ref.time_ms = 0.2;
+    ref.status = Status::Reference;
+    r.rows.push_back(ref);
+    r.targets = {{"fast", "67108864", 1.5, "simple_ok"}, {"fast", "67108864", 0.9, "cublas"},
+                 {"fast", "67108864", 1.0, "simple"}, {"fast", "1", 1.0, "simple_ok"}};
+    evaluate_targets(r);
+    CHECK(r.targets[0].measured);
+    CHECK(r.targets[0].ratio == doctest::Approx(2.0));
+    CHECK(r.targets[0].met);
+    CHECK(r.targets[1].ratio == doctest::Approx(0.8));
+    CHECK_FALSE(r.targets[1].met);
+    CHECK_FALSE(r.targets[2].measured);  // simple failed
+    CHECK_FALSE(r.targets[3].measured);  // no such size
+}
+
+TEST_CASE("contrasts show the gain at every size where both variants passed, in the table's order") {
+    Report r = sample_report();
+    Row slow = r.rows[0];
+    slow.variant = "conflict";
+    slow.time_ms = 1.0;
+    r.rows.push_back(slow);
+    Row fast_small = r.rows[0];
+    fast_small.size = "1000";  // no partner at this size
+    r.rows.push_back(fast_small);
+    r.contrasts = {{"fast", "conflict", "padding"}, {"fast", "simple", "vectorising"}};
+    evaluate_contrasts(r);
+    REQUIRE(r.contrast_results.size() == 1);
+    CHECK(r.contrast_results[0].gain == doctest::Approx(4.0));
+    CHECK(r.contrast_results[0].size == "67108864");
+    std::ostringstream text, json, md;
+    print_contrasts(text, r);
+    CHECK(text.str().find("padding: fast over conflict") != std::string::npos);
+    CHECK(text.str().find("4.00x") != std::string::npos);
+    write_json(json, r);
+    CHECK(json.str().find("\"gain\": 4") != std::string::npos);
+    write_markdown(md, r);
+    CHECK(md.str().find("| padding (fast over conflict) | 67108864 | 4.00x |") != std::string::npos);
+}
+
+TEST_CASE("a yardstick (a REF row) can have a target against another variant") {
+    Report r = sample_report();  // fast: 3000 GB/s
+    Row pinned = r.rows[0];
+    pinned.variant = "pinned";
+    pinned.time_ms = 0.2;  // 3750 GB/s
+    pinned.status = Status::Reference;
+    r.rows.push_back(pinned);
+    r.targets = {{"pinned", "67108864", 1.0, "fast"}, {"pinned", "67108864", 0.5, kCopyYardstick}};
+    evaluate_targets(r);
+    REQUIRE(r.targets[0].measured);
+    CHECK(r.targets[0].ratio == doctest::Approx(1.25));
+    CHECK(r.targets[0].met);
+    CHECK(r.targets[1].ratio == doctest::Approx(1.25));
 }

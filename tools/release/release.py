@@ -11,7 +11,8 @@
       they carry unpacked), or when a path that only instructors get is there
   release.py gradescope --lab NN --out FILE.zip
       Gradescope's autograder zip for one lab: setup.sh and run_autograder at its root, the
-      trusted tree the grader needs (that lab only), the lab baked into run_autograder
+      trusted tree the grader needs (that lab only, with what it includes from the folders
+      labs/ shares, such as labs/products/), the lab baked into run_autograder
   release.py zip FOLDER FILE.zip [--top NAME]
       a zip that keeps executable bits, with FOLDER's contents under NAME/ (or at the root)
 
@@ -252,6 +253,26 @@ GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "tools
                     "tools/deps/*.txt"]
 
 
+def shared_lab_files(lab):
+    """The files outside labs/LAB/ that the lab's own files and its solution include, and those
+    that they include in turn: the folders labs/ shares between labs (labs/products/ of the
+    product labs, included as "../products/matrix_product.h")."""
+    own = files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*")
+    seen, todo, shared = set(own), list(own), []
+    while todo:
+        path = todo.pop()
+        with open(path, encoding="utf-8", errors="replace") as f:
+            includes = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.MULTILINE)
+        for name in includes:
+            target = os.path.normpath(os.path.join(os.path.dirname(path), name))
+            if target in seen or not target.startswith("labs" + os.sep) or not os.path.isfile(target):
+                continue
+            seen.add(target)
+            todo.append(target)
+            shared.append(target)
+    return sorted(shared)
+
+
 def build_gradescope(args):
     nn = args.lab
     labs = [d for d in sorted(os.listdir("labs")) if d.startswith(f"{nn}-")]
@@ -264,7 +285,7 @@ def build_gradescope(args):
     lab = labs[0]
     files = [p for pattern in GRADESCOPE_FILES for p in files_of(pattern)
              if p != "grading/run_autograder"]  # at the root, with the lab baked in
-    files += files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*") + [rubric]
+    files += files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*") + shared_lab_files(lab) + [rubric]
     stage = args.out + ".stage"
     if os.path.exists(stage):
         shutil.rmtree(stage)

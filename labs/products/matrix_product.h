@@ -1,6 +1,8 @@
-// Shared pieces of the matrix-product labs (09 to 12): problem sizes, the double-precision CPU
-// reference, the sampled check of a large result, and (in CUDA code) cuBLAS as reference and
-// yardstick, with the inputs and the expected result of one size kept for all its variants.
+// The library of the matrix-product labs (09 to 12): the shape of a product, the double-precision
+// CPU reference, the sampled check of a large result, and (in CUDA code) the variants every
+// product lab has: cuBLAS as reference and yardstick, and a hand-written kernel as one entry of
+// the lab's list (product_kernel), with the inputs and expected result of a size kept for all
+// its variants.
 //
 // The first half is host-only C++ (unit-tested with g++); the second half needs nvcc and cuBLAS.
 // Matrices are row-major: element (r, c) of a matrix with `cols` columns is at r * cols + c.
@@ -16,20 +18,22 @@
 
 #include "args.h"
 #include "random.h"
+#include "shape.h"
 #include "validate.h"
 
 namespace cudalabs {
 
-// C (m x n) = A (m x k) * B (k x n), or A * B^T with B stored n x k.
-struct GemmDims {
-    int m = 0, n = 0, k = 0;
-};
-
 constexpr long long kMaxGemmExtent = 65535LL * 16;
 
-// "N" is N x N x N; "MxNxK" is M x N x K. Every matrix must have at most INT_MAX elements
-// (the kernels index with int). Throws UsageError otherwise.
-inline GemmDims parse_gemm_dims(const Dims& d) {
+// C (m x n) = A (m x k) * B (k x n), or A * B^T with B stored n x k: the shape of the product
+// labs. "N" is N x N x N; "MxNxK" is M x N x K. Every matrix must have at most INT_MAX elements
+// (the kernels index with int). parse throws UsageError otherwise.
+struct GemmDims {
+    int m = 0, n = 0, k = 0;
+    static GemmDims parse(const Dims& d);
+};
+
+inline GemmDims GemmDims::parse(const Dims& d) {
     if (d.size() != 1 && d.size() != 3)
         throw UsageError("size '" + format_dims(d) +
                          "' does not fit this lab: expected N (square) or MxNxK (C is M x N, the "
@@ -39,7 +43,8 @@ inline GemmDims parse_gemm_dims(const Dims& d) {
         throw UsageError("size '" + format_dims(d) +
                          "' is too large: M and N may be at most 1048560 (65535 blocks of 16 in "
                          "the grid's y dimension)");
-    if (m * k > INT_MAX || k * n > INT_MAX || m * n > INT_MAX)
+    // m * k > INT_MAX and so on, without overflowing for extents up to 2^62.
+    if (k > INT_MAX / m || k > INT_MAX / n || n > INT_MAX / m)
         throw UsageError("size '" + format_dims(d) +
                          "' is too large: each matrix may hold at most 2147483647 elements (the "
                          "kernels index with int)");
@@ -143,38 +148,15 @@ void sample_product(const T* a, const T* b, const GemmDims& g, bool b_transposed
 
 #if defined(__CUDACC__)
 // ---- CUDA side: cuBLAS and the per-size cache of inputs and expected results -----------------
-#include <cublas_v2.h>
-
+#include <functional>
 #include <memory>
 
 #include "buffers.h"
 #include "check.h"
+#include "cublas.h"
 #include "lab.h"
 
 namespace cudalabs {
-
-// One cuBLAS handle for the process, in the default math mode (plain FP32, no TF32), on the
-// default stream, which is the stream the harness times.
-class CublasHandle {
-public:
-    CublasHandle() {
-        CUBLAS_CHECK(cublasCreate(&handle_));
-        CUBLAS_CHECK(cublasSetMathMode(handle_, CUBLAS_DEFAULT_MATH));
-        CUBLAS_CHECK(cublasSetStream(handle_, 0));
-    }
-    ~CublasHandle() { cublasDestroy(handle_); }
-    CublasHandle(const CublasHandle&) = delete;
-    CublasHandle& operator=(const CublasHandle&) = delete;
-    cublasHandle_t get() const { return handle_; }
-
-private:
-    cublasHandle_t handle_ = nullptr;
-};
-
-inline cublasHandle_t cublas_handle() {
-    static CublasHandle handle;
-    return handle.get();
-}
 
 namespace detail {
 inline cublasStatus_t gemm(cublasHandle_t h, cublasOperation_t ta, cublasOperation_t tb, int m,
@@ -288,36 +270,45 @@ void check_product(RunContext& ctx, Outcome& out, const Product<T>& p, const T* 
     }
 }
 
+// Which product a lab computes: A * B, or A * B^T with B stored n x k, or A * A^T (B is A).
+struct ProductForm {
+    bool b_transposed = false;
+    bool b_is_a = false;
+};
+
+template <class T>
+const Product<T>& product_of(const GemmDims& g, RunContext& ctx, ProductForm form) {
+    return product_for<T>(g, ctx.seed(), form.b_transposed, form.b_is_a);
+}
+
 // Runs cuBLAS as a variant (the yardstick, or the double-precision row): computes into a
 // poisoned C, checks the result at sampled elements against double precision (the full CPU
 // reference when the product is small), and times it when it passed.
 template <class T>
 Outcome run_cublas_case(const Product<T>& p, RunContext& ctx) {
     Outcome out;
+    out.flops = gemm_flops(p.dims);
     DeviceBuffer<T> dc(p.c_count());
     dc.poison();
-    gemm_cublas(p.da.data(), p.dev_b(), dc.data(), p.dims, p.b_transposed);
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<T> c(p.c_count());
-    dc.download(c.data());
     const double roundoff = sizeof(T) == 4 ? kFloatRoundoff : kDoubleRoundoff;
-    if (p.cpu()) {
-        ctx.check(out, c.data(), p.cpu_expected.data(), p.c_count(),
-                  product_tolerance(p.dims.k, roundoff),
-                  {static_cast<size_t>(p.dims.m), static_cast<size_t>(p.dims.n)});
-    } else {
-        std::vector<T> got;
-        std::vector<double> exact;
-        sample_product(p.a.data(), p.host_b(), p.dims, p.b_transposed, c.data(),
-                       sample_positions(p.dims.m, p.dims.n, 512, p.seed), got, exact);
-        ctx.check(out, got.data(), exact.data(), got.size(), product_tolerance(p.dims.k, roundoff));
-        out.note = "checked at " + std::to_string(got.size()) + " sampled elements";
-    }
-    out.flops = gemm_flops(p.dims);
-    if (out.check.ok())
-        out.time_ms = ctx.time_gpu([&] { gemm_cublas(p.da.data(), p.dev_b(), dc.data(), p.dims, p.b_transposed); },
-                                   gemm_bytes(p.dims, sizeof(T)));
+    ctx.run_checked(
+        out, [&] { gemm_cublas(p.da.data(), p.dev_b(), dc.data(), p.dims, p.b_transposed); },
+        [&] {
+            std::vector<T> c(p.c_count());
+            dc.download(c.data());
+            if (p.cpu()) {
+                ctx.check(out, c.data(), p.cpu_expected.data(), p.c_count(), product_tolerance(p.dims.k, roundoff),
+                          {static_cast<size_t>(p.dims.m), static_cast<size_t>(p.dims.n)});
+                return;
+            }
+            std::vector<T> got;
+            std::vector<double> exact;
+            sample_product(p.a.data(), p.host_b(), p.dims, p.b_transposed, c.data(),
+                           sample_positions(p.dims.m, p.dims.n, 512, p.seed), got, exact);
+            ctx.check(out, got.data(), exact.data(), got.size(), product_tolerance(p.dims.k, roundoff));
+            out.note = "checked at " + std::to_string(got.size()) + " sampled elements";
+        },
+        gemm_bytes(p.dims, sizeof(T)));
     return out;
 }
 
@@ -325,19 +316,51 @@ Outcome run_cublas_case(const Product<T>& p, RunContext& ctx) {
 template <class T, class Launch>
 Outcome run_product_case(const Product<T>& p, RunContext& ctx, Launch&& launch) {
     Outcome out;
+    out.flops = gemm_flops(p.dims);
     DeviceBuffer<T> dc(p.c_count());
     dc.poison();
-    launch(p.da.data(), p.dev_b(), dc.data());
-    CHECK_LAUNCH();
-    CUDA_CHECK(cudaDeviceSynchronize());
-    std::vector<T> c(p.c_count());
-    dc.download(c.data());
-    check_product(ctx, out, p, c.data());
-    out.flops = gemm_flops(p.dims);
-    if (out.check.ok() && out.failure.empty())
-        out.time_ms = ctx.time_gpu([&] { launch(p.da.data(), p.dev_b(), dc.data()); },
-                                   gemm_bytes(p.dims, sizeof(T)));
+    ctx.run_checked(
+        out, [&] { launch(p.da.data(), p.dev_b(), dc.data()); },
+        [&] {
+            std::vector<T> c(p.c_count());
+            dc.download(c.data());
+            check_product(ctx, out, p, c.data());
+        },
+        gemm_bytes(p.dims, sizeof(T)));
     return out;
+}
+
+// The variants of a product lab, as entries of its list:
+//   {"cublas", "cublasSgemm...", cublas_product<float>(), true}
+//   {"tiled", "32 x 32 tiles", product_kernel<float>(sgemm_tiled)}
+template <class T>
+using ProductLauncher = void (*)(const T* a, const T* b, T* c, int m, int n, int k, cudaStream_t stream);
+
+template <class T>
+std::function<Outcome(const GemmDims&, RunContext&)> cublas_product(ProductForm form = {}, std::string note = "") {
+    return [form, note](const GemmDims& g, RunContext& ctx) {
+        Outcome out = run_cublas_case(product_of<T>(g, ctx, form), ctx);
+        if (out.note.empty()) out.note = note;
+        return out;
+    };
+}
+
+// A kernel of the usual interface, launcher(a, b, c, m, n, k, stream).
+template <class T>
+std::function<Outcome(const GemmDims&, RunContext&)> product_kernel(ProductLauncher<T> launcher, ProductForm form = {}) {
+    return [launcher, form](const GemmDims& g, RunContext& ctx) {
+        return run_product_case(product_of<T>(g, ctx, form), ctx,
+                                [&](const T* a, const T* b, T* c) { launcher(a, b, c, g.m, g.n, g.k, 0); });
+    };
+}
+
+// Any other interface: launch(a, b, c, g) enqueues the product on the default stream.
+template <class T, class Launch>
+std::function<Outcome(const GemmDims&, RunContext&)> product_kernel_with(Launch launch, ProductForm form = {}) {
+    return [launch, form](const GemmDims& g, RunContext& ctx) {
+        return run_product_case(product_of<T>(g, ctx, form), ctx,
+                                [&](const T* a, const T* b, T* c) { launch(a, b, c, g); });
+    };
 }
 
 }  // namespace cudalabs
