@@ -4,8 +4,11 @@
 #   make grade LAB=01 SUBMISSIONS=dir            grade a class (grading/grade --help for more)
 #   make grading-info LAB=01                     (used by the grader) build the lab's trusted
 #                                                objects and print what a student build needs
+#   make bench-grading                           submissions per hour on one GPU and on every GPU
+#                                                (grading/grade --gpus all), labs 01 and 13
 
-GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds shard
+GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds shard \
+                     gpus class_results
 GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)
@@ -45,8 +48,13 @@ $(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/channel.o $(FLAGS
 .PHONY: channel-dump
 channel-dump: $(CHANNEL_DUMP)
 
-.PHONY: grader grade grading-info
+.PHONY: grader grade grading-info bench-grading
 grader: $(GRADER) $(TRACE_LIB)
+
+# Writes bench/results/<device>.grading.{md,json}; LABS="01 13", GRADING_BENCH_N and the others
+# in bench/grading_throughput.sh choose what is timed.
+bench-grading: grader
+	+@BUILD=$(BUILD) bash bench/grading_throughput.sh
 
 grade: grader
 	@[ -n "$(LAB)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade LAB=NN SUBMISSIONS=folder"; exit 2; }

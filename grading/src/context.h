@@ -1,11 +1,13 @@
 // What every stage of a grading run shares: the command line, the rubric, the trusted build, the
-// isolation in use, the folders, and what the trusted self-test measured.
+// isolation in use, the folders, and what the trusted self-test measured. With --gpus each worker
+// grades with its own copy (its GPU, private folder, sandbox user and device name).
 #pragma once
 #include <set>
 #include <string>
 #include <vector>
 
 #include "build.h"
+#include "gpus.h"
 #include "lab_info.h"
 #include "rubric.h"
 #include "sandbox.h"
@@ -20,6 +22,7 @@ struct Config {
     int jobs = 0;
     bool compile_only = false, no_trace = false;
     ShardSpec shard;  // --shard K/N: only that slice of the class
+    GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
 };
 
@@ -37,6 +40,9 @@ struct GradingContext {
     Limits run_limits;
     bool trace_ok = false;
     std::string device = "unknown", tools;
+    // What the runs of this context see as CUDA_VISIBLE_DEVICES: "" for the grader's own (passed
+    // through); with --gpus, each worker's own GPU.
+    std::string cuda_visible_devices;
     std::string tree;  // the trusted tree's revision, with a hash of its changes when modified
 };
 

@@ -14,6 +14,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <iostream>
@@ -26,8 +27,10 @@
 #include "args.h"
 #include "audit.h"
 #include "build.h"
+#include "class_results.h"
 #include "context.h"
 #include "exit_codes.h"
+#include "gpus.h"
 #include "regrade.h"
 #include "results.h"
 #include "rubric.h"
@@ -77,13 +80,23 @@ Options:
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
                        --seed (the same for every shard). Writes DIR/shard.json besides.
+  --gpus LIST|all      grade on several GPUs of this machine at once, one worker per GPU, each
+                       grading whole submissions: every run of a submission's tests, and the
+                       reference runs its timing is compared with, on that GPU (pinned with
+                       CUDA_VISIBLE_DEVICES). LIST: GPU indices as CUDA counts them, comma-
+                       separated (0,2,3), within CUDA_VISIBLE_DEVICES when that is set; all:
+                       every GPU CUDA shows. The builds stay in parallel on the CPUs first.
+                       Scores, feedback, gradebook and summary are a one-GPU run's, in the same
+                       order; the summary and audit log say which GPU graded whom. Default: the
+                       one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
   --gradescope FILE    also write the single submission's results.json to FILE
   --root DIR           the trusted cudalabs tree (default: this script's)
   -h, --help           this text
 
 Writes DIR/feedback/STUDENT.md, DIR/results/STUDENT.json (Gradescope's format),
-DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error,
-2 bad command line, 77 no GPU.
+DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error (a GPU of
+--gpus on which the reference fails is named, before grading starts), 2 bad command line (a
+--gpus index with no GPU too), 77 no GPU.
 
 merge OUT SHARD_DIR... assembles the folders of every shard K/N of one class into OUT (new or
 empty) as one run with that seed writes it: feedback, results, gradebook (in the order of a
@@ -101,6 +114,16 @@ struct Submission {
     bool ready = false;  // compiled, audited and linked
 };
 
+// Who grades: one worker, or with --gpus one per GPU, each with its own copy of the context (its
+// GPU, private folder, sandbox user and device name), grading whole submissions.
+struct Worker {
+    size_t slot = 0;     // its place in the --gpus list (0 without --gpus)
+    int gpu = -1;        // the GPU's index, as CUDA counts them in the grader; -1: no --gpus
+    std::string name;    // the GPU's name, from the reference's run on it (with --gpus)
+    GradingContext ctx;
+    size_t graded = 0;   // submissions whose tests ran on it
+};
+
 class Grader {
 public:
     explicit Grader(Config c) { ctx_.cfg = std::move(c); }
@@ -108,6 +131,7 @@ public:
 
 private:
     GradingContext ctx_;
+    std::vector<Worker> workers_;
     IsolationPaths isolation_paths_;
     std::vector<std::string> allowed_imports_;                         // grading/allowed-imports.txt
     std::vector<std::pair<std::string, std::string>> import_renames_;  // grading/shimmed-imports.txt
@@ -120,7 +144,15 @@ private:
     void choose_sandbox();
     void prepare(Submission& s);
     void self_test();
-    void grade_tests(Submission& s, size_t index, size_t count);
+    std::pair<std::string, std::string> reference_case() const;
+    int count_gpus();
+    std::vector<int> choose_gpus();
+    void set_up_workers(const std::vector<int>& gpus);
+    void check_gpu(Worker& w);
+    std::string gpu_label(const Worker& w) const;
+    std::string device_summary() const;
+    std::vector<std::string> gpu_lines() const;
+    void grade_tests(Worker& w, Submission& s, size_t index, size_t count);
 };
 
 void Grader::load_lab() {
@@ -262,15 +294,8 @@ void Grader::self_test() {
     write_file(ref.program, read_file(ctx_.info.sol));
     chmod(ref.program.c_str(), 0755);
     ref.run_dir = work + "/run";
-    // A variant and size of the rubric's first correctness test (not a yardstick, which checks
-    // nothing and so exits 1).
-    std::string small = "1", variant = ctx_.variants.front();
-    for (const TestSpec& t : ctx_.rubric.tests)
-        if (!t.sizes.empty() && t.kind == TestKind::Correctness) {
-            small = t.sizes[0];
-            variant = t.variants[0];
-            break;
-        }
+    std::string variant, small;
+    std::tie(variant, small) = reference_case();
     ctx_.trace_ok = !ctx_.cfg.no_trace && !ctx_.info.trace_lib.empty();
     auto attempt = [&]() {
         RunRequest req;
@@ -285,7 +310,9 @@ void Grader::self_test() {
     // One trusted run first, outside the sandbox: it tells "no GPU" from "no sandbox", and
     // creates the GPU's device nodes where the driver makes them on first use (the sandbox
     // cannot: it runs without the privileges nvidia-modprobe needs).
-    RunResult plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1"}, ctx_.priv, 120, ctx_.priv);
+    std::vector<std::string> pinned;
+    if (!ctx_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + ctx_.cuda_visible_devices);
+    RunResult plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1"}, ctx_.priv, 120, ctx_.priv, pinned);
     if (plain.exit_code == cudalabs::kExitNoGpu) {
         have_gpu_ = false;
         return;
@@ -336,10 +363,163 @@ void Grader::self_test() {
     ctx_.isolation_text = d.str();
 }
 
-void Grader::grade_tests(Submission& s, size_t index, size_t count) {
+// A variant and size of the rubric's first correctness test (not a yardstick, which checks
+// nothing and so exits 1): what the reference runs to test the sandbox and each GPU.
+std::pair<std::string, std::string> Grader::reference_case() const {
+    for (const TestSpec& t : ctx_.rubric.tests)
+        if (!t.sizes.empty() && t.kind == TestKind::Correctness) return {t.variants[0], t.sizes[0]};
+    return {ctx_.variants.front(), "1"};
+}
+
+// How many GPUs CUDA shows the grader (within CUDA_VISIBLE_DEVICES when it is set), asked of the
+// trusted reference (a --device that no machine has: the harness names the count), so that the
+// grader itself needs no CUDA; nvidia-smi -L where the answer cannot be read. 0: no usable GPU.
+int Grader::count_gpus() {
+    const auto [variant, small] = reference_case();
+    RunResult r = run_trusted({ctx_.info.sol, "--device", "1023", "--variant", variant, "--size", small, "--reps", "1"}, ctx_.priv, 120,
+                              ctx_.priv);
+    if (r.exit_code == cudalabs::kExitNoGpu) return 0;
+    const int n = parse_device_count(r.out + "\n" + r.err);
+    if (n >= 0) return n;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return static_cast<int>(visible_device_entries(visible).size());
+    RunResult smi = run_trusted({"nvidia-smi", "-L"}, ctx_.priv, 60, ctx_.priv);
+    if (smi.ok()) return count_nvidia_smi_gpus(smi.out);
+    throw std::runtime_error("cannot count the GPUs: " + ctx_.info.sol + " --device 1023 (" + r.describe() + ") named no count (" +
+                             clip(r.out + r.err, 300) + ") and nvidia-smi -L failed (" + smi.describe() + ")");
+}
+
+// The GPUs --gpus names, checked against those CUDA shows (empty: no usable GPU at all).
+std::vector<int> Grader::choose_gpus() {
+    const int count = count_gpus();
+    if (count == 0) return {};
+    return resolve_gpus(ctx_.cfg.gpus, count, std::getenv("CUDA_VISIBLE_DEVICES"));
+}
+
+std::string Grader::gpu_label(const Worker& w) const {
+    std::string label = "GPU " + std::to_string(w.gpu);
+    if (w.ctx.cuda_visible_devices != std::to_string(w.gpu)) label += " (CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices + ")";
+    return label;
+}
+
+// One worker per GPU, each with its own context: its GPU (CUDA_VISIBLE_DEVICES in every run's
+// environment, the reference's and the verifier's too), its own private folder (outputs,
+// verdicts, the reference's timing runs), its own sandbox user where the sandbox changes user
+// (uid 64000 + its place in the list: runs under way at once cannot reach each other's
+// processes or run folders, nor share a process limit) and its own device name. Without --gpus,
+// one worker with the context as it is.
+void Grader::set_up_workers(const std::vector<int>& gpus) {
+    workers_.clear();
+    if (gpus.empty()) {
+        Worker w;
+        w.ctx = ctx_;
+        workers_.push_back(w);
+        return;
+    }
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    for (size_t k = 0; k < gpus.size(); ++k) {
+        Worker w;
+        w.slot = k;
+        w.gpu = gpus[k];
+        w.ctx = ctx_;
+        w.ctx.cuda_visible_devices = pinned_device(gpus[k], visible);
+        w.ctx.priv = ctx_.priv + "/gpu" + std::to_string(gpus[k]);
+        make_dirs(w.ctx.priv);
+        chmod(w.ctx.priv.c_str(), 0700);
+        if (w.ctx.iso.changes_user()) {
+            w.ctx.iso.uid = kSandboxUid + static_cast<uid_t>(k);
+            w.ctx.iso.gid = kSandboxGid + static_cast<gid_t>(k);
+        } else if (w.ctx.run_limits.processes > 0) {
+            // The programs run as the grader's own user, whose process limit counts every worker's.
+            w.ctx.run_limits.processes *= static_cast<long>(gpus.size());
+        }
+        workers_.push_back(w);
+    }
+    for (Worker& w : workers_) check_gpu(w);
+}
+
+// Before grading, each GPU runs the reference: outside the sandbox (its name and driver, for the
+// reports), and in the sandbox as a student's program will run there (the first GPU's was the
+// self-test). A GPU that fails is named, and grading does not start.
+void Grader::check_gpu(Worker& w) {
+    const auto [variant, small] = reference_case();
+    const std::string label = gpu_label(w), device_json = w.ctx.priv + "/device.json";
+    unlink(device_json.c_str());
+    RunResult plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, w.ctx.priv, 120,
+                                  w.ctx.priv, {"CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices});
+    const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
+    if (plain.exit_code == cudalabs::kExitNoGpu)
+        throw std::runtime_error(label + ": CUDA cannot use it (" + clip(plain.err, 500) + ")" + leave_out);
+    if (!plain.ok())
+        throw std::runtime_error(label + ": the reference solution fails on it (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500) +
+                                 leave_out);
+    try {
+        const json j = json::parse(read_file(device_json));
+        w.name = j.at("device").at("name").get<std::string>();
+        w.ctx.device = w.name + " (driver " + j.at("device").at("cuda_driver").get<std::string>() + ")";
+    } catch (const std::exception& e) {
+        throw std::runtime_error(label + ": the reference's run on it wrote no readable device (" + e.what() + ")");
+    }
+    if (w.slot > 0) {
+        const std::string work = ctx_.out + "/work/.selftest-gpu" + std::to_string(w.gpu);
+        make_dirs(work + "/bin");
+        make_dirs(work + "/run");
+        prepare_run_folder(work + "/run", w.ctx.iso);
+        RunRequest req;
+        req.program = work + "/bin/reference";
+        write_file(req.program, read_file(ctx_.info.sol));
+        chmod(req.program.c_str(), 0755);
+        req.args = {"--variant", variant, "--size", small, "--reps", "1"};
+        req.workdir = work + "/run";
+        req.outputs_dir = w.ctx.priv + "/outputs";
+        req.timeout_s = 120;
+        ProgramRun pr = run_program(w.ctx, req);
+        release_run_folder(req.workdir);
+        remove_tree(req.outputs_dir);
+        if (!pr.run.ok() || !pr.channel_complete)
+            throw std::runtime_error(label + " (" + w.name + "): the reference solution does not run there in the sandbox (" +
+                                     w.ctx.iso.describe() + "; " + pr.run.describe() +
+                                     (pr.channel_complete ? "" : "; channel: " + pr.channel_problem) + "):\n" +
+                                     clip(pr.run.out + pr.run.err, 3000) + "\n" + leave_out.substr(2));
+        bool seen = false;
+        for (const CaseEvidence& c : pr.cases)
+            for (const KernelSpan& k : c.kernels) seen |= is_one_of(k, ctx_.sol_kernels);
+        if (w.ctx.trace_ok && !seen)
+            throw std::runtime_error(label + " (" + w.name + "): the kernel trace recorded no kernel of the reference there, as it did on GPU " +
+                                     std::to_string(workers_[0].gpu) + leave_out);
+    }
+    std::fprintf(stderr, "grade: %s: %s: the reference runs there%s\n", label.c_str(), w.ctx.device.c_str(),
+                 w.slot > 0 ? " in the sandbox" : "");
+}
+
+// The device of the summary and of shard.json: the one GPU's, or each GPU's where they differ.
+std::string Grader::device_summary() const {
+    std::set<std::string> distinct;
+    for (const Worker& w : workers_) distinct.insert(w.ctx.device);
+    if (distinct.size() == 1) return *distinct.begin();
+    std::vector<std::string> each;
+    for (const Worker& w : workers_) each.push_back("GPU " + std::to_string(w.gpu) + ": " + w.ctx.device);
+    return join(each, "; ");
+}
+
+// With --gpus: one line per GPU for the summary (and shard.json): which, as whom, how many.
+std::vector<std::string> Grader::gpu_lines() const {
+    std::vector<std::string> lines;
+    if (workers_.empty() || workers_[0].gpu < 0) return lines;
+    for (const Worker& w : workers_) {
+        std::string line = gpu_label(w) + ": " + w.ctx.device;
+        if (w.ctx.iso.changes_user()) line += ", sandbox uid " + std::to_string(w.ctx.iso.uid);
+        line += ": " + std::to_string(w.graded) + " submission" + (w.graded == 1 ? "" : "s") + " graded";
+        lines.push_back(line);
+    }
+    return lines;
+}
+
+void Grader::grade_tests(Worker& w, Submission& s, size_t index, size_t count) {
+    GradingContext& ctx = w.ctx;
+    const std::string on = w.gpu >= 0 ? "GPU " + std::to_string(w.gpu) + ": " : "";
     std::map<std::string, TestResult> done;
-    for (const TestSpec& t : ctx_.rubric.tests) {
-        std::fprintf(stderr, "[%zu/%zu] %s: %s (elapsed %s)\n", index + 1, count, s.source.id.c_str(), t.id.c_str(),
+    for (const TestSpec& t : ctx.rubric.tests) {
+        std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s)\n", index + 1, count, on.c_str(), s.source.id.c_str(), t.id.c_str(),
                      elapsed_text(elapsed()).c_str());
         // A test that needs others at full marks is not even run without them (a hang or a wrong
         // result would only repeat itself, and cost the whole class time).
@@ -350,9 +530,9 @@ void Grader::grade_tests(Submission& s, size_t index, size_t count) {
         }
         TestResult r{t.id, t.name, 0, t.points, t.visibility, ""};
         if (!missing.empty()) r.output = "not run: it needs full marks in '" + missing + "' first";
-        else if (t.kind == TestKind::Correctness) r = run_correctness(ctx_, s.graded, t);
-        else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx_, s.graded, t);
-        else r = run_performance(ctx_, s.graded, t);
+        else if (t.kind == TestKind::Correctness) r = run_correctness(ctx, s.graded, t);
+        else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx, s.graded, t);
+        else r = run_performance(ctx, s.graded, t);
         done[t.id] = r;
         s.result.tests.push_back(r);
     }
@@ -402,9 +582,17 @@ int Grader::run() {
     ctx_.run_limits.keep_output = 16 << 10;
     choose_sandbox();
 
+    std::vector<int> gpus;  // with --gpus: the GPUs to grade on (CUDA's indices in the grader)
     if (!cfg.compile_only) {
-        std::fprintf(stderr, "grade: checking the sandbox with the reference solution...\n");
-        self_test();
+        if (cfg.gpus.given) {
+            gpus = choose_gpus();
+            if (gpus.empty()) have_gpu_ = false;
+            else ctx_.cuda_visible_devices = pinned_device(gpus[0], std::getenv("CUDA_VISIBLE_DEVICES"));
+        }
+        if (have_gpu_) {
+            std::fprintf(stderr, "grade: checking the sandbox with the reference solution...\n");
+            self_test();
+        }
         if (!have_gpu_) {
             std::fprintf(stderr, "grade: no usable CUDA GPU: grading needs one to run the programs (--compile-only builds and audits without)\n");
             return cudalabs::kExitNoGpu;
@@ -415,8 +603,13 @@ int Grader::run() {
             throw std::runtime_error("the rubric has sanitizer tests but " + ctx_.info.cuda_home + "/bin/compute-sanitizer does not exist");
     } else {
         ctx_.isolation_text = ctx_.iso.describe() + " (compile only)";
+        if (cfg.gpus.given) std::fprintf(stderr, "grade: --compile-only runs nothing on a GPU: --gpus %s is not used\n", cfg.gpus.text.c_str());
     }
     std::fprintf(stderr, "grade: isolation: %s\n", ctx_.isolation_text.c_str());
+    if (!gpus.empty())
+        std::fprintf(stderr, "grade: grading on %zu GPU%s (--gpus %s), one worker each; checking each GPU with the reference...\n",
+                     gpus.size(), gpus.size() == 1 ? "" : "s", cfg.gpus.text.c_str());
+    set_up_workers(gpus);
 
     std::vector<Submission> subs;
     for (const SubmissionSource& src : collect_submissions(cfg.inputs, ctx_.info.topic_file, ctx_.out)) {
@@ -478,24 +671,36 @@ int Grader::run() {
         });
     for (std::thread& t : pool) t.join();
 
-    // Results are written as each submission finishes, so that a run cut short keeps them.
-    std::ofstream audit(ctx_.out + "/audit.jsonl", std::ios::app);
+    // Results are written as each submission finishes, so that a run cut short keeps them. With
+    // several GPUs they finish in any order: the files are put in class order as they are
+    // written (the gradebook) or at the end (the audit log), as one GPU would have written them.
     json run_line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", ctx_.rubric_sha},
                      {"isolation", ctx_.isolation_text}, {"tools", ctx_.tools}, {"compile_only", cfg.compile_only}, {"submissions", subs.size()}};
     if (regrade) run_line["regrade_of"] = cfg.regrade;
     if (cfg.shard.active()) run_line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
-    audit << run_line.dump() << "\n" << std::flush;
-    std::vector<std::string> regrade_notes;
-    std::vector<StudentResult> all;
-    size_t same = 0;
+    if (workers_[0].gpu >= 0) {
+        run_line["gpus"] = json::array();
+        for (const Worker& w : workers_)
+            run_line["gpus"].push_back({{"index", w.gpu}, {"name", w.name}, {"device", w.ctx.device},
+                                        {"cuda_visible_devices", w.ctx.cuda_visible_devices}, {"uid", w.ctx.iso.changes_user() ? static_cast<long>(w.ctx.iso.uid) : -1L}});
+    }
     const std::string title = "Lab " + cfg.lab + (ctx_.rubric.title.empty() ? "" : " -- " + ctx_.rubric.title);
-    for (size_t i = 0; i < subs.size(); ++i) {
+    std::vector<std::string> ids;
+    for (const Submission& s : subs) ids.push_back(s.source.id);
+    ClassResults book(ctx_.out, ctx_.rubric, title, ids);
+    book.begin(run_line.dump());
+    std::vector<std::string> regrade_note(subs.size());  // by class order
+    std::mutex finishing;  // the progress lines, the counts, shard.json's rows
+    size_t graded = 0;
+    distribute(subs.size(), workers_.size(), [&](size_t worker, size_t i) {
+        Worker& w = workers_[worker];
         Submission& s = subs[i];
         auto t0 = std::chrono::steady_clock::now();
-        if (s.ready && !cfg.compile_only) {
+        const bool runs = s.ready && !cfg.compile_only;
+        if (runs) {
             try {
-                prepare_run_folder(s.graded.run_dir, ctx_.iso);
-                grade_tests(s, i, subs.size());
+                prepare_run_folder(s.graded.run_dir, w.ctx.iso);
+                grade_tests(w, s, i, subs.size());
             } catch (const std::exception& e) {
                 // The grader's own failure: this student is not graded, the class goes on.
                 s.result.rejected = std::string("grader error while testing: ") + e.what();
@@ -504,7 +709,7 @@ int Grader::run() {
                     s.result.tests.push_back({t.id, t.name, 0, t.points, t.visibility, "not run: the grader failed (" + std::string(e.what()) + ")"});
             }
             release_run_folder(s.graded.run_dir);
-            remove_tree(ctx_.priv + "/outputs");
+            remove_tree(w.ctx.priv + "/outputs");
         } else {
             for (const TestSpec& t : ctx_.rubric.tests) {
                 TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
@@ -513,37 +718,47 @@ int Grader::run() {
             }
         }
         s.result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        const double remaining = elapsed() / static_cast<double>(i + 1) * static_cast<double>(subs.size() - i - 1);
-        std::fprintf(stderr, "[%zu/%zu] %s: %s/%s (elapsed %s, about %s left)\n", i + 1, subs.size(), s.source.id.c_str(),
+        std::lock_guard<std::mutex> lock(finishing);
+        if (runs) ++w.graded;
+        ++graded;
+        const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
+        const std::string on = w.gpu >= 0 ? "GPU " + std::to_string(w.gpu) + ": " : "";
+        std::fprintf(stderr, "[%zu/%zu] %s%s: %s/%s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
                      format_points(s.result.total()).c_str(), format_points(ctx_.rubric.total_points()).c_str(),
                      elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
-        json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, ctx_.device, ctx_.iso.level, ctx_.tools, ctx_.rubric_sha));
+        json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, w.ctx.iso.level, ctx_.tools, ctx_.rubric_sha));
         line["event"] = "submission";
+        // Which GPU graded whom (a submission that ran nothing was graded on none).
+        if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}};
         if (regrade) {
             const std::string note = regrade_difference(s.result, baseline);
             line["same_as_before"] = note.empty();
-            if (note.empty()) ++same;
-            else regrade_notes.push_back(note);
+            regrade_note[i] = note;
             shard.regrade_notes[s.source.id] = note;
         }
-        audit << line.dump() << "\n" << std::flush;
-        write_file(ctx_.out + "/feedback/" + s.source.id + ".md", feedback_markdown(s.result, title));
-        write_file(ctx_.out + "/results/" + s.source.id + ".json", gradescope_json(s.result));
-        all.push_back(s.result);
         shard.summary_rows[s.source.id] = summary_row(s.result, ctx_.rubric);
-        std::ofstream partial(ctx_.out + "/gradebook.csv");
-        write_gradebook(partial, all, ctx_.rubric);
+        book.finish(i, s.result, line.dump());
+    });
+    book.end();
+    std::vector<std::string> regrade_notes;
+    size_t same = 0;
+    for (const std::string& note : regrade_note) {
+        if (note.empty()) ++same;
+        else regrade_notes.push_back(note);
     }
+    const std::vector<StudentResult> all = book.results();
     if (!cfg.gradescope.empty()) write_file(cfg.gradescope, gradescope_json(subs[0].result));
-    std::ofstream csv(ctx_.out + "/gradebook.csv");
-    write_gradebook(csv, all, ctx_.rubric);
     std::string summary = summary_table(all, ctx_.rubric);
     std::ostringstream tail;
-    tail << summary_tail(cfg.lab, subs.size(), cfg.seed, ctx_.device, ctx_.isolation_text, ctx_.tools, cfg.regrade, same, regrade_notes);
+    const std::string device = device_summary();
+    tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, ctx_.isolation_text, ctx_.tools, cfg.regrade, same, regrade_notes);
+    const std::vector<std::string> gpu_text = gpu_lines();
+    if (!gpu_text.empty()) tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text);
     if (cfg.shard.active()) {
         tail << "shard " << cfg.shard.text() << ": " << subs.size() << " of the class's " << class_ids.size()
              << " submissions (grading/grade merge OUT SHARD_DIR... assembles the class)\n";
-        shard.device = ctx_.device;
+        shard.device = device;
+        shard.gpus = gpu_text;
         shard.finished = true;
         write_file(ctx_.out + "/shard.json", shard_record_json(shard));
     }
@@ -576,6 +791,7 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--root") c.root = value();
         else if (a == "--shard") c.shard = parse_shard(value());
+        else if (a == "--gpus") c.gpus = parse_gpu_list(value());
         else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see --help)");
         else c.inputs.push_back(a);
     }

@@ -358,4 +358,12 @@ std::string summary_tail(const std::string& lab, size_t submissions, unsigned lo
     return tail.str();
 }
 
+std::string gpu_summary(const std::vector<std::string>& gpu_lines, const std::string& how) {
+    if (gpu_lines.empty()) return "";
+    std::ostringstream o;
+    o << "GPUs: " << gpu_lines.size() << " (" << how << "), each grading whole submissions:\n";
+    for (const std::string& line : gpu_lines) o << "  " << line << "\n";
+    return o.str();
+}
+
 }  // namespace grading

@@ -85,6 +85,9 @@ std::string summary_table(const std::vector<std::vector<std::string>>& rows);
 std::string summary_tail(const std::string& lab, size_t submissions, unsigned long long seed, const std::string& device,
                          const std::string& isolation, const std::string& tools, const std::string& regrade_of = "",
                          size_t identical = 0, const std::vector<std::string>& regrade_notes = {});
+// The summary's lines on the GPUs of a run graded with --gpus: a heading saying how (`how`,
+// "--gpus all"), then each of `gpu_lines` (one per GPU: which, its device, how many it graded).
+std::string gpu_summary(const std::vector<std::string>& gpu_lines, const std::string& how);
 std::string format_points(double points);  // "12.5", "20"
 
 }  // namespace grading

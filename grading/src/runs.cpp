@@ -14,6 +14,7 @@
 
 #include "channel.h"
 #include "exit_codes.h"
+#include "gpus.h"
 #include "util.h"
 
 namespace grading {
@@ -138,9 +139,10 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     RunSpec spec;
     spec.cwd = req.workdir;
     spec.env = scrubbed_env(req.workdir, ctx.info.cuda_home + "/bin");
+    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
     spec.limits = ctx.run_limits;
     spec.limits.wall_s = req.timeout_s;
-    static int counter = 0;
+    static std::atomic<int> counter{0};  // (several workers run programs at once)
     const std::string tag = std::to_string(counter++);
     spec.stdout_path = ctx.priv + "/run" + tag + ".out";
     spec.stderr_path = ctx.priv + "/run" + tag + ".err";
@@ -198,6 +200,7 @@ bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const s
     spec.cwd = ctx.priv + "/verifier";
     make_dirs(spec.cwd);
     spec.env = scrubbed_env(spec.cwd, ctx.info.cuda_home + "/bin");
+    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
     spec.limits.wall_s = std::max(600.0, 4 * ctx.rubric.run_timeout_s);
     spec.limits.file_mb = 0;
     spec.stdout_path = ctx.priv + "/verifier.out";

@@ -21,6 +21,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <mutex>
+#include <set>
 #include <stdexcept>
 #include <thread>
 
@@ -48,6 +50,20 @@ namespace {
 
 constexpr size_t kMaxInherited = 32;
 constexpr int kMaxTargetFd = 1000;
+
+// ---- runs in flight ----------------------------------------------------------------------------
+// Several runs may be under way at once (compile jobs; one grading worker per GPU): each run's
+// first process is registered here from fork until it has been waited for, so that the stray
+// sweep of one run never kills or reaps another's. The lock is held across fork, so that a sweep
+// never sees a run's process before it is registered.
+std::mutex& runs_mutex() {
+    static std::mutex m;
+    return m;
+}
+std::set<pid_t>& runs_in_flight() {
+    static std::set<pid_t> runs;
+    return runs;
+}
 
 // ---- paths (prepared in the parent) -----------------------------------------------------------
 
@@ -618,8 +634,23 @@ RunResult run_process(const RunSpec& spec) {
     plan.report_fd = report[1];
     const Limits& lim = spec.limits;
     auto t0 = std::chrono::steady_clock::now();
-    pid_t pid = fork();
-    if (pid == 0) child_main(plan);
+    pid_t pid;
+    {
+        std::lock_guard<std::mutex> lock(runs_mutex());
+        pid = fork();
+        if (pid == 0) child_main(plan);  // (the child never touches the lock)
+        if (pid > 0) runs_in_flight().insert(pid);
+    }
+    // Unregistered once waited for (its process group killed first): what is left of it then
+    // is a stray that any sweep may kill.
+    struct InFlight {
+        pid_t pid;
+        ~InFlight() {
+            if (pid <= 0) return;
+            std::lock_guard<std::mutex> lock(runs_mutex());
+            runs_in_flight().erase(pid);
+        }
+    } in_flight{pid};
     close(report[1]);
     close(plan.out_fd);
     close(plan.err_fd);
@@ -685,9 +716,14 @@ RunResult run_process(const RunSpec& spec) {
 void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 
 void reap_strays() {
-    // Children of ours still alive are strays of a finished run (the grader runs one at a time
-    // from this thread; compile jobs wait for their own children by pid before this is called).
+    // Children of ours are strays of a finished run (orphans come back to the grader, a child
+    // subreaper) unless they are a run in flight or belong to one (its session: every run starts
+    // its own). Several runs may be under way on other threads: only strays are killed and
+    // reaped, each by its pid (never waitpid(-1), which could take another run's exit status).
     const pid_t self = getpid();
+    std::lock_guard<std::mutex> lock(runs_mutex());
+    const std::set<pid_t>& runs = runs_in_flight();
+    std::vector<pid_t> strays;
     DIR* proc = opendir("/proc");
     if (proc) {
         while (dirent* d = readdir(proc)) {
@@ -700,13 +736,17 @@ void reap_strays() {
             size_t close_paren = line.rfind(')');
             if (close_paren == std::string::npos) continue;
             char state = 0;
-            long ppid = 0;
-            if (std::sscanf(line.c_str() + close_paren + 1, " %c %ld", &state, &ppid) == 2 && ppid == self)
-                kill(static_cast<pid_t>(pid), SIGKILL);
+            long ppid = 0, group = 0, session = 0;
+            if (std::sscanf(line.c_str() + close_paren + 1, " %c %ld %ld %ld", &state, &ppid, &group, &session) != 4 || ppid != self)
+                continue;
+            if (runs.count(static_cast<pid_t>(pid)) || runs.count(static_cast<pid_t>(session))) continue;
+            if (state != 'Z') kill(static_cast<pid_t>(pid), SIGKILL);
+            strays.push_back(static_cast<pid_t>(pid));
         }
         closedir(proc);
     }
-    while (waitpid(-1, nullptr, WNOHANG) > 0) {}
+    // A stray killed just now may not have ended yet: the next sweep reaps it.
+    for (pid_t pid : strays) waitpid(pid, nullptr, WNOHANG);
 }
 
 // ---- isolation levels -------------------------------------------------------------------------
@@ -831,6 +871,8 @@ bool runs_as_sandbox_ids(const Isolation& iso) {
 }
 
 }  // namespace
+
+bool Isolation::changes_user() const { return runs_as_sandbox_ids(*this); }
 
 std::string Isolation::describe() const {
     const std::string who = runs_as_sandbox_ids(*this) ? "uid " + std::to_string(uid) + ":" + std::to_string(gid) : "the grader's own user";

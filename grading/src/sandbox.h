@@ -66,7 +66,8 @@ struct RunResult {
 RunResult run_process(const RunSpec& spec);
 
 // Kills every process this one still has as a child (orphans of a run are re-parented to the
-// grader, a child subreaper) and reaps them. Called after each run of the serial phase (never while other runs are in flight).
+// grader, a child subreaper) and reaps them, but for the runs of run_process still in flight on
+// other threads and the processes of their sessions. Called after each run.
 void reap_strays();
 // Makes the grader a child subreaper so that grandchildren that escape their process group
 // still come back to it.
@@ -101,6 +102,8 @@ struct Isolation {
 
     // One line for the reports: what is hidden, who the program runs as.
     std::string describe() const;
+    // Whether programs run as `uid`:`gid` (else as the grader's own user).
+    bool changes_user() const;
     // Fills `spec` to run `argv` in this isolation: argv (bwrap's prefix where used), cwd =
     // `workdir`, the child-side confinement. `workdir` and `extra_rw` are writable, argv[0]
     // (when absolute) and `extra_ro` read-only (the program may live in a hidden folder);

@@ -58,6 +58,7 @@ std::string shard_record_json(const ShardRecord& r) {
               {"assigned", r.assigned},
               {"summary_head", r.summary_head},
               {"summary_rows", r.summary_rows}};
+    if (!r.gpus.empty()) j["gpus"] = r.gpus;
     if (!r.regrade_of.empty()) {
         j["regrade_of"] = r.regrade_of;
         j["regrade_notes"] = r.regrade_notes;
@@ -87,6 +88,7 @@ ShardRecord parse_shard_record(const std::string& text, const std::string& sourc
         r.summary_head = j.at("summary_head").get<std::vector<std::string>>();
         r.summary_rows = j.at("summary_rows").get<std::map<std::string, std::vector<std::string>>>();
         r.regrade_of = j.value("regrade_of", "");
+        if (j.contains("gpus")) r.gpus = j["gpus"].get<std::vector<std::string>>();
         if (j.contains("regrade_notes")) r.regrade_notes = j["regrade_notes"].get<std::map<std::string, std::string>>();
     } catch (const std::exception& e) {
         throw UsageError(source + " is not a shard's shard.json (" + e.what() + ")");
@@ -312,6 +314,22 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
     run_line["submissions"] = class_ids.size();
     run_line["isolation"] = isolation;
     run_line["tools"] = tools;
+    // Shards graded with --gpus: every shard's GPUs, each marked with its shard.
+    std::vector<const Shard*> by_shard;
+    for (const Shard& s : shards) by_shard.push_back(&s);
+    std::sort(by_shard.begin(), by_shard.end(), [](const Shard* a, const Shard* b) { return a->rec.k < b->rec.k; });
+    std::vector<std::string> gpu_lines;
+    json gpus = json::array();
+    for (const Shard* s : by_shard) {
+        for (const std::string& line : s->rec.gpus) gpu_lines.push_back("shard " + std::to_string(s->rec.k) + ", " + line);
+        if (s->run_line.contains("gpus") && s->run_line.at("gpus").is_array())
+            for (json g : s->run_line.at("gpus")) {
+                g["shard"] = s->rec.k;
+                gpus.push_back(g);
+            }
+    }
+    run_line.erase("gpus");
+    if (!gpus.empty()) run_line["gpus"] = gpus;
     std::string audit = run_line.dump() + "\n";
     for (const std::string& id : class_ids) audit += shard_of.at(id)->audit_lines.at(id) + "\n";
     write_file(out + "/audit.jsonl", audit);
@@ -327,7 +345,8 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
         else notes.push_back(note->second);
     }
     const std::string summary = summary_table(rows) + "\n" +
-                                summary_tail(first.lab, class_ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes);
+                                summary_tail(first.lab, class_ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes) +
+                                gpu_summary(gpu_lines, "the shards' --gpus");
     write_file(out + "/summary.txt", summary);
     return summary;
 }

@@ -33,6 +33,7 @@ struct ShardRecord {
     bool compile_only = false;
     std::vector<std::string> class_ids;  // every student of the class, in the order a single run grades them
     std::vector<std::string> assigned;   // this shard's, in that order
+    std::vector<std::string> gpus;       // with --gpus: one line per GPU (which, its device, how many it graded)
     std::vector<std::string> summary_head;
     std::map<std::string, std::vector<std::string>> summary_rows;  // student -> summary row
     std::map<std::string, std::string> regrade_notes;              // student -> "" (same) or what changed

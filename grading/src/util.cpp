@@ -14,6 +14,8 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "gpus.h"
+
 namespace grading {
 
 std::string read_file(const std::string& path) {
@@ -139,11 +141,15 @@ std::string random_hex(size_t bytes) {
 }
 
 RunResult run_trusted(const std::vector<std::string>& argv, const std::string& cwd, double timeout,
-                      const std::string& scratch) {
+                      const std::string& scratch, const std::vector<std::string>& env_override) {
     RunSpec s;
     s.argv = argv;
     s.cwd = cwd;
     for (char** e = environ; *e; ++e) s.env.push_back(*e);
+    for (const std::string& e : env_override) {
+        const size_t eq = e.find('=');
+        if (eq != std::string::npos) set_env(s.env, e.substr(0, eq), e.substr(eq + 1));
+    }
     s.limits.wall_s = timeout;
     s.limits.file_mb = 0;
     s.limits.open_files = 0;

@@ -27,9 +27,9 @@ std::string safe_id(const std::string& s);
 std::string elapsed_text(double seconds);  // "3m07s"
 std::string random_hex(size_t bytes);
 
-// Runs a trusted tool (make, nm, nvcc --version) with the grader's environment and
-// returns what it printed.
+// Runs a trusted tool (make, nm, nvcc --version) with the grader's environment (`env_override`:
+// "NAME=value" entries that replace or add to it) and returns what it printed.
 RunResult run_trusted(const std::vector<std::string>& argv, const std::string& cwd, double timeout_s,
-                      const std::string& scratch_dir);
+                      const std::string& scratch_dir, const std::vector<std::string>& env_override = {});
 
 }  // namespace grading

@@ -22,8 +22,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <thread>
 #include <vector>
 
+#include "grading/src/gpus.h"
 #include "grading/src/sandbox.h"
 
 using namespace grading;
@@ -674,4 +676,112 @@ TEST_CASE("run folders: owned by the sandbox's user while used, by the grader af
     REQUIRE(lstat(dir.c_str(), &st) == 0);
     CHECK(st.st_uid == 0);
     CHECK((st.st_mode & 0777) == 0700);
+}
+
+// ---- several GPUs: runs under way at once --------------------------------------------------------
+
+namespace {
+// sh() in a folder of its own (its output files too), for runs under way at once.
+RunResult sh_in(const std::string& folder, const std::string& script, double wall_s) {
+    RunSpec s;
+    s.argv = {"/bin/sh", "-c", script};
+    s.cwd = scratch() + "/" + folder;
+    s.env = scrubbed_env(s.cwd, "/usr/local/cuda/bin");
+    s.limits.wall_s = wall_s;
+    return run_process(s);
+}
+}  // namespace
+
+TEST_CASE("a stray sweep leaves the runs under way on other threads alone, and their processes") {
+    become_subreaper();
+    // Another worker's run: its own child (in its session) must live until the run ends, and
+    // the run's exit status must reach its own thread.
+    RunResult other;
+    std::thread worker([&] { other = sh_in("run-other", "sleep 0.8 & wait $!; exit 3", 20); });
+    for (int i = 0; i < 40; ++i) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+        reap_strays();
+    }
+    // Meanwhile a finished run's stray is killed all the same.
+    RunResult done = sh("setsid sleep 30 > /dev/null 2>&1 & echo $! > gpu-stray.pid; exit 0");
+    CHECK(done.ok());
+    const long stray = read_pid("gpu-stray.pid");
+    REQUIRE(stray > 0);
+    usleep(100000);
+    reap_strays();
+    for (int i = 0; i < 100 && alive(stray); ++i) usleep(10000);
+    CHECK_FALSE(alive(stray));
+    worker.join();
+    CHECK(other.started);
+    CHECK_FALSE(other.timed_out);
+    CHECK(other.exit_code == 3);  // not killed (137), not reaped by the sweep (its status lost)
+}
+
+TEST_CASE("runs on several threads at once each get their own exit status") {
+    std::vector<RunResult> results(6);
+    std::vector<std::thread> threads;
+    for (size_t i = 0; i < results.size(); ++i)
+        threads.emplace_back([&, i] {
+            results[i] = sh_in("run-" + std::to_string(i), "sleep 0.2; exit " + std::to_string(10 + i), 20);
+            reap_strays();  // as each worker does after each run
+        });
+    for (std::thread& t : threads) t.join();
+    for (size_t i = 0; i < results.size(); ++i) {
+        CAPTURE(i);
+        CHECK(results[i].exit_code == static_cast<int>(10 + i));
+        CHECK_FALSE(results[i].timed_out);
+    }
+}
+
+TEST_CASE("isolation: a worker's GPU (CUDA_VISIBLE_DEVICES) and its own sandbox user reach the program") {
+    std::vector<Isolation> levels = testable_levels();
+    Isolation unsafe;
+    unsafe.level = "unsafe";
+    levels.push_back(unsafe);
+    const std::string run = layout().base + "/run-gpu1";
+    for (Isolation iso : levels) {
+        INFO("level " << iso.level);
+        iso.uid = kSandboxUid + 1;  // the second GPU's worker
+        iso.gid = kSandboxGid + 1;
+        prepare_run_folder(run, iso);
+        RunSpec s;
+        s.env = scrubbed_env(run, "/usr/local/cuda/bin");
+        set_env(s.env, "CUDA_VISIBLE_DEVICES", "GPU-8f6e,1");
+        iso.apply(s, {"/bin/sh", "-c", "echo \"$CUDA_VISIBLE_DEVICES\"; id -u"}, run);
+        s.stdout_path = layout().base + "/gpu1.out";
+        s.stderr_path = layout().base + "/gpu1.err";
+        s.limits.wall_s = 10;
+        RunResult r = run_process(s);
+        release_run_folder(run);
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        const uid_t expected = iso.changes_user() ? kSandboxUid + 1 : geteuid();
+        CHECK(r.out == "GPU-8f6e,1\n" + std::to_string(expected) + "\n");
+    }
+}
+
+TEST_CASE("isolation: with a user per GPU, a program cannot signal another GPU's run, even at the uid level") {
+    if (geteuid() != 0) {
+        MESSAGE("not root: every run is the grader's own user");
+        return;
+    }
+    for (Isolation iso : testable_levels()) {
+        INFO("level " << iso.level);
+        iso.uid = kSandboxUid + 1;
+        iso.gid = kSandboxGid + 1;
+        pid_t other_gpu = spawn_sleeper(true);  // uid 64000: the first GPU's run
+        usleep(50000);
+        const std::string run = layout().base + "/run-gpu1";
+        prepare_run_folder(run, iso);
+        RunSpec s;
+        s.env = scrubbed_env(run, "/usr/local/cuda/bin");
+        iso.apply(s, {"/bin/sh", "-c", "kill -KILL " + std::to_string(other_gpu) + " 2>/dev/null && echo KILLED_OTHER; exit 0"}, run);
+        s.stdout_path = layout().base + "/gpu1.out";
+        s.stderr_path = layout().base + "/gpu1.err";
+        RunResult r = run_process(s);
+        release_run_folder(run);
+        CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+        CHECK(r.out.find("KILLED_OTHER") == std::string::npos);
+        CHECK(alive(other_gpu));
+        end_sleeper(other_gpu);
+    }
 }

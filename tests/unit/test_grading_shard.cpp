@@ -8,6 +8,7 @@
 #include <map>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <sstream>
 
 #include "args.h"
 #include "grading/src/results.h"
@@ -80,6 +81,7 @@ struct RunParams {
     unsigned long long seed = 1234;
     std::string lab = "01", tree = "abc1234", tools = "nvcc: V12.4; tree: abc1234", regrade_of;
     std::string rubric_sha = std::string(64, 'f');
+    bool gpus = false;  // graded with --gpus 0,1
 };
 
 // Writes a run's folder as grading/grade does; `shard` k < 0: a whole run.
@@ -112,12 +114,22 @@ void write_run(const std::string& dir, const std::vector<StudentResult>& everyon
                 {"isolation", rec.isolation}, {"tools", p.tools}, {"compile_only", false}, {"submissions", mine.size()}};
     if (!p.regrade_of.empty()) run["regrade_of"] = p.regrade_of;
     if (k >= 0) run["shard"] = {{"k", k}, {"n", n}};
+    if (p.gpus) {
+        run["gpus"] = json::array();
+        for (int g = 0; g < 2; ++g) {
+            run["gpus"].push_back({{"index", g}, {"name", "NVIDIA H200"}, {"cuda_visible_devices", std::to_string(g)}});
+            rec.gpus.push_back("GPU " + std::to_string(g) + ": NVIDIA H200 (driver 12.8): " + std::to_string((mine.size() + 1 - g) / 2) +
+                               " submissions graded");
+        }
+    }
     std::string audit = run.dump() + "\n";
+    size_t place = 0;
     std::vector<std::string> notes;
     size_t same = 0;
     for (const StudentResult& r : mine) {
         json line = json::parse(audit_json(r, p.lab, p.seed, rec.device, "bwrap", p.tools, p.rubric_sha));
         line["event"] = "submission";
+        if (p.gpus) line["gpu"] = {{"index", place++ % 2}, {"name", "NVIDIA H200"}};
         const std::string note = r.student == "alice" ? "alice: results differ from the earlier run: correct 20 -> 12.5" : "";
         if (!p.regrade_of.empty()) {
             line["same_as_before"] = note.empty();
@@ -135,7 +147,8 @@ void write_run(const std::string& dir, const std::vector<StudentResult>& everyon
     write_gradebook(csv, mine, rubric);
     write_file(dir + "/gradebook.csv", csv.str());
     write_file(dir + "/summary.txt", summary_table(mine, rubric) + "\n" +
-                                         summary_tail(p.lab, mine.size(), p.seed, rec.device, "bwrap", p.tools, p.regrade_of, same, notes));
+                                         summary_tail(p.lab, mine.size(), p.seed, rec.device, "bwrap", p.tools, p.regrade_of, same, notes) +
+                                         gpu_summary(rec.gpus, "--gpus 0,1"));
     rec.finished = true;
     if (k >= 0) write_file(dir + "/shard.json", shard_record_json(rec));
 }
@@ -268,6 +281,10 @@ TEST_CASE("shard.json is read back as written") {
     CHECK(back.summary_rows == r.summary_rows);
     CHECK(back.regrade_of == r.regrade_of);
     CHECK(back.regrade_notes == r.regrade_notes);
+    CHECK(back.gpus.empty());
+    CHECK(json::parse(shard_record_json(r)).count("gpus") == 0);  // only with --gpus
+    r.gpus = {"GPU 0: NVIDIA H200 (driver 12.8): 3 submissions graded", "GPU 1: NVIDIA H200 (driver 12.8): 2 submissions graded"};
+    CHECK(parse_shard_record(shard_record_json(r), "x").gpus == r.gpus);
     CHECK_THROWS_AS(parse_shard_record("{}", "x"), cudalabs::UsageError);
     CHECK_THROWS_AS(parse_shard_record("not json", "x"), cudalabs::UsageError);
     json j = json::parse(shard_record_json(r));
@@ -310,6 +327,62 @@ TEST_CASE("merging the shards gives the files of one run with that seed, for sev
             // The shards' folders are left as they were.
             for (const std::string& d : dirs) CHECK(tree_of(d) == before[d]);
         }
+}
+
+namespace {
+// What is left of a run's files once which GPU graded whom is taken out: the audit log's "gpus"
+// (run line) and "gpu" (student lines), the summary's GPU lines.
+std::string without_gpus(const std::string& name, const std::string& text) {
+    std::istringstream in(text);
+    std::string out;
+    bool in_gpu_block = false;
+    for (std::string line; std::getline(in, line);) {
+        if (name == "audit.jsonl") {
+            json j = json::parse(line);
+            j.erase("gpus");
+            j.erase("gpu");
+            out += j.dump() + "\n";
+        } else if (name == "summary.txt") {
+            if (line.rfind("GPUs: ", 0) == 0) in_gpu_block = true;
+            else if (in_gpu_block && line.rfind("  ", 0) != 0) in_gpu_block = false;
+            if (!in_gpu_block) out += line + "\n";
+        } else {
+            out += line + "\n";
+        }
+    }
+    return out;
+}
+}  // namespace
+
+TEST_CASE("merging shards graded with --gpus: every shard's GPUs are named, the rest is one run's") {
+    const Rubric rubric = sample_rubric();
+    const std::vector<StudentResult> c = sample_class();
+    for (int n : {1, 2, 3}) {
+        CAPTURE(n);
+        TempDir t;
+        RunParams p;
+        p.gpus = true;
+        write_run(t.path + "/single", c, rubric, p);
+        const std::vector<std::string> dirs = write_shards(t.path, c, rubric, n, p);
+        const std::string summary = merge_shards(t.path + "/merged", dirs);
+        const auto single = tree_of(t.path + "/single"), merged = tree_of(t.path + "/merged");
+        CHECK(summary.find("GPUs: " + std::to_string(2 * n) + " (the shards' --gpus)") != std::string::npos);
+        for (int k = 0; k < n; ++k) {
+            CHECK(summary.find("  shard " + std::to_string(k) + ", GPU 0: NVIDIA H200") != std::string::npos);
+            CHECK(summary.find("  shard " + std::to_string(k) + ", GPU 1: NVIDIA H200") != std::string::npos);
+        }
+        const json run = json::parse(merged.at("audit.jsonl").substr(0, merged.at("audit.jsonl").find('\n')));
+        REQUIRE(run.contains("gpus"));
+        CHECK(run["gpus"].size() == static_cast<size_t>(2 * n));
+        for (const json& g : run["gpus"]) CHECK(g.contains("shard"));
+        CHECK_FALSE(run.contains("shard"));
+        CHECK(merged.size() == single.size());
+        for (const auto& kv : single) {
+            CAPTURE(kv.first);
+            REQUIRE(merged.count(kv.first));
+            CHECK(without_gpus(kv.first, merged.at(kv.first)) == without_gpus(kv.first, kv.second));
+        }
+    }
 }
 
 TEST_CASE("merge refuses shards of different runs, missing, unfinished or duplicated shards") {

@@ -1,0 +1,225 @@
+# Grading on every GPU of a machine (grading/grade --gpus all), against one GPU (sourced by
+# tests/run_tests.sh; also runs on its own: `bash tests/suites/grading_gpus.sh`). Needs at least
+# two GPUs (CUDA_VISIBLE_DEVICES, when set, says which: it is counted like CUDA counts it);
+# otherwise one SKIP line, and on its own exit 77.
+#
+# A class of GPUS_CLASS (40) lab 01 submissions: the reference, the untouched starter and
+# deterministic cases of tests/grading/01/*.patch (wrong answers, crashes, rejections...), in turn,
+# each student in a folder of its own. It is graded twice with one seed and one trial per
+# correctness test (GRADING_TRIALS, default 1): with --gpus all, and with one GPU (no --gpus, as
+# before the option existed). Then:
+#   - both runs graded every student once, the gradebook and audit log in the same (class) order;
+#   - the correctness scores and the reasons for not grading are the same for every student, and
+#     so are the correctness parts of every feedback, byte for byte (performance varies with the
+#     timing noise of any run; sanitizer reports quote addresses, which vary too);
+#   - the --gpus run used at least two GPUs: its summary names them with what each graded, and
+#     its audit log names a GPU for every student whose tests ran.
+# GRADING_GPUS_DIR keeps the results (default $BUILD/test-logs/grading-gpus). Within `make test`
+# it runs where lab 01 is graded (GRADING_ONLY / TEST_LABS without 01: skipped). It takes about
+# as long as grading the class once on one GPU and once on all of them.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+    gpus_standalone=1
+fi
+
+# gpus_count: the GPUs CUDA shows here (the entries of CUDA_VISIBLE_DEVICES when it is set).
+gpus_count() {
+    if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+        printf '%s\n' "$CUDA_VISIBLE_DEVICES" | tr ',' '\n' | grep -c '[^[:space:]]'
+    else
+        nvidia-smi -L 2> /dev/null | grep -c '^GPU '
+    fi
+}
+
+# gpus_cells CSV COLUMN...: per student (the first column), the named columns of a gradebook
+# (RFC 4180: quoted cells may hold commas, quotes and line breaks), one line each, cells joined by |.
+gpus_cells() {
+    local csv=$1; shift
+    awk -v want="$*" '
+        function parse(rec,   i, ch, cell, quoted, n) {
+            split("", f); n = 0; cell = ""; quoted = 0
+            for (i = 1; i <= length(rec); i++) {
+                ch = substr(rec, i, 1)
+                if (quoted) {
+                    if (ch != "\"") cell = cell ch
+                    else if (substr(rec, i + 1, 1) == "\"") { cell = cell "\""; i++ }
+                    else quoted = 0
+                } else if (ch == "\"") quoted = 1
+                else if (ch == ",") { f[++n] = cell; cell = "" }
+                else cell = cell ch
+            }
+            f[++n] = cell
+            return n
+        }
+        BEGIN { nw = split(want, w, " ") }
+        {
+            rec = pending == "" ? $0 : pending "\n" $0
+            tmp = rec
+            if (gsub(/"/, "", tmp) % 2) { pending = rec; next }
+            pending = ""
+            n = parse(rec)
+            if (!head) { for (i = 1; i <= n; i++) col[f[i]] = i; head = 1; next }
+            out = f[1]
+            for (i = 1; i <= nw; i++) { cell = (w[i] in col) ? f[col[w[i]]] : "?"; gsub(/\n/, "\\n", cell); out = out "|" cell }
+            print out
+        }' "$csv"
+}
+
+# gpus_correctness_feedback FILE: a feedback without what timing or addresses change: the score
+# line (its total holds the performance points) and the sections of lab 01's performance and
+# sanitizer tests (headings outside the quoted blocks, whose fences are runs of backticks).
+gpus_correctness_feedback() {
+    awk '
+        BEGIN { keep = 1 }
+        {
+            if (fence != "") { if ($0 == fence) fence = ""; if (keep) print; next }
+            if (match($0, /^```+/)) { fence = substr($0, 1, RLENGTH); if (keep) print; next }
+            if ($0 ~ /^## /) keep = ($0 !~ /^## (Performance|Memory safety)/)
+            if ($0 ~ /^Score: /) next
+            if (keep) print
+        }' "$1"
+}
+
+# gpus_students AUDIT: the students of an audit log's last run, in the order of its lines.
+gpus_students() {
+    awk '/"event":"run"/ { n = 0; split("", s) } /"event":"submission"/ { s[++n] = $0 } END { for (i = 1; i <= n; i++) print s[i] }' "$1" \
+        | sed -n 's/.*"student":"\([^"]*\)".*/\1/p'
+}
+
+gpus_suite() {
+    local n_gpus dir subs seed rubric used cases c base i name p t0 t1 t_all t_one
+    local correctness ids broken=0
+    if [ -n "${GRADING_ONLY:-}" ] && [[ " $GRADING_ONLY " != *" 01 "* ]]; then
+        skip "grading on every GPU (--gpus all)" "it grades lab 01, not among GRADING_ONLY=$GRADING_ONLY"; return 77
+    fi
+    if [ "${gpu:-0}" != 1 ]; then
+        skip "grading on every GPU (--gpus all)" "no GPU on this machine"; return 77
+    fi
+    if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
+        skip "grading on every GPU (--gpus all)" "needs the grader and lab 01's reference solution (not in the student edition)"; return 77
+    fi
+    n_gpus=$(gpus_count)
+    if [ "${n_gpus:-0}" -lt 2 ]; then
+        skip "grading on every GPU (--gpus all)" "needs at least 2 GPUs, this machine shows ${n_gpus:-0}${CUDA_VISIBLE_DEVICES+ (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)}"
+        return 77
+    fi
+    if ! command -v patch > /dev/null; then
+        fail "grading on every GPU: the class" "the class is made with GNU patch (Debian package patch)"; return 1
+    fi
+
+    dir=${GRADING_GPUS_DIR:-$BUILD/test-logs/grading-gpus}
+    subs=$dir/submissions
+    seed=2468
+    rm -rf "$dir"
+    mkdir -p "$subs"
+    # Cases whose correctness scores do not depend on timing (no race, no time-out).
+    cases="reference starter wrong_answer oob_write oob_host host_crash alt_correct compile_error defines_main
+           forbidden_cublas timed_reps_skipped cpu_empty_kernel cpu_only fake_output early_exit weak_libc
+           long_kernel_name anon_namespace templates host_lambda unused_cublas_include"
+    set -- $cases
+    local count=$#
+    for ((i = 0; i < ${GPUS_CLASS:-40}; i++)); do
+        set -- $cases
+        shift $((i % count))
+        c=$1
+        name=$(printf 's%02d-%s' "$i" "$c")
+        mkdir -p "$subs/$name"
+        case $c in
+            reference) cp solutions/01-vector-add/vector_add.cu "$subs/$name/" ;;
+            starter) cp labs/01-vector-add/vector_add.cu "$subs/$name/" ;;
+            *)
+                p=tests/grading/01/$c.patch
+                base=$(head -n1 "$p" | sed -n 's/^--- \([^[:space:]]*\).*/\1/p')
+                cp "$base" "$subs/$name/vector_add.cu"
+                if ! patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$subs/$name/vector_add.cu" \
+                        < "$p" > /dev/null 2>&1; then
+                    fail "grading on every GPU: the class" "$p no longer applies to $base"
+                    broken=1
+                fi
+                [ -d "tests/grading/01/$c.files" ] && cp -r "tests/grading/01/$c.files/." "$subs/$name/"
+                ;;
+        esac
+    done
+    [ "$broken" = 0 ] || return 1
+    rubric=grading/rubrics/01.rubric
+    used=$dir/01.rubric
+    sed -E "s/^trials = [0-9]+/trials = ${GRADING_TRIALS:-1}/" "$rubric" > "$used"
+    correctness=$(awk '
+        /^\[test / { if (id != "" && kind == "correctness") print id; id = $2; sub(/\]$/, "", id); kind = "correctness"; next }
+        /^kind[ \t]*=/ { kind = $3 }
+        END { if (id != "" && kind == "correctness") print id }' "$used" | tr '\n' ' ')
+
+    local saved_timeout=${RUN_TIMEOUT:-600}
+    RUN_TIMEOUT=${GRADING_RUN_TIMEOUT:-3600}
+    t0=$(date +%s)
+    expect "grading on every GPU: --gpus all grades the class of ${GPUS_CLASS:-40}" 0 'results: ' \
+        grading/grade --lab 01 --rubric "$used" --seed "$seed" --gpus all --out "$dir/all" "$subs"
+    t1=$(date +%s); t_all=$((t1 - t0))
+    printf '%s\n' "$err" | grep -E '^grade: (GPU|grading on)' | sed 's/^/    /' | tee -a "$LOG"
+    t0=$(date +%s)
+    expect "grading on every GPU: one GPU grades the same class" 0 'results: ' \
+        grading/grade --lab 01 --rubric "$used" --seed "$seed" --out "$dir/one" "$subs"
+    t1=$(date +%s); t_one=$((t1 - t0))
+    RUN_TIMEOUT=$saved_timeout
+    say "    wall time: --gpus all ${t_all} s, one GPU ${t_one} s"
+    [ -f "$dir/all/gradebook.csv" ] && [ -f "$dir/one/gradebook.csv" ] || return 1
+    [ -f "$dir/all/summary.txt" ] && sed 's/^/    /' "$dir/all/summary.txt" | grep -A20 '^    GPUs: ' | tee -a "$LOG"
+
+    # Every student once, in class order, in both runs.
+    ids=$(ls "$subs" | sort)
+    local d bad=""
+    for d in all one; do
+        [ "$(gpus_students "$dir/$d/audit.jsonl" | sort)" = "$ids" ] || bad="$bad $d/audit.jsonl"
+        [ "$(gpus_cells "$dir/$d/gradebook.csv" | cut -d'|' -f1 | sort)" = "$ids" ] || bad="$bad $d/gradebook.csv"
+        [ "$(ls "$dir/$d/feedback" | sed 's/\.md$//' | sort)" = "$ids" ] || bad="$bad $d/feedback"
+    done
+    if [ -z "$bad" ]; then pass "grading on every GPU: every student graded exactly once in both runs"
+    else fail "grading on every GPU: every student graded exactly once in both runs" "not so in:$bad"; fi
+    if [ "$(gpus_students "$dir/all/audit.jsonl")" = "$(gpus_students "$dir/one/audit.jsonl")" ] \
+        && [ "$(gpus_cells "$dir/all/gradebook.csv" | cut -d'|' -f1)" = "$(gpus_cells "$dir/one/gradebook.csv" | cut -d'|' -f1)" ]; then
+        pass "grading on every GPU: gradebook and audit log in the one-GPU run's order"
+    else
+        fail "grading on every GPU: gradebook and audit log in the one-GPU run's order" "see $dir/all and $dir/one"
+    fi
+
+    # The same correctness scores and reasons, per student.
+    local diffs
+    diffs=$(diff <(gpus_cells "$dir/one/gradebook.csv" sha256 $correctness note) <(gpus_cells "$dir/all/gradebook.csv" sha256 $correctness note))
+    if [ -z "$diffs" ]; then pass "grading on every GPU: the same correctness scores for all $(echo "$ids" | wc -l) students ($correctness)"
+    else fail "grading on every GPU: the same correctness scores per student" "$(echo "$diffs" | head -n 6 | tr '\n' ' ')"; fi
+    bad=""
+    for f in "$dir"/one/feedback/*.md; do
+        cmp -s <(gpus_correctness_feedback "$f") <(gpus_correctness_feedback "$dir/all/feedback/$(basename "$f")") || bad="$bad $(basename "$f" .md)"
+    done
+    if [ -z "$bad" ]; then pass "grading on every GPU: every feedback is the one-GPU run's, byte for byte, but performance and sanitizer"
+    else fail "grading on every GPU: every feedback is the one-GPU run's but performance and sanitizer" "differ:$(echo "$bad" | cut -c1-300)"; fi
+
+    # Both GPUs (at least two) were used, and said so.
+    local used_gpus graded_lines ran unnamed
+    used_gpus=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | sed -n 's/.*"gpu":{"index":\([0-9]*\).*/\1/p' | sort -u | wc -l)
+    graded_lines=$(grep -cE '^  GPU [0-9]+.*: [1-9][0-9]* submissions? graded$' "$dir/all/summary.txt")
+    if [ "$used_gpus" -ge 2 ] && [ "$graded_lines" -ge 2 ] && grep -q "^GPUs: $n_gpus (--gpus all)" "$dir/all/summary.txt"; then
+        pass "grading on every GPU: $used_gpus GPUs graded students, the summary names all $n_gpus"
+    else
+        fail "grading on every GPU: both GPUs were used" "GPUs in the audit log: $used_gpus; summary lines with a count: $graded_lines (see $dir/all/summary.txt)"
+    fi
+    # Every student whose tests ran names its GPU; the one-GPU run names none.
+    ran=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | grep -c '"rejected":""')
+    unnamed=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | grep '"rejected":""' | grep -vc '"gpu":{')
+    if [ "$ran" -gt 0 ] && [ "$unnamed" -eq 0 ] && ! grep -q '"gpu":{' "$dir/one/audit.jsonl"; then
+        pass "grading on every GPU: the audit log names the GPU of each of the $ran students whose tests ran"
+    else
+        fail "grading on every GPU: the audit log names each student's GPU" "$unnamed of $ran without one"
+    fi
+    [ "$t_one" -gt 0 ] && say "    speed-up of --gpus all over one GPU (whole runs, builds included): $(awk -v a="$t_one" -v b="$t_all" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')x"
+    return 0
+}
+
+gpus_suite
+gpus_rc=$?
+if [ "${gpus_standalone:-0}" = 1 ] && [ "$gpus_rc" = 77 ]; then
+    trap - EXIT
+    standalone_summary
+    exit 77
+fi
