@@ -4,6 +4,7 @@
 #   make sol01                the reference solution of lab 01, same driver
 #   make all                  every starter and every solution
 #   make test                 unit tests, build checks, and the GPU suite where there is a GPU
+#   make test-cluster         grade a class through grading/slurm/ on a one-node SLURM cluster (root)
 #   make bench                every solution's benchmark sizes; JSON + Markdown in bench/results/
 #   make help                 this list, with the labs
 #
@@ -24,7 +25,7 @@ CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 BUILD ?= build
 # Without nvcc nothing CUDA builds: the goals that need it stop at once, in one sentence.
 NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
-NVCC_GOALS := all labs solutions test bench lab% sol% profile% grade grading-info
+NVCC_GOALS := all labs solutions test test-cluster bench lab% sol% profile% grade grading-info
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
     $(error nvcc not found (looked for $(NVCC)): install the CUDA Toolkit 12.x or 13.x (README.md, "Getting the CUDA Toolkit") or put its bin folder on PATH)
@@ -149,7 +150,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS)
 	$(CXX) -o $@ $^ -pthread -ldl
 
 # ---- top-level targets ----------------------------------------------------------------------
-.PHONY: all labs solutions unit-tests test bench clean help list-labs arch
+.PHONY: all labs solutions unit-tests test test-cluster bench clean help list-labs arch
 
 all: labs solutions
 labs: $(LAB_PROGRAMS)
@@ -158,6 +159,12 @@ unit-tests: $(BUILD)/unit_tests
 
 test: all unit-tests
 	+@BUILD=$(BUILD) bash tests/run_tests.sh
+
+# Only the cluster suite (make test runs it too): a one-node SLURM cluster started in a temporary
+# folder grades a class through grading/slurm/ and is stopped. Needs root and tools/deps/cluster.txt.
+test-cluster:
+	@[ -f tests/suites/cluster.sh ] || { echo "make test-cluster: this is the student edition, without the grader it tests" >&2; exit 2; }
+	+@BUILD=$(BUILD) bash tests/suites/cluster.sh
 
 bench: solutions labs
 	@[ -n "$(HAVE_SOLUTIONS)" ] || { echo "make bench: this is the student edition, without the reference solutions it times" >&2; exit 2; }
@@ -188,10 +195,12 @@ help:
 	$(if $(HAVE_SOLUTIONS),@echo "  make solNN            build the reference solution of lab NN into ./solNN")
 	@echo "  make all              every starter$(if $(HAVE_SOLUTIONS), and every solution)"
 	@echo "  make test             unit tests, build checks, and the GPU suite when a GPU is present"
+	$(if $(GRADER),@echo "  make test-cluster     grade a class through grading/slurm/ on a one-node SLURM cluster (root)")
 	$(if $(HAVE_SOLUTIONS),@echo "  make bench            benchmark every solution; writes bench/results/<device>.json and .md")
 	$(if $(HAVE_SOLUTIONS),@echo "                       (LABS=\"08 13\": only those labs; the others keep their results)")
 	$(if $(HANDOUT_DIR),@echo "  make handouts         the handouts' student edition (also: make handouts-instructor; make handout-NN)")
 	$(if $(GRADER),@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)")
+	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"

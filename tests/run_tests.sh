@@ -7,7 +7,7 @@
 #      with a GPU: every solution passes its default sizes, every untouched starter fails and
 #      points at its TODO, compute-sanitizer memcheck and racecheck are clean on the solutions,
 #      lab-specific checks in tests/labs/NN.sh run;
-#   4. the suites of other parts of the project, tests/suites/*.sh (handouts, grading);
+#   4. the suites of other parts of the project, tests/suites/*.sh (handouts, grading, SLURM);
 #   5. with a GPU, the benchmarks (make bench).
 #
 # Ends with one line "N passed, M failed, K skipped". Logs: $LOG_DIR (default build/test-logs);
@@ -137,7 +137,7 @@ for nn in $labs; do
     fi
 done
 
-# ---- 4. other parts of the project: tests/suites/*.sh (handouts, grading) ------------------
+# ---- 4. other parts of the project: tests/suites/*.sh (handouts, grading, cluster) ---------
 # Each is sourced with pass/fail/skip/expect/run_capture and $gpu available.
 for suite in tests/suites/*.sh; do
     [ -f "$suite" ] || continue
