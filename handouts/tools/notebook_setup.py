@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The first code cell of a lab's notebook: handouts/tools/setup_cell.py with the course files
-of the lab embedded (a base64 tar.gz of the Makefile, common/ and the lab's folder without the
-student's file, which the notebook's %%writefile cell writes), so that the notebook runs on a
+of the lab embedded (a base64 tar.gz of the Makefile, common/, the lab's folder without the
+student's file and what it includes from labs/ (labs/products/ of the product labs), which the notebook's %%writefile cell writes), so that the notebook runs on a
 fresh Colab GPU runtime with no clone and no upload.
 
   notebook_setup.py --lab 01 [--repo-url URL]     prints the cell's code (the Lua filter
@@ -14,6 +14,7 @@ import glob
 import gzip
 import io
 import os
+import re
 import sys
 import tarfile
 
@@ -35,7 +36,26 @@ def course_files(nn):
     if len(students) != 1:
         sys.exit(f"notebook_setup.py: {folder} must hold exactly one .cu besides driver.cu")
     files = ["Makefile"] + sorted(glob.glob("common/*")) + [f for f in lab_files if f != students[0]]
+    files += shared_lab_files(lab_files)
     return [f for f in files if os.path.isfile(f) and not f.endswith("~")]
+
+
+def shared_lab_files(lab_files):
+    """The files outside the lab's folder that its files include ("../products/matrix_product.h"
+    of the product labs), and those that they include in turn."""
+    seen, todo, shared = set(lab_files), list(lab_files), []
+    while todo:
+        path = todo.pop()
+        with open(path, encoding="utf-8", errors="replace") as f:
+            includes = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.MULTILINE)
+        for name in includes:
+            target = os.path.normpath(os.path.join(os.path.dirname(path), name))
+            if target in seen or not target.startswith("labs" + os.sep) or not os.path.isfile(target):
+                continue
+            seen.add(target)
+            todo.append(target)
+            shared.append(target)
+    return sorted(shared)
 
 
 def payload(files):
