@@ -1,0 +1,87 @@
+#!/usr/bin/env bash
+# make profile12: the Nsight Compute counters that explain each step of lab 12's ladder, one
+# row per rung.
+#
+#   bash labs/12-matmul-fast/profile.sh ./sol12     (or ./lab12 once your kernels pass)
+#   SIZE=2048 make profile12                        another size (default 4096)
+#   NCU=/path/to/ncu make profile12                 an ncu that is not on the PATH
+#
+# For each rung, the first timed launch of its product kernel (not the packing transpose of
+# `fast`) is profiled at the GPU's normal clocks (--clock-control none). The columns:
+#   regs          registers per thread                          launch__registers_per_thread
+#   occupancy %   achieved occupancy: resident warps, in % of the SM's maximum
+#                                                               sm__warps_active.avg.pct_of_peak_sustained_active
+#   ld wf/req     shared-memory wavefronts per warp-wide load: 1 is conflict-free (a float4
+#                 load of 32 different addresses needs 4)       l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum
+#                                                               / smsp__inst_executed_op_shared_ld.sum
+#   st conflicts  shared-memory store bank conflicts            l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+#   gld eff %     global load efficiency: bytes used per sector fetched, of the loads into
+#                 registers ("-" for fast: cp.async copies are not such loads)
+#                                                               smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct
+#   FMA pipe %    how busy the FMA pipe was                     sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
+#   FMA/ld        FMA instructions per shared-memory load instruction
+set -u
+prog=${1:-./sol12}
+size=${SIZE:-4096}
+variants=${VARIANTS:-tiled coarse1d coarse2d vectorized warptile fast}
+
+NCU=${NCU:-$(command -v ncu 2>/dev/null || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
+if [ -z "$NCU" ] || [ ! -x "$NCU" ]; then
+    echo "profile12: Nsight Compute (ncu) was not found. It comes with the CUDA Toolkit" \
+         "(/usr/local/cuda/bin/ncu) or as the nsight-compute package; put it on the PATH or" \
+         "set NCU=/path/to/ncu." >&2
+    exit 2
+fi
+[ -x "$prog" ] || { echo "profile12: $prog not found (make sol12 builds it)" >&2; exit 2; }
+
+metrics=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
+metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum
+metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
+metrics+=,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_inst_executed_op_global_ld.sum
+metrics+=,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
+
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
+echo "Nsight Compute counters, lab 12 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
+echo
+printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' variant 'time (us)' regs 'occupancy %' 'ld wf/req' \
+    'st conflicts' 'gld eff %' 'FMA pipe %' 'FMA/ld'
+printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' ----------- ---------- ----- ------------ ---------- \
+    ------------- ---------- ----------- -------
+status=0
+for v in $variants; do
+    log=$(mktemp)
+    # Launch 0 is the correctness check; launch 1 is the first timed one.
+    "$NCU" --clock-control none --metrics "$metrics" --print-units base -k 'regex:^sgemm_' \
+        --launch-skip 1 --launch-count 1 "$prog" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
+    rc=$?
+    # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
+    row=$(awk -v v="$v" '
+        $1 ~ /^(gpu|launch|sm|smsp|l1tex)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
+        END {
+            if (n == 0) exit 1
+            sreq = m["smsp__inst_executed_op_shared_ld.sum"]
+            wf = (sreq > 0) ? sprintf("%.2f", m["l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum"] / sreq) : "-"
+            # FFMA instructions: thread-level count / 32 lanes.
+            gld = (m["smsp__sass_inst_executed_op_global_ld.sum"] > 0) ? sprintf("%.1f", m["smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct"]) : "-"
+            fpl = (sreq > 0) ? sprintf("%.1f", m["smsp__sass_thread_inst_executed_op_ffma_pred_on.sum"] / 32 / sreq) : "-"
+            printf "%-11s %10.1f %5d %12.1f %10s %13s %10s %11.1f %7s\n", v,
+                m["gpu__time_duration.sum"] / 1000, m["launch__registers_per_thread"],
+                m["sm__warps_active.avg.pct_of_peak_sustained_active"], wf,
+                m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"],
+                gld,
+                m["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"], fpl
+        }' "$log")
+    if [ $? -ne 0 ] || [ -z "$row" ]; then
+        printf '%-11s no counters (ncu exit %d):\n' "$v" "$rc"
+        grep -E '==ERROR==|==WARNING==|FAIL|error' "$log" | head -n 5 | sed 's/^/    /'
+        if grep -q ERR_NVGPUCTRPERM "$log"; then
+            echo "    reading GPU counters needs permission: run as root, or see" \
+                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+        fi
+        status=1
+    else
+        echo "$row"
+    fi
+    rm -f "$log"
+done
+exit $status
