@@ -89,13 +89,16 @@ struct SplitK {
     int chunk;   // how much of k each of them sums
 };
 
+// An attribute of the current GPU (cudaDevAttrMultiProcessorCount, ...).
+int device_attribute(cudaDeviceAttr attribute) {
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
+}
+
 int multiprocessors() {
-    static const int count = [] {
-        int device = 0, value = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
-        return value;
-    }();
+    static const int count = device_attribute(cudaDevAttrMultiProcessorCount);
     return count;
 }
 
@@ -317,8 +320,9 @@ __device__ __forceinline__ void async_wait() {
 // memory, so use dynamic shared memory (extern __shared__ float smem[], the size as the third
 // launch parameter), allowed once with cudaFuncSetAttribute(kernel,
 // cudaFuncAttributeMaxDynamicSharedMemorySize, bytes). Turing (Colab's T4) allows 64 KiB
-// (cudaDevAttrMaxSharedMemoryPerBlockOptin): 2 stages there. The packed copy of A needs scratch
-// memory: cudaMalloc it once (outside the timed calls, which repeat the first one) and keep it.
+// (device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin)): 2 stages there. The packed copy
+// of A needs scratch memory: cudaMalloc it once (outside the timed calls, which repeat the
+// first one) and keep it.
 // handout:end fast
 
 }  // namespace

@@ -25,13 +25,8 @@ prog=${1:-./sol12}
 size=${SIZE:-4096}
 variants=${VARIANTS:-tiled coarse1d coarse2d vectorized warptile fast}
 
-NCU=${NCU:-$(command -v ncu 2>/dev/null || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
-if [ -z "$NCU" ] || [ ! -x "$NCU" ]; then
-    echo "profile12: Nsight Compute (ncu) was not found. It comes with the CUDA Toolkit" \
-         "(/usr/local/cuda/bin/ncu) or as the nsight-compute package; put it on the PATH or" \
-         "set NCU=/path/to/ncu." >&2
-    exit 2
-fi
+. "$(dirname "$0")/../../common/ncu.sh"
+find_ncu profile12
 [ -x "$prog" ] || { echo "profile12: $prog not found (make sol12 builds it)" >&2; exit 2; }
 
 metrics=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
@@ -72,12 +67,7 @@ for v in $variants; do
                 m["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"], fpl
         }' "$log")
     if [ $? -ne 0 ] || [ -z "$row" ]; then
-        printf '%-11s no counters (ncu exit %d):\n' "$v" "$rc"
-        grep -E '==ERROR==|==WARNING==|FAIL|error' "$log" | head -n 5 | sed 's/^/    /'
-        if grep -q ERR_NVGPUCTRPERM "$log"; then
-            echo "    reading GPU counters needs permission: run as root, or see" \
-                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-        fi
+        ncu_failed "$v" "$rc" "$log"
         status=1
     else
         echo "$row"

@@ -20,13 +20,8 @@ prog=${1:-./sol13}
 size=${SIZE:-4096x4096}
 variants=${VARIANTS:-matvec_naive matvec_shared matvec_warp vecmat_naive vecmat_shared}
 
-NCU=${NCU:-$(command -v ncu 2>/dev/null || ls /usr/local/cuda/bin/ncu 2>/dev/null || true)}
-if [ -z "$NCU" ] || [ ! -x "$NCU" ]; then
-    echo "profile13: Nsight Compute (ncu) was not found. It comes with the CUDA Toolkit" \
-         "(/usr/local/cuda/bin/ncu) or as the nsight-compute package; put it on the PATH or" \
-         "set NCU=/path/to/ncu." >&2
-    exit 2
-fi
+. "$(dirname "$0")/../../common/ncu.sh"
+find_ncu profile13
 [ -x "$prog" ] || { echo "profile13: $prog not found (make sol13 builds it)" >&2; exit 2; }
 
 metrics=gpu__time_duration.sum,dram__bytes_read.sum
@@ -68,12 +63,7 @@ for v in $variants; do
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], eff, wf
         }' "$log")
     if [ $? -ne 0 ] || [ -z "$row" ]; then
-        printf '%-14s no counters (ncu exit %d):\n' "$v" "$rc"
-        grep -E '==ERROR==|==WARNING==|FAIL|error' "$log" | head -n 5 | sed 's/^/    /'
-        if grep -q ERR_NVGPUCTRPERM "$log"; then
-            echo "    reading GPU counters needs permission: run as root, or see" \
-                 "https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-        fi
+        ncu_failed "$v" "$rc" "$log"
         status=1
     else
         echo "$row"

@@ -113,13 +113,16 @@ struct SplitK {
     int chunk;   // how much of k each of them sums
 };
 
+// An attribute of the current GPU (cudaDevAttrMultiProcessorCount, ...).
+int device_attribute(cudaDeviceAttr attribute) {
+    int device = 0, value = 0;
+    CUDA_CHECK(cudaGetDevice(&device));
+    CUDA_CHECK(cudaDeviceGetAttribute(&value, attribute, device));
+    return value;
+}
+
 int multiprocessors() {
-    static const int count = [] {
-        int device = 0, value = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMultiProcessorCount, device));
-        return value;
-    }();
+    static const int count = device_attribute(cudaDevAttrMultiProcessorCount);
     return count;
 }
 
@@ -620,12 +623,7 @@ struct Scratch {
 // The most dynamic shared memory a block may ask for on this GPU (227 KiB on Hopper, 163 KiB on
 // the A100, 64 KiB on Turing).
 int shared_bytes_optin() {
-    static const int bytes = [] {
-        int device = 0, value = 0;
-        CUDA_CHECK(cudaGetDevice(&device));
-        CUDA_CHECK(cudaDeviceGetAttribute(&value, cudaDevAttrMaxSharedMemoryPerBlockOptin, device));
-        return value;
-    }();
+    static const int bytes = device_attribute(cudaDevAttrMaxSharedMemoryPerBlockOptin);
     return bytes;
 }
 
