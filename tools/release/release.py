@@ -100,8 +100,10 @@ def normalize(line):
 
 
 def significant(line):
-    """Blank lines and lines of braces and punctuation alone say nothing about a solution."""
-    return re.search(r"[A-Za-z0-9]", line) is not None
+    """Blank lines, lines of braces and punctuation, and lines of a single word (such as the end
+    `stream);` of a wrapped call, which a handout's PDF may also break off a given line) say
+    nothing about a solution."""
+    return len(re.findall(r"[A-Za-z0-9_]+", line)) >= 2
 
 
 def lines_of_files(paths):
