@@ -76,12 +76,11 @@ int main(int argc, char** argv) {
     lab.number = "09";
     lab.name = "09-matmul-global";
     lab.title = "matrix product from global memory: flat and struct styles, float and double, coalescing";
-    lab.size_help = "N (N x N times N x N) or MxNxK (C is M x N, A is M x K, B is K x N); M, N <= 1048560";
+    lab.size_help = kProductSizeHelp;
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
     lab.variants = {
-        {"cublas", "cublasSgemm, FP32 without TF32", cublas_product<float>(), true},
-        {"dcublas", "cublasDgemm: yardstick of the double rows", cublas_product<double>({}, "cublasDgemm"), true, "",
-         "double"},
+        sgemm_yardstick(),
+        dgemm_yardstick(),
         {"flat", "one thread per element of C, index arithmetic, float", product_kernel<float>(matmul_flat)},
         {"flat_double", "the same kernel template in double (ratio to cublasDgemm)", product_kernel<double>(matmul_flat),
          false, "dcublas", "double"},

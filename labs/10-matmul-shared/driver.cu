@@ -11,12 +11,11 @@ int main(int argc, char** argv) {
     lab.number = "10";
     lab.name = "10-matmul-shared";
     lab.title = "tiled matrix product in shared memory: tile sizes, bank conflicts and padding, float and double, dynamic shared memory";
-    lab.size_help = "N (N x N times N x N) or MxNxK (C is M x N, A is M x K, B is K x N); M, N <= 1048560";
+    lab.size_help = kProductSizeHelp;
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
     lab.variants = {
-        {"cublas", "cublasSgemm, FP32 without TF32", cublas_product<float>(), true},
-        {"dcublas", "cublasDgemm: yardstick of the double rows", cublas_product<double>({}, "cublasDgemm"), true, "",
-         "double"},
+        sgemm_yardstick(),
+        dgemm_yardstick(),
         {"tiled16", "16 x 16 tiles, static shared memory", product_kernel<float>(matmul_tiled16)},
         {"tiled32", "32 x 32 tiles, static shared memory", product_kernel<float>(matmul_tiled32)},
         {"tiled32_double", "32 x 32 tiles in double (ratio to cublasDgemm)", product_kernel<double>(matmul_tiled32), false,

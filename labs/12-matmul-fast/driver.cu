@@ -11,10 +11,10 @@ int main(int argc, char** argv) {
     lab.number = "12";
     lab.name = "12-matmul-fast";
     lab.title = "the optimisation ladder of SGEMM: register tiles, vectorized loads, warp tiles, double buffering";
-    lab.size_help = "N (N x N times N x N) or MxNxK (C is M x N, A is M x K, B is K x N); M, N <= 1048560";
+    lab.size_help = kProductSizeHelp;
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size";
     lab.variants = {
-        {"cublas", "cublasSgemm, FP32 without TF32", cublas_product<float>(), true},
+        sgemm_yardstick(),
         {"tiled", "32 x 32 shared tiles, one output per thread", product_kernel<float>(sgemm_tiled)},
         {"coarse1d", "64 x 64 tiles, 8 outputs per thread (a column)", product_kernel<float>(sgemm_coarse1d)},
         {"coarse2d", "128 x 128 tiles, 8 x 8 outputs per thread; k split when the tiles cannot fill the GPU",

@@ -363,5 +363,19 @@ std::function<Outcome(const GemmDims&, RunContext&)> product_kernel_with(Launch 
     };
 }
 
+// What every M x N x K product lab declares alike: its size help, its yardstick cublasSgemm
+// and, for labs with double rows, cublasDgemm.
+inline constexpr const char* kProductSizeHelp =
+    "N (N x N times N x N) or MxNxK (C is M x N, A is M x K, B is K x N); M, N <= 1048560";
+
+inline VariantOf<GemmDims> sgemm_yardstick() {
+    return {"cublas", "cublasSgemm, FP32 without TF32", cublas_product<float>(), true};
+}
+
+inline VariantOf<GemmDims> dgemm_yardstick() {
+    return {"dcublas", "cublasDgemm: yardstick of the double rows", cublas_product<double>({}, "cublasDgemm"),
+            true, "", "double"};
+}
+
 }  // namespace cudalabs
 #endif  // __CUDACC__
