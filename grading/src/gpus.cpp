@@ -45,7 +45,7 @@ std::string count_text(int count) {
 
 }  // namespace
 
-GpuRequest parse_gpu_list(const std::string& text) {
+GpuRequest parse_gpu_list(const std::string& text, bool shared_allowed) {
     GpuRequest r;
     r.given = true;
     r.text = text;
@@ -62,8 +62,11 @@ GpuRequest parse_gpu_list(const std::string& text) {
         if (part.size() > 4 || std::stoi(part) > kMaxIndex)
             throw UsageError("--gpus " + text + ": GPU index " + part + " is too large (at most " + std::to_string(kMaxIndex) + ")");
         const int index = std::stoi(part);
-        if (std::find(r.indices.begin(), r.indices.end(), index) != r.indices.end())
-            throw UsageError("--gpus " + text + ": GPU " + std::to_string(index) + " is given twice (each GPU takes one worker)");
+        if (std::find(r.indices.begin(), r.indices.end(), index) != r.indices.end()) {
+            if (!shared_allowed)
+                throw UsageError("--gpus " + text + ": GPU " + std::to_string(index) + " is given twice (each GPU takes one worker)");
+            r.shared = true;
+        }
         r.indices.push_back(index);
     }
     return r;

@@ -89,6 +89,8 @@ Options:
                        Scores, feedback, gradebook and summary are a one-GPU run's, in the same
                        order; the summary and audit log say which GPU graded whom. Default: the
                        one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
+                       GRADING_SHARED_GPUS=1 lets a GPU be given twice (0,0: two workers on
+                       it), to test this on one GPU: timings are then not fair.
   --gradescope FILE    also write the single submission's results.json to FILE
   --root DIR           the trusted cudalabs tree (default: this script's)
   -h, --help           this text
@@ -150,6 +152,7 @@ private:
     void set_up_workers(const std::vector<int>& gpus);
     void check_gpu(Worker& w);
     std::string gpu_label(const Worker& w) const;
+    std::string worker_name(const Worker& w) const;
     std::string device_summary() const;
     std::vector<std::string> gpu_lines() const;
     void grade_tests(Worker& w, Submission& s, size_t index, size_t count);
@@ -396,9 +399,16 @@ std::vector<int> Grader::choose_gpus() {
 }
 
 std::string Grader::gpu_label(const Worker& w) const {
-    std::string label = "GPU " + std::to_string(w.gpu);
+    std::string label = worker_name(w);
     if (w.ctx.cuda_visible_devices != std::to_string(w.gpu)) label += " (CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices + ")";
     return label;
+}
+
+// "GPU 2", or where workers share a GPU (GRADING_SHARED_GPUS) "GPU 0 worker 1" (its place in the list).
+std::string Grader::worker_name(const Worker& w) const {
+    std::string name = "GPU " + std::to_string(w.gpu);
+    if (ctx_.cfg.gpus.shared) name += " worker " + std::to_string(w.slot);
+    return name;
 }
 
 // One worker per GPU, each with its own context: its GPU (CUDA_VISIBLE_DEVICES in every run's
@@ -422,7 +432,7 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         w.gpu = gpus[k];
         w.ctx = ctx_;
         w.ctx.cuda_visible_devices = pinned_device(gpus[k], visible);
-        w.ctx.priv = ctx_.priv + "/gpu" + std::to_string(gpus[k]);
+        w.ctx.priv = ctx_.priv + "/worker" + std::to_string(k);
         make_dirs(w.ctx.priv);
         chmod(w.ctx.priv.c_str(), 0700);
         if (w.ctx.iso.changes_user()) {
@@ -460,7 +470,7 @@ void Grader::check_gpu(Worker& w) {
         throw std::runtime_error(label + ": the reference's run on it wrote no readable device (" + e.what() + ")");
     }
     if (w.slot > 0) {
-        const std::string work = ctx_.out + "/work/.selftest-gpu" + std::to_string(w.gpu);
+        const std::string work = ctx_.out + "/work/.selftest-worker" + std::to_string(w.slot);
         make_dirs(work + "/bin");
         make_dirs(work + "/run");
         prepare_run_folder(work + "/run", w.ctx.iso);
@@ -497,7 +507,7 @@ std::string Grader::device_summary() const {
     for (const Worker& w : workers_) distinct.insert(w.ctx.device);
     if (distinct.size() == 1) return *distinct.begin();
     std::vector<std::string> each;
-    for (const Worker& w : workers_) each.push_back("GPU " + std::to_string(w.gpu) + ": " + w.ctx.device);
+    for (const Worker& w : workers_) each.push_back(worker_name(w) + ": " + w.ctx.device);
     return join(each, "; ");
 }
 
@@ -516,7 +526,7 @@ std::vector<std::string> Grader::gpu_lines() const {
 
 void Grader::grade_tests(Worker& w, Submission& s, size_t index, size_t count) {
     GradingContext& ctx = w.ctx;
-    const std::string on = w.gpu >= 0 ? "GPU " + std::to_string(w.gpu) + ": " : "";
+    const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
     std::map<std::string, TestResult> done;
     for (const TestSpec& t : ctx.rubric.tests) {
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s)\n", index + 1, count, on.c_str(), s.source.id.c_str(), t.id.c_str(),
@@ -606,7 +616,11 @@ int Grader::run() {
         if (cfg.gpus.given) std::fprintf(stderr, "grade: --compile-only runs nothing on a GPU: --gpus %s is not used\n", cfg.gpus.text.c_str());
     }
     std::fprintf(stderr, "grade: isolation: %s\n", ctx_.isolation_text.c_str());
-    if (!gpus.empty())
+    if (!gpus.empty() && cfg.gpus.shared)
+        std::fprintf(stderr, "grade: %s=1: %zu workers on the GPUs of --gpus %s, some sharing one: their timings disturb each other, "
+                             "so the performance scores are not fair (for testing the grader, not for grading a class)\n",
+                     kSharedGpusVariable, gpus.size(), cfg.gpus.text.c_str());
+    else if (!gpus.empty())
         std::fprintf(stderr, "grade: grading on %zu GPU%s (--gpus %s), one worker each; checking each GPU with the reference...\n",
                      gpus.size(), gpus.size() == 1 ? "" : "s", cfg.gpus.text.c_str());
     set_up_workers(gpus);
@@ -681,7 +695,7 @@ int Grader::run() {
     if (workers_[0].gpu >= 0) {
         run_line["gpus"] = json::array();
         for (const Worker& w : workers_)
-            run_line["gpus"].push_back({{"index", w.gpu}, {"name", w.name}, {"device", w.ctx.device},
+            run_line["gpus"].push_back({{"index", w.gpu}, {"worker", w.slot}, {"name", w.name}, {"device", w.ctx.device},
                                         {"cuda_visible_devices", w.ctx.cuda_visible_devices}, {"uid", w.ctx.iso.changes_user() ? static_cast<long>(w.ctx.iso.uid) : -1L}});
     }
     const std::string title = "Lab " + cfg.lab + (ctx_.rubric.title.empty() ? "" : " -- " + ctx_.rubric.title);
@@ -722,14 +736,14 @@ int Grader::run() {
         if (runs) ++w.graded;
         ++graded;
         const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
-        const std::string on = w.gpu >= 0 ? "GPU " + std::to_string(w.gpu) + ": " : "";
+        const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s/%s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
                      format_points(s.result.total()).c_str(), format_points(ctx_.rubric.total_points()).c_str(),
                      elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
         json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, w.ctx.iso.level, ctx_.tools, ctx_.rubric_sha));
         line["event"] = "submission";
         // Which GPU graded whom (a submission that ran nothing was graded on none).
-        if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}};
+        if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
         if (regrade) {
             const std::string note = regrade_difference(s.result, baseline);
             line["same_as_before"] = note.empty();
@@ -753,7 +767,8 @@ int Grader::run() {
     const std::string device = device_summary();
     tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, ctx_.isolation_text, ctx_.tools, cfg.regrade, same, regrade_notes);
     const std::vector<std::string> gpu_text = gpu_lines();
-    if (!gpu_text.empty()) tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text);
+    if (!gpu_text.empty())
+        tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
     if (cfg.shard.active()) {
         tail << "shard " << cfg.shard.text() << ": " << subs.size() << " of the class's " << class_ids.size()
              << " submissions (grading/grade merge OUT SHARD_DIR... assembles the class)\n";
@@ -791,7 +806,10 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--root") c.root = value();
         else if (a == "--shard") c.shard = parse_shard(value());
-        else if (a == "--gpus") c.gpus = parse_gpu_list(value());
+        else if (a == "--gpus") {
+            const char* shared = std::getenv(kSharedGpusVariable);
+            c.gpus = parse_gpu_list(value(), shared && std::string(shared) == "1");
+        }
         else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see --help)");
         else c.inputs.push_back(a);
     }

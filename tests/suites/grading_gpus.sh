@@ -14,6 +14,9 @@
 #     timing noise of any run; sanitizer reports quote addresses, which vary too);
 #   - the --gpus run used at least two GPUs: its summary names them with what each graded, and
 #     its audit log names a GPU for every student whose tests ran.
+# On a machine of one GPU, GRADING_SHARED_GPUS=1 runs the same checks with two workers sharing
+# GPU 0 (--gpus 0,0, which the grader takes only with that variable set): the several-worker path
+# whole, but for the speed-up, which one GPU cannot give.
 # GRADING_GPUS_DIR keeps the results (default $BUILD/test-logs/grading-gpus). Within `make test`
 # it runs where lab 01 is graded (GRADING_ONLY / TEST_LABS without 01: skipped). It takes about
 # as long as grading the class once on one GPU and once on all of them.
@@ -89,7 +92,7 @@ gpus_students() {
 
 gpus_suite() {
     local n_gpus dir subs seed rubric used cases c base i name p t0 t1 t_all t_one
-    local correctness ids broken=0
+    local correctness ids broken=0 gpus_arg=all workers
     if [ -n "${GRADING_ONLY:-}" ] && [[ " $GRADING_ONLY " != *" 01 "* ]]; then
         skip "grading on every GPU (--gpus all)" "it grades lab 01, not among GRADING_ONLY=$GRADING_ONLY"; return 77
     fi
@@ -100,8 +103,12 @@ gpus_suite() {
         skip "grading on every GPU (--gpus all)" "needs the grader and lab 01's reference solution (not in the student edition)"; return 77
     fi
     n_gpus=$(gpus_count)
-    if [ "${n_gpus:-0}" -lt 2 ]; then
-        skip "grading on every GPU (--gpus all)" "needs at least 2 GPUs, this machine shows ${n_gpus:-0}${CUDA_VISIBLE_DEVICES+ (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)}"
+    workers=${n_gpus:-0}
+    if [ "${n_gpus:-0}" = 1 ] && [ "${GRADING_SHARED_GPUS:-}" = 1 ]; then
+        gpus_arg=0,0 workers=2
+        say "    one GPU and GRADING_SHARED_GPUS=1: two workers share GPU 0 (--gpus 0,0)"
+    elif [ "${n_gpus:-0}" -lt 2 ]; then
+        skip "grading on every GPU (--gpus all)" "needs at least 2 GPUs, this machine shows ${n_gpus:-0}${CUDA_VISIBLE_DEVICES+ (CUDA_VISIBLE_DEVICES=$CUDA_VISIBLE_DEVICES)} (GRADING_SHARED_GPUS=1: two workers on one)"
         return 77
     fi
     if ! command -v patch > /dev/null; then
@@ -153,16 +160,16 @@ gpus_suite() {
     local saved_timeout=${RUN_TIMEOUT:-600}
     RUN_TIMEOUT=${GRADING_RUN_TIMEOUT:-3600}
     t0=$(date +%s)
-    expect "grading on every GPU: --gpus all grades the class of ${GPUS_CLASS:-40}" 0 'results: ' \
-        grading/grade --lab 01 --rubric "$used" --seed "$seed" --gpus all --out "$dir/all" "$subs"
+    expect "grading on every GPU: --gpus $gpus_arg grades the class of ${GPUS_CLASS:-40}" 0 'results: ' \
+        grading/grade --lab 01 --rubric "$used" --seed "$seed" --gpus "$gpus_arg" --out "$dir/all" "$subs"
     t1=$(date +%s); t_all=$((t1 - t0))
-    printf '%s\n' "$err" | grep -E '^grade: (GPU|grading on)' | sed 's/^/    /' | tee -a "$LOG"
+    printf '%s\n' "$err" | grep -E '^grade: (GPU|grading on|GRADING_SHARED_GPUS)' | sed 's/^/    /' | tee -a "$LOG"
     t0=$(date +%s)
     expect "grading on every GPU: one GPU grades the same class" 0 'results: ' \
         grading/grade --lab 01 --rubric "$used" --seed "$seed" --out "$dir/one" "$subs"
     t1=$(date +%s); t_one=$((t1 - t0))
     RUN_TIMEOUT=$saved_timeout
-    say "    wall time: --gpus all ${t_all} s, one GPU ${t_one} s"
+    say "    wall time: --gpus $gpus_arg ${t_all} s, one GPU ${t_one} s"
     [ -f "$dir/all/gradebook.csv" ] && [ -f "$dir/one/gradebook.csv" ] || return 1
     [ -f "$dir/all/summary.txt" ] && sed 's/^/    /' "$dir/all/summary.txt" | grep -A20 '^    GPUs: ' | tee -a "$LOG"
 
@@ -195,14 +202,14 @@ gpus_suite() {
     if [ -z "$bad" ]; then pass "grading on every GPU: every feedback is the one-GPU run's, byte for byte, but performance and sanitizer"
     else fail "grading on every GPU: every feedback is the one-GPU run's but performance and sanitizer" "differ:$(echo "$bad" | cut -c1-300)"; fi
 
-    # Both GPUs (at least two) were used, and said so.
-    local used_gpus graded_lines ran unnamed
-    used_gpus=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | sed -n 's/.*"gpu":{"index":\([0-9]*\).*/\1/p' | sort -u | wc -l)
+    # Both workers (at least two: one per GPU, or two sharing one) were used, and said so.
+    local used_workers graded_lines ran unnamed
+    used_workers=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | sed -n 's/.*"gpu":{[^}]*"worker":\([0-9]*\).*/\1/p' | sort -u | wc -l)
     graded_lines=$(grep -cE '^  GPU [0-9]+.*: [1-9][0-9]* submissions? graded$' "$dir/all/summary.txt")
-    if [ "$used_gpus" -ge 2 ] && [ "$graded_lines" -ge 2 ] && grep -q "^GPUs: $n_gpus (--gpus all)" "$dir/all/summary.txt"; then
-        pass "grading on every GPU: $used_gpus GPUs graded students, the summary names all $n_gpus"
+    if [ "$used_workers" -ge 2 ] && [ "$graded_lines" -ge 2 ] && grep -q "^GPUs: $workers (--gpus $gpus_arg" "$dir/all/summary.txt"; then
+        pass "grading on every GPU: $used_workers workers graded students, the summary names all $workers"
     else
-        fail "grading on every GPU: both GPUs were used" "GPUs in the audit log: $used_gpus; summary lines with a count: $graded_lines (see $dir/all/summary.txt)"
+        fail "grading on every GPU: every worker was used" "workers in the audit log: $used_workers; summary lines with a count: $graded_lines (see $dir/all/summary.txt)"
     fi
     # Every student whose tests ran names its GPU; the one-GPU run names none.
     ran=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | grep -c '"rejected":""')
@@ -212,7 +219,7 @@ gpus_suite() {
     else
         fail "grading on every GPU: the audit log names each student's GPU" "$unnamed of $ran without one"
     fi
-    [ "$t_one" -gt 0 ] && say "    speed-up of --gpus all over one GPU (whole runs, builds included): $(awk -v a="$t_one" -v b="$t_all" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')x"
+    [ "$t_one" -gt 0 ] && [ "$gpus_arg" = all ] && say "    speed-up of --gpus all over one GPU (whole runs, builds included): $(awk -v a="$t_one" -v b="$t_all" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')x"
     return 0
 }
 

@@ -162,6 +162,19 @@ TEST_CASE("a bad --gpus list is refused, saying what is wrong") {
     CHECK(usage_error("").find("--gpus takes 'all'") != std::string::npos);
 }
 
+TEST_CASE("only where sharing is allowed may a GPU take several workers, and the request says so") {
+    const GpuRequest shared = parse_gpu_list("0,0", true);
+    CHECK(shared.indices == std::vector<int>{0, 0});
+    CHECK(shared.shared);
+    CHECK(parse_gpu_list("1,0,1", true).indices == std::vector<int>{1, 0, 1});
+    CHECK_FALSE(parse_gpu_list("0,1", true).shared);  // allowed, not used
+    CHECK_FALSE(parse_gpu_list("all", true).shared);
+    CHECK_FALSE(parse_gpu_list("0,1").shared);
+    CHECK(usage_error("0,0").find("given twice") != std::string::npos);  // not allowed: refused as before
+    CHECK(resolve_gpus(parse_gpu_list("0,0", true), 1, nullptr) == std::vector<int>{0, 0});
+    CHECK_THROWS_AS(resolve_gpus(parse_gpu_list("0,1,1", true), 1, nullptr), cudalabs::UsageError);  // GPU 1 is still checked
+}
+
 TEST_CASE("the GPUs --gpus names are checked against those CUDA shows") {
     CHECK(resolve_gpus(parse_gpu_list("all"), 2, nullptr) == std::vector<int>{0, 1});
     CHECK(resolve_gpus(parse_gpu_list("all"), 1, nullptr) == std::vector<int>{0});
