@@ -150,7 +150,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS)
 	$(CXX) -o $@ $^ -pthread -ldl
 
 # ---- top-level targets ----------------------------------------------------------------------
-.PHONY: all labs solutions unit-tests test test-cluster bench clean help list-labs arch
+.PHONY: all labs solutions unit-tests test test-cluster bench clean help list-labs arch check-cuda12
 
 all: labs solutions
 labs: $(LAB_PROGRAMS)
@@ -181,6 +181,12 @@ profile%:
 list-labs:
 	@echo $(LAB_NUMS)
 
+# Everything built with a CUDA 12 toolkit (students' Colab and clusters run 12.x): CUDA12_HOME,
+# or Debian's nvidia-cuda-toolkit 12.4 fetched into $(BUILD)/cuda12 (tools/check-cuda12.sh).
+check-cuda12:
+	@[ -f tools/check-cuda12.sh ] || { echo "make check-cuda12: a tool of the full tree, not of the student edition" >&2; exit 2; }
+	+@BUILD=$(BUILD) bash tools/check-cuda12.sh
+
 arch:
 	@echo "nvcc: $(if $(NVCC_FOUND),$(NVCC_FOUND),not found (looked for $(NVCC)))$(if $(NVCC_FOUND),$$($(NVCC) --version | sed -n 's/.*release \([0-9.]*\).*/ (CUDA \1)/p'))"
 	@echo "CUDA_HOME=$(CUDA_HOME) ($(if $(filter environment% command%,$(origin CUDA_HOME)),set in the $(origin CUDA_HOME): it wins over the nvcc on PATH,$(if $(NVCC_ON_PATH),from the nvcc on PATH,the default: no nvcc on PATH)))"
@@ -206,6 +212,7 @@ help:
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute counters of lab NN's $(if $(HAVE_SOLUTIONS),solution,kernels) (labs that have profile.sh)"
 	@echo "  make arch             which nvcc and CUDA version, and the GPU architecture flags (ARCH=sm_90)"
+	$(if $(wildcard tools/check-cuda12.sh),@echo "  make check-cuda12     build everything with CUDA 12 too (CUDA12_HOME, or Debian's 12.4 fetched)")
 	@echo "  make clean            remove build outputs"
 	@echo "labs:"
 	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)
