@@ -48,6 +48,7 @@ enum class RecordType : uint32_t {
     CaseEnd = 10,     // {}
     RunEnd = 11,      // {}
     TraceReady = 12,  // {u32 tracer version}: the kernel trace is loaded and recording
+    DeviceReady = 13, // {}: the harness opened the GPU (before it, no code of the student's has run)
 };
 
 enum class Direction : uint32_t {
@@ -72,11 +73,12 @@ inline const char* type_name(RecordType t) {
         case RecordType::CaseEnd: return "CASE_END";
         case RecordType::RunEnd: return "RUN_END";
         case RecordType::TraceReady: return "TRACE_READY";
+        case RecordType::DeviceReady: return "DEVICE_READY";
     }
     return "unknown";
 }
 
-inline bool known_type(uint32_t t) { return t >= 1 && t <= 12; }
+inline bool known_type(uint32_t t) { return t >= 1 && t <= 13; }
 
 inline const char* direction_name(Direction d) {
     switch (d) {
@@ -234,7 +236,8 @@ inline bool parse_payload(const unsigned char* data, size_t size, Record& r) {
         case RecordType::RepEnd: ok = in.u32(r.rep); break;
         case RecordType::Fault: ok = in.str(r.text, kMaxText); break;
         case RecordType::CaseEnd:
-        case RecordType::RunEnd: break;
+        case RecordType::RunEnd:
+        case RecordType::DeviceReady: break;
         case RecordType::Output:
         case RecordType::TimedOutput: return false;  // streamed, never parsed whole
     }
@@ -444,6 +447,11 @@ struct RunLog {
     bool complete = false;  // RUN_END arrived and nothing was wrong
     std::string error;      // the first problem, one sentence for the student
     bool trace_ready = false;  // the kernel trace announced itself
+    // The harness opened the GPU (DEVICE_READY): a run that began (records > 0) and stopped
+    // before this could not get the GPU, and no code of the student's had run yet.
+    bool device_ready = false;
+    // The grader itself could not store what the program sent (its disk): not the program's doing.
+    bool grader_fault = false;
     std::vector<CaseLog> cases;
     std::vector<KernelRec> kernels_outside_cases;
     std::vector<TransferRec> transfers_outside_cases;
@@ -494,6 +502,10 @@ public:
                                 ", the grader " + std::to_string(kProtocolVersion) + " (rebuild it with this harness)");
                 return true;
             case RecordType::TraceReady: log_.trace_ready = true; return true;
+            case RecordType::DeviceReady:
+                if (log_.device_ready || in_case_ || !log_.cases.empty()) return fail("the GPU was reported open twice, or after a case");
+                log_.device_ready = true;
+                return true;
             case RecordType::CaseBegin: {
                 if (in_case_) return fail("a case began before the previous one (" + current().key() + ") ended");
                 if (!plain_name(r.variant, false) || !plain_name(r.size, true))
@@ -511,7 +523,7 @@ public:
                                          std::to_string(current().reps.back().rep));
                 CaseLog& c = current();
                 if (!c.faults.empty() && !store_.write_faults(faults_file_name(c.key()), c.faults))
-                    return fail("the grader could not store the faults: " + store_.error);
+                    return grader_failed("the grader could not store the faults: " + store_.error);
                 c.ended = true;
                 in_case_ = false;
                 return true;
@@ -596,14 +608,14 @@ public:
             name = timed_output_file_name(c.key(), r.k, r.rep);
             c.timed.push_back({r.k, r.rep, r.bytes, name});
         }
-        if (!store_.begin(name, r.bytes)) return fail("the grader could not store an output: " + store_.error);
+        if (!store_.begin(name, r.bytes)) return grader_failed("the grader could not store an output: " + store_.error);
         return true;
     }
     bool on_output_data(const unsigned char* data, size_t n) override {
-        return store_.write(data, n) || fail("the grader could not store an output: " + store_.error);
+        return store_.write(data, n) || grader_failed("the grader could not store an output: " + store_.error);
     }
     bool on_output_end() override {
-        return store_.end() || fail("the grader could not store an output: " + store_.error);
+        return store_.end() || grader_failed("the grader could not store an output: " + store_.error);
     }
 
     // Framing errors from the decoder, or the end of the stream; returns the finished log.
@@ -626,6 +638,11 @@ public:
     }
     // A problem found outside the decoder (the reader's byte cap, a read error).
     void fail_from_outside(const std::string& why) { fail(why); }
+    // A failure of the grader's own (its disk), not of what the program sent.
+    bool grader_failed(const std::string& why) {
+        log_.grader_fault = true;
+        return fail(why);
+    }
     const std::string& error() const { return log_.error; }
 
 private:

@@ -12,6 +12,19 @@ namespace {
 std::string version_string(int v) {
     return std::to_string(v / 1000) + "." + std::to_string((v % 1000) / 10);
 }
+
+// The form nvidia-smi prints: GPU-8 hex digits-4-4-4-12.
+std::string uuid_string(const cudaUUID_t& id) {
+    static const char* hex = "0123456789abcdef";
+    std::string s = "GPU-";
+    for (int i = 0; i < 16; ++i) {
+        if (i == 4 || i == 6 || i == 8 || i == 10) s += '-';
+        const unsigned char b = static_cast<unsigned char>(id.bytes[i]);
+        s += hex[b >> 4];
+        s += hex[b & 15];
+    }
+    return s;
+}
 }  // namespace
 
 DeviceSummary open_device(int index, cudaDeviceProp* props_out) {
@@ -47,6 +60,7 @@ DeviceSummary open_device(int index, cudaDeviceProp* props_out) {
     CUDA_CHECK(cudaDriverGetVersion(&driver));
     d.cuda_runtime = version_string(runtime);
     d.cuda_driver = version_string(driver);
+    d.uuid = uuid_string(p.uuid);
     return d;
 }
 

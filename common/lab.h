@@ -156,8 +156,8 @@ private:
     std::string case_key_;
     int checks_in_case_ = 0;
     // --channel: the hash and size of each output sent in this case (index k), the case's
-    // repetitions so far (numbered across all its timings), whether one is open, what the
-    // repetitions found, and how many differing outputs were sent.
+    // repetitions so far (numbered across all its timings), whether one is open, and what the
+    // repetitions found.
     struct SentOutput {
         uint64_t hash = 0;
         size_t bytes = 0;
@@ -166,7 +166,6 @@ private:
     int reps_in_case_ = 0;
     bool rep_open_ = false;
     std::vector<std::string> rep_faults_;
-    size_t timed_sent_ = 0, timed_sent_bytes_ = 0;
 };
 
 // What a lab declares besides its variants and shape (shared by Lab and LabOf<S>).

@@ -216,7 +216,8 @@ void write_json(std::ostream& out, const Report& r) {
         << q(d.compute_capability) << ", \"sms\": " << d.sms
         << ", \"memory_gib\": " << json_number(d.memory_gib) << ", \"l2_mib\": " << d.l2_mib
         << ", \"copy_gbs\": " << json_number(d.copy_gbs) << ", \"cuda_runtime\": "
-        << q(d.cuda_runtime) << ", \"cuda_driver\": " << q(d.cuda_driver) << "},\n  \"results\": [";
+        << q(d.cuda_runtime) << ", \"cuda_driver\": " << q(d.cuda_driver) << ", \"uuid\": " << q(d.uuid)
+        << "},\n  \"results\": [";
     for (size_t i = 0; i < r.rows.size(); ++i) {
         const Row& w = r.rows[i];
         out << (i ? ",\n" : "\n") << "    {\"variant\": " << q(w.variant) << ", \"size\": "

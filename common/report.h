@@ -34,6 +34,7 @@ struct DeviceSummary {
     int l2_mib = 0;
     double copy_gbs = 0;  // measured device-to-device copy, bytes read + written
     std::string cuda_runtime, cuda_driver;
+    std::string uuid;  // "GPU-xxxxxxxx-...", as nvidia-smi prints it: names the card machine-wide
 };
 
 // A speed target checked in benchmark runs: variant at size reaches min_ratio of the yardstick.

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "build.h"
+#include "failures.h"
 #include "gpus.h"
 #include "lab_info.h"
 #include "rubric.h"
@@ -44,6 +45,18 @@ struct GradingContext {
     // through); with --gpus, each worker's own GPU.
     std::string cuda_visible_devices;
     std::string tree;  // the trusted tree's revision, with a hash of its changes when modified
+    std::string work;  // where the sandbox's files live (stages, programs, run folders): reachable by its user
+    std::string gpu_uuid;  // the GPU this context grades on (its machine-wide lock); "" when unknown
+    RetryPolicy retry;     // pauses between attempts of a run the environment failed
+    // The reference's run in the sandbox (the self-test's): what tells a failure that persists
+    // from the environment's, run again when one does (runs.h, reference_runs_in_sandbox).
+    struct {
+        std::string program, run_dir;
+        std::vector<std::string> args;
+    } reference;
+    // Unclear failures (failures.h) already found to be the current submission's own: not
+    // retried again. Cleared for each submission.
+    std::set<std::string> program_failures;
 };
 
 }  // namespace grading

@@ -11,6 +11,8 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
+#include <cstring>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
@@ -30,7 +32,9 @@
 #include "class_results.h"
 #include "context.h"
 #include "exit_codes.h"
+#include "failures.h"
 #include "gpus.h"
+#include "machine_locks.h"
 #include "regrade.h"
 #include "results.h"
 #include "rubric.h"
@@ -107,6 +111,19 @@ or N, a missing or unfinished shard (naming which to rerun), a shard given twice
 two shards. Shard folders are only read.
 )";
 
+// The GPU a trusted run named in its --json file: the device line of the reports and the UUID its
+// machine-wide lock goes by.
+void read_device(GradingContext& ctx, const std::string& device_json) {
+    try {
+        const json j = json::parse(read_file(device_json));
+        const json& d = j.at("device");
+        ctx.device = d.at("name").get<std::string>() + " (driver " + d.at("cuda_driver").get<std::string>() + ")";
+        ctx.gpu_uuid = d.value("uuid", std::string());
+    } catch (const std::exception& e) {
+        throw std::runtime_error("the reference's run wrote no readable device (" + std::string(e.what()) + ")");
+    }
+}
+
 // One submission through the stages.
 struct Submission {
     SubmissionSource source;
@@ -120,6 +137,7 @@ struct Submission {
 // GPU, private folder, sandbox user and device name), grading whole submissions.
 struct Worker {
     size_t slot = 0;     // its place in the --gpus list (0 without --gpus)
+    SandboxIdentity identity;  // its own sandbox user (root only), held for the whole run
     int gpu = -1;        // the GPU's index, as CUDA counts them in the grader; -1: no --gpus
     std::string name;    // the GPU's name, from the reference's run on it (with --gpus)
     GradingContext ctx;
@@ -139,10 +157,13 @@ private:
     std::vector<std::pair<std::string, std::string>> import_renames_;  // grading/shimmed-imports.txt
     std::vector<std::string> notes_;  // said at the top of every student's feedback
     bool have_gpu_ = true;
+    std::string lock_dir_;           // the machine's grading locks (machine_locks.h)
+    SandboxIdentity identity_;       // this run's sandbox user (the first worker's), where the grader is root
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
     void load_lab();
+    void choose_work_folder();
     void choose_sandbox();
     void prepare(Submission& s);
     void self_test();
@@ -156,6 +177,8 @@ private:
     std::string device_summary() const;
     std::vector<std::string> gpu_lines() const;
     void grade_tests(Worker& w, Submission& s, size_t index, size_t count);
+    HeldLock lock_gpu_of(const GradingContext& ctx, const std::string& label);
+    std::string regrade_command(const std::vector<const Submission*>& failed) const;
 };
 
 void Grader::load_lab() {
@@ -213,7 +236,7 @@ void Grader::prepare(Submission& s) {
     const std::string source = read_file(s.source.path);
     r.sha256 = sha256_hex(source);
     const LabInfo& info = ctx_.info;
-    const std::string work = ctx_.out + "/work/" + s.source.id;
+    const std::string work = ctx_.work + "/" + s.source.id;
     s.stage = work + "/build";
     remove_tree(work);
     // The stage holds the trusted headers and the student's file, nothing else (no driver, no
@@ -268,8 +291,51 @@ void Grader::prepare(Submission& s) {
     s.ready = true;
 }
 
+// Where the sandbox's files live (build stages, programs, run folders): OUT/work when the
+// sandbox's user can enter every folder on the way there, else a folder of this run's own under
+// /var/tmp (a bubblewrap started as that user cannot bind what lies past a private folder, such
+// as root's home). Said in one line when neither will do.
+void Grader::choose_work_folder() {
+    const uid_t uid = identity_.lock.held() ? identity_.uid : kSandboxUid;
+    const gid_t gid = identity_.lock.held() ? identity_.gid : kSandboxGid;
+    const std::string preferred = ctx_.out + "/work";
+    const std::string blocked = geteuid() == 0 ? unenterable_folder(preferred, uid, gid) : "";
+    if (blocked.empty()) {
+        ctx_.work = preferred;
+    } else {
+        const std::string base = "/var/tmp";
+        if (const std::string also = unenterable_folder(base, uid, gid); !also.empty())
+            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + blocked + " nor " + also +
+                             ": give --out a folder under one that others may enter (chmod o+x)");
+        std::string tmpl = base + "/cudalabs-grading-XXXXXX";
+        if (!mkdtemp(&tmpl[0])) throw std::runtime_error("cannot create a work folder in " + base + ": " + std::strerror(errno));
+        ctx_.work = tmpl;
+        std::fprintf(stderr, "grade: the sandbox's user cannot enter %s, so submissions are built and run in %s\n", blocked.c_str(),
+                     ctx_.work.c_str());
+    }
+    make_dirs(ctx_.work);
+    chmod(ctx_.work.c_str(), 0711);  // its user enters, nobody lists
+    // The trace library comes from the trusted tree, which may lie past a private folder too.
+    if (!ctx_.info.trace_lib.empty()) {
+        const std::string copy = ctx_.work + "/.trusted/" + basename_of(ctx_.info.trace_lib);
+        make_dirs(ctx_.work + "/.trusted");
+        chmod((ctx_.work + "/.trusted").c_str(), 0755);
+        write_file(copy, read_file(ctx_.info.trace_lib));
+        chmod(copy.c_str(), 0755);
+        ctx_.info.trace_lib = copy;
+    }
+    if (geteuid() == 0)
+        if (const std::string cuda = unenterable_folder(ctx_.info.cuda_home, uid, gid); !cuda.empty())
+            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + cuda + ", on the way to the CUDA toolkit " +
+                             ctx_.info.cuda_home + ": let others enter it (chmod o+rx) or install the toolkit elsewhere");
+}
+
 void Grader::choose_sandbox() {
-    isolation_paths_.hidden = {ctx_.cfg.root, ctx_.out};
+    isolation_paths_.hidden = {ctx_.cfg.root, ctx_.out, ctx_.work};
+    if (identity_.lock.held()) {
+        isolation_paths_.uid = identity_.uid;
+        isolation_paths_.gid = identity_.gid;
+    }
     // A submission given as a single file: hide its folder, which holds the other students'.
     for (const std::string& in : ctx_.cfg.inputs) {
         const std::string abs = absolute(in);
@@ -277,7 +343,7 @@ void Grader::choose_sandbox() {
     }
     isolation_paths_.readonly = {ctx_.info.cuda_home};
     if (!ctx_.info.trace_lib.empty()) isolation_paths_.readonly.push_back(ctx_.info.trace_lib);
-    isolation_paths_.probe_dir = ctx_.out + "/work/.probe";
+    isolation_paths_.probe_dir = ctx_.work + "/.probe";
     std::string why_not;
     ctx_.iso = choose_isolation(ctx_.cfg.isolation, isolation_paths_, &why_not);
     if (ctx_.iso.level.empty()) throw UsageError("no isolation available: " + why_not);
@@ -286,58 +352,72 @@ void Grader::choose_sandbox() {
 
 void Grader::self_test() {
     // The reference solution must run inside the sandbox exactly as a student's program will,
-    // channel and trace included: if it cannot (a memory limit CUDA cannot start under), step
-    // down and say so, rather than fail every student.
-    const std::string work = ctx_.out + "/work/.selftest";
+    // channel and trace included, before anything is graded. The level chosen at the start is
+    // kept for the whole run: a reference that will not run in it stops the run here, saying
+    // why, rather than have the run go on weaker.
+    const std::string work = ctx_.work + "/.selftest";
     make_dirs(work + "/bin");
     make_dirs(work + "/run");
-    prepare_run_folder(work + "/run", ctx_.iso);
-    GradedProgram ref;
-    ref.program = work + "/bin/reference";
-    write_file(ref.program, read_file(ctx_.info.sol));
-    chmod(ref.program.c_str(), 0755);
-    ref.run_dir = work + "/run";
+    ctx_.reference.program = work + "/bin/reference";
+    write_file(ctx_.reference.program, read_file(ctx_.info.sol));
+    chmod(ctx_.reference.program.c_str(), 0755);
+    ctx_.reference.run_dir = work + "/run";
     std::string variant, small;
     std::tie(variant, small) = reference_case();
+    ctx_.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
     ctx_.trace_ok = !ctx_.cfg.no_trace && !ctx_.info.trace_lib.empty();
-    auto attempt = [&]() {
-        RunRequest req;
-        req.program = ref.program;
-        req.args = {"--variant", variant, "--size", small, "--reps", "1"};
-        req.workdir = ref.run_dir;
-        req.outputs_dir = ctx_.priv + "/outputs";
-        req.timeout_s = 120;
-        return run_program(ctx_, req);
-    };
-    std::vector<std::string> steps;
-    // One trusted run first, outside the sandbox: it tells "no GPU" from "no sandbox", and
-    // creates the GPU's device nodes where the driver makes them on first use (the sandbox
-    // cannot: it runs without the privileges nvidia-modprobe needs).
+    // One trusted run first, outside the sandbox: it tells "no GPU" from "no sandbox", names the
+    // GPU (for the reports and its machine-wide lock), and creates the GPU's device nodes where
+    // the driver makes them on first use (the sandbox cannot: it runs without the privileges
+    // nvidia-modprobe needs).
     std::vector<std::string> pinned;
     if (!ctx_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + ctx_.cuda_visible_devices);
-    RunResult plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1"}, ctx_.priv, 120, ctx_.priv, pinned);
+    const std::string device_json = ctx_.priv + "/device.json";
+    RunResult plain;
+    for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
+        pause_before(ctx_.retry, attempt);
+        plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, ctx_.priv, 120,
+                            ctx_.priv, pinned);
+        if (plain.ok()) break;
+    }
     if (plain.exit_code == cudalabs::kExitNoGpu) {
         have_gpu_ = false;
         return;
     }
-    ProgramRun pr = attempt();
-    if (!pr.run.ok() && ctx_.run_limits.mem_mb > 0) {
+    if (!plain.ok())
+        throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
+    read_device(ctx_, device_json);
+    std::vector<std::string> steps;
+    auto attempt_in_sandbox = [&]() {
+        RunRequest req;
+        req.program = ctx_.reference.program;
+        req.args = ctx_.reference.args;
+        req.workdir = ctx_.reference.run_dir;
+        req.outputs_dir = ctx_.priv + "/outputs";
+        req.timeout_s = 120;
+        prepare_run_folder(req.workdir, ctx_.iso);
+        ProgramRun pr;
+        std::string failure;
+        try {
+            pr = run_reference(ctx_, req, "the reference solution in the sandbox");
+        } catch (const GraderError& e) {
+            failure = e.what();
+        }
+        release_run_folder(req.workdir);
+        return std::make_pair(pr, failure);
+    };
+    HeldLock gpu = lock_gpu_of(ctx_, "the GPU");
+    auto [pr, failure] = attempt_in_sandbox();
+    if (!failure.empty() && ctx_.run_limits.mem_mb > 0) {
         steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(ctx_.run_limits.mem_mb) + " MiB");
         ctx_.run_limits.mem_mb = 0;
-        pr = attempt();
+        std::tie(pr, failure) = attempt_in_sandbox();
     }
-    while ((!pr.run.ok() || !pr.channel_complete) && ctx_.cfg.isolation == "auto") {
-        std::string why;
-        Isolation weaker = choose_isolation("auto", isolation_paths_, &why, ctx_.iso.level);
-        if (weaker.level.empty()) break;
-        steps.push_back(ctx_.iso.level + " dropped: the reference would not run in it (" + pr.run.describe() + ": " + clip(pr.run.err, 300) + ")");
-        ctx_.iso = weaker;
-        prepare_run_folder(ref.run_dir, ctx_.iso);
-        pr = attempt();
-    }
-    if (!pr.run.ok() || !pr.channel_complete)
-        throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "; " + pr.run.describe() +
-                                 (pr.channel_complete ? "" : "; channel: " + pr.channel_problem) + "):\n" + clip(pr.run.out + pr.run.err, 3000));
+    gpu.release();
+    if (!failure.empty())
+        throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "): " + failure +
+                                 "\n(the isolation is chosen once and never weakened during a run: fix the cause, or choose a level "
+                                 "with --isolation)");
     if (ctx_.trace_ok) {
         // The trace must see the reference's own kernels, or every student would fail the kernel
         // check: then it is turned off, loudly.
@@ -360,10 +440,19 @@ void Grader::self_test() {
     d << ctx_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << ctx_.run_limits.file_mb
       << " MiB, open files " << ctx_.run_limits.open_files << ", data "
       << (ctx_.run_limits.mem_mb ? std::to_string(ctx_.run_limits.mem_mb) + " MiB" : "unlimited") << ", processes "
-      << (ctx_.run_limits.processes ? std::to_string(ctx_.run_limits.processes) : "unlimited")
+      << (ctx_.run_limits.processes ? std::to_string(ctx_.run_limits.processes) + " (this run's own user)" : "unlimited")
       << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (ctx_.trace_ok ? "CUPTI" : "off");
     for (const std::string& s : steps) d << "; " << s;
     ctx_.isolation_text = d.str();
+}
+
+// The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
+// submission at a time per GPU, across every grading run on this machine.
+HeldLock Grader::lock_gpu_of(const GradingContext& ctx, const std::string& label) {
+    const std::string name = !ctx.gpu_uuid.empty() ? ctx.gpu_uuid : "visible-" + (ctx.cuda_visible_devices.empty() ? std::string("default") : ctx.cuda_visible_devices);
+    return lock_gpu(name, lock_dir_, [&] {
+        std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
+    });
 }
 
 // A variant and size of the rubric's first correctness test (not a yardstick, which checks
@@ -422,7 +511,7 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
     if (gpus.empty()) {
         Worker w;
         w.ctx = ctx_;
-        workers_.push_back(w);
+        workers_.push_back(std::move(w));
         return;
     }
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
@@ -435,14 +524,14 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         w.ctx.priv = ctx_.priv + "/worker" + std::to_string(k);
         make_dirs(w.ctx.priv);
         chmod(w.ctx.priv.c_str(), 0700);
-        if (w.ctx.iso.changes_user()) {
-            w.ctx.iso.uid = kSandboxUid + static_cast<uid_t>(k);
-            w.ctx.iso.gid = kSandboxGid + static_cast<gid_t>(k);
-        } else if (w.ctx.run_limits.processes > 0) {
-            // The programs run as the grader's own user, whose process limit counts every worker's.
-            w.ctx.run_limits.processes *= static_cast<long>(gpus.size());
+        if (w.ctx.iso.changes_user() && k > 0) {
+            // A user of its own, from the machine's pool: runs under way at once cannot reach
+            // each other, nor share a process limit (the first worker has the run's).
+            w.identity = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+            w.ctx.iso.uid = w.identity.uid;
+            w.ctx.iso.gid = w.identity.gid;
         }
-        workers_.push_back(w);
+        workers_.push_back(std::move(w));
     }
     for (Worker& w : workers_) check_gpu(w);
 }
@@ -453,43 +542,56 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
 void Grader::check_gpu(Worker& w) {
     const auto [variant, small] = reference_case();
     const std::string label = gpu_label(w), device_json = w.ctx.priv + "/device.json";
-    unlink(device_json.c_str());
-    RunResult plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, w.ctx.priv, 120,
-                                  w.ctx.priv, {"CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices});
     const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
+    unlink(device_json.c_str());
+    RunResult plain;
+    for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
+        pause_before(ctx_.retry, attempt);
+        plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, w.ctx.priv, 120,
+                            w.ctx.priv, {"CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices});
+        if (plain.ok()) break;
+    }
     if (plain.exit_code == cudalabs::kExitNoGpu)
         throw std::runtime_error(label + ": CUDA cannot use it (" + clip(plain.err, 500) + ")" + leave_out);
     if (!plain.ok())
         throw std::runtime_error(label + ": the reference solution fails on it (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500) +
                                  leave_out);
     try {
-        const json j = json::parse(read_file(device_json));
-        w.name = j.at("device").at("name").get<std::string>();
-        w.ctx.device = w.name + " (driver " + j.at("device").at("cuda_driver").get<std::string>() + ")";
+        read_device(w.ctx, device_json);
+        w.name = json::parse(read_file(device_json)).at("device").at("name").get<std::string>();
     } catch (const std::exception& e) {
-        throw std::runtime_error(label + ": the reference's run on it wrote no readable device (" + e.what() + ")");
+        throw std::runtime_error(label + ": " + e.what());
     }
+    // Each worker's own reference run in the sandbox (as its user, on its GPU): the self-test's
+    // for the first, and what decides a failure that persists (runs.h, reference_runs_in_sandbox).
+    const std::string work = ctx_.work + "/.selftest-worker" + std::to_string(w.slot);
+    make_dirs(work + "/bin");
+    make_dirs(work + "/run");
+    w.ctx.reference.program = work + "/bin/reference";
+    write_file(w.ctx.reference.program, read_file(ctx_.info.sol));
+    chmod(w.ctx.reference.program.c_str(), 0755);
+    w.ctx.reference.run_dir = work + "/run";
+    w.ctx.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
     if (w.slot > 0) {
-        const std::string work = ctx_.out + "/work/.selftest-worker" + std::to_string(w.slot);
-        make_dirs(work + "/bin");
-        make_dirs(work + "/run");
-        prepare_run_folder(work + "/run", w.ctx.iso);
         RunRequest req;
-        req.program = work + "/bin/reference";
-        write_file(req.program, read_file(ctx_.info.sol));
-        chmod(req.program.c_str(), 0755);
-        req.args = {"--variant", variant, "--size", small, "--reps", "1"};
-        req.workdir = work + "/run";
+        req.program = w.ctx.reference.program;
+        req.args = w.ctx.reference.args;
+        req.workdir = w.ctx.reference.run_dir;
         req.outputs_dir = w.ctx.priv + "/outputs";
         req.timeout_s = 120;
-        ProgramRun pr = run_program(w.ctx, req);
+        HeldLock gpu = lock_gpu_of(w.ctx, label);
+        prepare_run_folder(req.workdir, w.ctx.iso);
+        ProgramRun pr;
+        std::string failure;
+        try {
+            pr = run_reference(w.ctx, req, "the reference solution in the sandbox");
+        } catch (const GraderError& e) {
+            failure = e.what();
+        }
         release_run_folder(req.workdir);
         remove_tree(req.outputs_dir);
-        if (!pr.run.ok() || !pr.channel_complete)
-            throw std::runtime_error(label + " (" + w.name + "): the reference solution does not run there in the sandbox (" +
-                                     w.ctx.iso.describe() + "; " + pr.run.describe() +
-                                     (pr.channel_complete ? "" : "; channel: " + pr.channel_problem) + "):\n" +
-                                     clip(pr.run.out + pr.run.err, 3000) + "\n" + leave_out.substr(2));
+        if (!failure.empty())
+            throw std::runtime_error(label + " (" + w.name + "): " + failure + " (" + w.ctx.iso.describe() + ")\n" + leave_out.substr(2));
         bool seen = false;
         for (const CaseEvidence& c : pr.cases)
             for (const KernelSpan& k : c.kernels) seen |= is_one_of(k, ctx_.sol_kernels);
@@ -579,7 +681,11 @@ int Grader::run() {
     ctx_.priv = ctx_.out + "/.private";
     make_dirs(ctx_.priv);
     chmod(ctx_.priv.c_str(), 0700);
-    for (const char* d : {"feedback", "results", "work"}) make_dirs(ctx_.out + "/" + d);
+    for (const char* d : {"feedback", "results"}) make_dirs(ctx_.out + "/" + d);
+    // This run's own sandbox user (root only): no other grading run on the machine shares it,
+    // its processes, or its process limit.
+    lock_dir_ = lock_folder();
+    if (geteuid() == 0) identity_ = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
 
     std::fprintf(stderr, "grade: lab %s, rubric %s, seed %llu, results in %s\n", cfg.lab.c_str(), cfg.rubric_path.c_str(), cfg.seed,
                  ctx_.out.c_str());
@@ -588,8 +694,12 @@ int Grader::run() {
 
     ctx_.run_limits.mem_mb = ctx_.rubric.mem_limit_mb;
     ctx_.run_limits.file_mb = ctx_.rubric.file_limit_mb;
-    ctx_.run_limits.processes = ctx_.rubric.process_limit;
+    // RLIMIT_NPROC counts every process of a user: it is this run's own only where the programs
+    // run as this run's own user (the grader is root); as the grader's user it would count the
+    // user's other processes too, so it is not set there.
+    ctx_.run_limits.processes = geteuid() == 0 ? ctx_.rubric.process_limit : 0;
     ctx_.run_limits.keep_output = 16 << 10;
+    choose_work_folder();
     choose_sandbox();
 
     std::vector<int> gpus;  // with --gpus: the GPUs to grade on (CUDA's indices in the grader)
@@ -676,11 +786,12 @@ int Grader::run() {
                 try {
                     prepare(subs[i]);
                 } catch (const std::exception& e) {
-                    subs[i].result.rejected = std::string("grader error while building: ") + e.what();
+                    subs[i].result.grader_error = std::string("while building: ") + e.what();
                 }
                 std::lock_guard<std::mutex> lock(progress);
+                const std::string why = !subs[i].result.grader_error.empty() ? "grader error " + subs[i].result.grader_error : subs[i].result.rejected;
                 std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++finished, subs.size(), subs[i].source.id.c_str(),
-                             subs[i].ready ? "ok" : subs[i].result.rejected.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
+                             subs[i].ready ? "ok" : why.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
             }
         });
     for (std::thread& t : pool) t.join();
@@ -713,18 +824,20 @@ int Grader::run() {
         const bool runs = s.ready && !cfg.compile_only;
         if (runs) {
             try {
+                // One graded submission at a time on this GPU, across every grading run here.
+                HeldLock gpu = lock_gpu_of(w.ctx, w.gpu >= 0 ? worker_name(w) : "the GPU");
+                w.ctx.program_failures.clear();
                 prepare_run_folder(s.graded.run_dir, w.ctx.iso);
                 grade_tests(w, s, i, subs.size());
             } catch (const std::exception& e) {
-                // The grader's own failure: this student is not graded, the class goes on.
-                s.result.rejected = std::string("grader error while testing: ") + e.what();
+                // The grader's own failure (the environment's, or a bug): this student is not
+                // graded -- no score anywhere -- and the class goes on.
+                s.result.grader_error = e.what();
                 s.result.tests.clear();
-                for (const TestSpec& t : ctx_.rubric.tests)
-                    s.result.tests.push_back({t.id, t.name, 0, t.points, t.visibility, "not run: the grader failed (" + std::string(e.what()) + ")"});
             }
             release_run_folder(s.graded.run_dir);
             remove_tree(w.ctx.priv + "/outputs");
-        } else {
+        } else if (s.result.grader_error.empty()) {
             for (const TestSpec& t : ctx_.rubric.tests) {
                 TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
                 r.not_run = s.ready;
@@ -737,9 +850,8 @@ int Grader::run() {
         ++graded;
         const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
         const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
-        std::fprintf(stderr, "[%zu/%zu] %s%s: %s/%s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
-                     format_points(s.result.total()).c_str(), format_points(ctx_.rubric.total_points()).c_str(),
-                     elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
+        std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
+                     total_text(s.result, ctx_.rubric.total_points()).c_str(), elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
         json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, w.ctx.iso.level, ctx_.tools, ctx_.rubric_sha));
         line["event"] = "submission";
         // Which GPU graded whom (a submission that ran nothing was graded on none).
@@ -777,9 +889,33 @@ int Grader::run() {
         shard.finished = true;
         write_file(ctx_.out + "/shard.json", shard_record_json(shard));
     }
+    // Submissions the grader could not grade have no score: they are named, with the command
+    // that grades them again, and the run exits 1.
+    std::vector<const Submission*> failed;
+    for (const Submission& s : subs)
+        if (!s.result.grader_error.empty()) failed.push_back(&s);
+    if (!failed.empty())
+        tail << failed.size() << " submission" << (failed.size() == 1 ? "" : "s") << " not graded (grader error: no score); grade "
+             << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(failed) << "\n";
     write_file(ctx_.out + "/summary.txt", summary + "\n" + tail.str());
     std::cout << summary << "\n" << tail.str() << "results: " << ctx_.out << "\n";
-    return 0;
+    return failed.empty() ? 0 : cudalabs::kExitFail;
+}
+
+// The command that grades `failed` again with this run's seed and rubric, into a folder of its own.
+std::string Grader::regrade_command(const std::vector<const Submission*>& failed) const {
+    auto quoted = [](const std::string& s) {
+        if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,:") == std::string::npos) return s;
+        std::string q = "'";
+        for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+        return q + "'";
+    };
+    std::string cmd = "grading/grade --lab " + ctx_.cfg.lab + " --seed " + std::to_string(ctx_.cfg.seed) + " --rubric " +
+                      quoted(ctx_.cfg.rubric_path) + " --out " + quoted(ctx_.out + "-regrade");
+    if (ctx_.cfg.isolation != "auto") cmd += " --isolation " + ctx_.cfg.isolation;
+    if (ctx_.cfg.gpus.given) cmd += " --gpus " + quoted(ctx_.cfg.gpus.text);
+    for (const Submission* s : failed) cmd += " " + quoted(s->source.path);
+    return cmd;
 }
 
 Config parse_command_line(int argc, char** argv) {

@@ -22,6 +22,16 @@ double StudentResult::max_total() const {
     for (const TestResult& t : tests) s += t.max_score;
     return s;
 }
+bool StudentResult::compile_only() const {
+    return grader_error.empty() && rejected.empty() && !tests.empty() &&
+           std::all_of(tests.begin(), tests.end(), [](const TestResult& t) { return t.not_run; });
+}
+
+std::string total_text(const StudentResult& r, double max_points) {
+    if (!r.grader_error.empty()) return kGraderErrorVerdict;
+    if (r.compile_only()) return kCompileOnlyVerdict;
+    return format_points(r.total()) + "/" + format_points(max_points);
+}
 
 std::string format_points(double p) {
     char buf[32];
@@ -182,9 +192,16 @@ std::string gradescope_text(const std::string& s) { return printable_text(clip_t
 
 std::string gradescope_json(const StudentResult& r) {
     json j;
-    j["score"] = r.total();
+    // Gradescope needs a score; a result that is no grade has 0 of 0 points: each of its tests
+    // is worth nothing here, and the output says why.
+    const bool scored = r.scored();
+    j["score"] = scored ? r.total() : 0.0;
     j["execution_time"] = r.execution_time_s;
     std::string head;
+    if (!r.grader_error.empty())
+        head = "Not graded: the grader failed (" + r.grader_error + "). This is no score: your instructor grades it again.\n";
+    else if (r.compile_only())
+        head = std::string("Not graded yet: ") + kCompileOnlyVerdict + ".\n";
     if (!r.rejected.empty()) head = "Not graded: " + r.rejected + "\n";
     for (const std::string& n : r.notes) head += n + "\n";
     if (!r.compiler_output.empty()) head += "Compiler output:\n" + r.compiler_output + "\n";
@@ -198,7 +215,7 @@ std::string gradescope_json(const StudentResult& r) {
     for (const TestResult& t : r.tests) {
         json test = {{"name", printable_text(t.name, false)},
                      {"name_format", "text"},
-                     {"max_score", t.max_score},
+                     {"max_score", scored ? t.max_score : 0.0},
                      {"output", gradescope_text(t.output)},
                      {"output_format", "text"},
                      {"visibility", visibility_name(t.visibility)}};
@@ -206,6 +223,8 @@ std::string gradescope_json(const StudentResult& r) {
         if (!t.not_run) {
             test["score"] = t.score;
             test["status"] = t.passed() ? "passed" : "failed";
+        } else {
+            test["score"] = 0.0;
         }
         j["tests"].push_back(test);
     }
@@ -226,8 +245,10 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
               {"rubric_sha256", rubric_sha256},
               {"compiled", r.compiled},
               {"rejected", printable_text(clip_text(r.rejected))},
-              {"total", r.total()},
               {"max_total", r.max_total()}};
+    // A result that is no grade has no total (null), never a 0 a regrade could compare with.
+    j["total"] = r.scored() ? json(r.total()) : json(nullptr);
+    if (!r.grader_error.empty()) j["grader_error"] = printable_text(clip_text(r.grader_error));
     json scores = json::object();
     // A test that was not run has no score: a regrade must not read it as a 0.
     for (const TestResult& t : r.tests)
@@ -241,8 +262,11 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
 std::string feedback_markdown(const StudentResult& r, const std::string& lab_title) {
     std::ostringstream o;
     o << "# " << markdown_inline(lab_title) << ": feedback for " << markdown_inline(r.student) << "\n\n"
-      << "Score: **" << format_points(r.total()) << " / " << format_points(r.max_total()) << "**\n\n"
+      << "Score: **" << (r.scored() ? format_points(r.total()) + " / " + format_points(r.max_total()) : total_text(r, 0)) << "**\n\n"
       << "File: " << markdown_code_span(r.file) << " (sha256 " << markdown_inline(r.sha256.substr(0, 16)) << ")\n\n";
+    if (!r.grader_error.empty())
+        o << "**Not graded:** the grader failed, not your program, so this is no score: your instructor grades it again. "
+          << "What failed: " << markdown_inline(r.grader_error.substr(0, r.grader_error.find_first_of("\r\n"))) << "\n\n";
     if (!r.rejected.empty()) {
         const size_t eol = r.rejected.find_first_of("\r\n");
         o << "**Not graded:** " << markdown_inline(r.rejected.substr(0, eol)) << "\n\n";
@@ -285,12 +309,17 @@ void write_gradebook(std::ostream& out, const std::vector<StudentResult>& result
         out << csv_field(r.student) << "," << r.sha256;
         for (const TestSpec& spec : rubric.tests) {
             auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
-            // Not run (--compile-only): an empty cell, not a 0.
-            out << "," << (it == r.tests.end() ? "0" : it->not_run ? "" : format_points(it->score));
+            // Not run (--compile-only), or not graded (a grader error): an empty cell, not a 0.
+            out << "," << (!r.grader_error.empty() || (it != r.tests.end() && it->not_run) ? ""
+                           : it == r.tests.end()                                         ? "0"
+                                                                                         : format_points(it->score));
         }
-        const bool any_not_run = std::any_of(r.tests.begin(), r.tests.end(), [](const TestResult& t) { return t.not_run; });
-        const std::string note = !r.rejected.empty() ? r.rejected : any_not_run ? "compile only: tests not run" : "";
-        out << "," << format_points(r.total()) << "," << format_points(rubric.total_points()) << "," << csv_field(note) << "\n";
+        // A result that is no grade has an empty total and says why in the note.
+        const std::string note = !r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
+                                 : !r.rejected.empty()   ? r.rejected
+                                 : r.compile_only()      ? kCompileOnlyVerdict
+                                                         : "";
+        out << "," << (r.scored() ? format_points(r.total()) : "") << "," << format_points(rubric.total_points()) << "," << csv_field(note) << "\n";
     }
 }
 
@@ -308,9 +337,12 @@ std::vector<std::string> summary_row(const StudentResult& r, const Rubric& rubri
         auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
         row.push_back(it == r.tests.end() || it->not_run ? "-" : format_points(it->score));
     }
-    row.push_back(format_points(r.total()) + "/" + format_points(rubric.total_points()));
-    std::string note = printable_text(r.rejected, false);
-    if (note.size() > 70) note = note.substr(0, char_boundary(note, 67)) + "...";
+    row.push_back(r.scored() ? format_points(r.total()) + "/" + format_points(rubric.total_points()) : "-");
+    std::string note = printable_text(!r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
+                                      : r.compile_only()      ? std::string(kCompileOnlyVerdict)
+                                                              : r.rejected,
+                                      false);
+    if (note.size() > 90) note = note.substr(0, char_boundary(note, 87)) + "...";
     row.push_back(note);
     return row;
 }

@@ -26,6 +26,9 @@ struct StudentResult {
     std::string sha256;    // of the submitted file
     bool compiled = false;
     std::string rejected;  // non-empty: not graded, and why (compile error, integrity)
+    // Non-empty: the grader could not grade it (the environment failed, or the grader did):
+    // why. Such a result has no score anywhere; a regrade gives it one.
+    std::string grader_error;
     std::string compiler_output;
     std::vector<std::string> notes;  // shown at the top of the feedback
     std::vector<TestResult> tests;
@@ -33,7 +36,18 @@ struct StudentResult {
 
     double total() const;
     double max_total() const;
+    // Built and audited, tests deliberately not run (--compile-only): no grade yet.
+    bool compile_only() const;
+    // Whether the result is a grade: not a grader error, not a compile-only pass.
+    bool scored() const { return grader_error.empty() && !compile_only(); }
 };
+
+// What every report says instead of a total for a result that is no grade.
+constexpr const char* kCompileOnlyVerdict = "build and audit passed; tests not run (run the grader on a GPU for the score)";
+constexpr const char* kGraderErrorVerdict = "grader error";
+// A result's total as every report shows it: "17.5/20", or for a result that is no grade the
+// words above (never a number a student could take for a grade).
+std::string total_text(const StudentResult& r, double max_points);
 
 // Everything a submission controls -- its program's and compiler's output, its file name, the
 // notes and messages built from them -- is written inert: it can print no heading, score line,

@@ -13,6 +13,7 @@
 #include <thread>
 
 #include "channel.h"
+#include "failures.h"
 #include "exit_codes.h"
 #include "gpus.h"
 #include "util.h"
@@ -65,6 +66,9 @@ KernelSpan to_span(const KernelRec& k) {
 
 // The channel's log, as evidence the judges read.
 void take_log(const RunLog& log, ProgramRun& pr) {
+    pr.began = log.records > 0;  // the first record is RUN_BEGIN, or the log is not complete
+    pr.device_ready = log.device_ready;
+    pr.grader_fault = log.grader_fault;
     pr.channel_complete = log.complete;
     pr.channel_problem = log.error;
     pr.trace_ready = log.trace_ready;
@@ -166,14 +170,6 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     std::thread log_reader;
     if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
     pr.run = run_process(spec);
-    // Every sandbox runs as the same unprivileged user, whose process limit (RLIMIT_NPROC) also
-    // counts the last run's processes while they are still being torn down: a start refused
-    // for that is the grader's problem, not the student's, so it waits and tries again.
-    for (int retry = 0; retry < 10 && !pr.run.started && pr.run.error.find("temporarily unavailable") != std::string::npos; ++retry) {
-        reap_strays();
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        pr.run = run_process(spec);
-    }
     close(channel[1]);
     if (log_pipe[1] >= 0) close(log_pipe[1]);
     reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF
@@ -188,6 +184,64 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     take_log(channel_log, pr);
     if (log) *log = log_text;
     return pr;
+}
+
+ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* log) {
+    std::vector<std::string> reasons;
+    ProgramRun pr;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        pr = run_program(ctx, req, log);
+        const FailureOrigin origin = failure_origin(pr);
+        if (origin.blame == Blame::Program) {
+            if (!reasons.empty())
+                pr.retry_note = "run again after: " + join(reasons, "; ") + " (the environment's failure, not yours)";
+            return pr;
+        }
+        if (origin.blame == Blame::Unclear && ctx.program_failures.count(origin.reason)) return pr;
+        reasons.push_back(origin.reason);
+    }
+    const FailureOrigin last = failure_origin(pr);
+    const std::string tries = std::to_string(ctx.retry.attempts()) + " attempts";
+    if (last.blame == Blame::Environment) throw GraderError(last.reason + " (" + tries + ")");
+    // Unclear every time: the reference, run in the same sandbox now, decides.
+    const std::string reference = reference_runs_in_sandbox(ctx);
+    if (!reference.empty())
+        throw GraderError(last.reason + " (" + tries + "), and the reference solution fails in the sandbox too: " + reference);
+    ctx.program_failures.insert(last.reason);
+    pr.retry_note = last.reason + " in all " + tries + ", while the reference solution ran in the same sandbox: this is your program's doing";
+    return pr;
+}
+
+ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::string& what) {
+    ProgramRun pr;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        pr = run_program(ctx, req);
+        if (pr.run.ok() && pr.channel_complete) return pr;
+    }
+    throw GraderError(what + " failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + pr.run.describe() +
+                      (pr.channel_complete ? "" : "; its results: " + pr.channel_problem) + "): " + clip(pr.run.out + pr.run.err, 600));
+}
+
+std::string reference_runs_in_sandbox(GradingContext& ctx) {
+    if (ctx.reference.program.empty()) return "";
+    RunRequest req;
+    req.program = ctx.reference.program;
+    req.args = ctx.reference.args;
+    req.workdir = ctx.reference.run_dir;
+    req.outputs_dir = ctx.priv + "/reference-check";
+    req.timeout_s = 120;
+    std::string why;
+    try {
+        prepare_run_folder(req.workdir, ctx.iso);
+        run_reference(ctx, req, "the reference solution in the sandbox");
+    } catch (const std::exception& e) {
+        why = e.what();
+    }
+    release_run_folder(req.workdir);
+    remove_tree(req.outputs_dir);
+    return why;
 }
 
 bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,
@@ -205,12 +259,18 @@ bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const s
     spec.limits.file_mb = 0;
     spec.stdout_path = ctx.priv + "/verifier.out";
     spec.stderr_path = ctx.priv + "/verifier.err";
-    RunResult v = run_process(spec);
-    rows.clear();
-    if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail) {
-        problem = "the reference checker failed (" + v.describe() + "): " + clip(v.err, 500);
-        return false;
+    // The verifier is trusted: any other end than "all passed" or "a check failed" is the
+    // environment's (no GPU, a start refused), never the student's.
+    RunResult v;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        v = run_process(spec);
+        if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) break;
     }
+    rows.clear();
+    if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail)
+        throw GraderError("the reference checker failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + v.describe() +
+                          "): " + clip(v.err, 500));
     try {
         json j = json::parse(read_file(verdict));
         if (ctx.device == "unknown")

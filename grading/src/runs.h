@@ -31,6 +31,10 @@ struct CaseEvidence {
 
 struct ProgramRun {
     RunResult run;
+    bool began = false;          // RUN_BEGIN arrived: the harness's main ran
+    bool device_ready = false;   // DEVICE_READY arrived: the harness opened the GPU
+    bool grader_fault = false;   // the grader could not store what the program sent
+    std::string retry_note;      // how often it was run again, and why, for the feedback
     bool channel_complete = false;
     std::string channel_problem;    // the first thing wrong with the records, for the student
     bool trace_ready = false;       // the kernel trace announced itself
@@ -52,12 +56,29 @@ struct RunRequest {
 
 ProgramRun run_program(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
 
+// A student's program through run_program, with the environment's failures taken out
+// (failures.h): a run the environment failed is made again after ctx.retry's pauses; one that
+// still fails so throws GraderError. An unclear failure that persists counts as the program's
+// only if the reference runs in the sandbox right then (else GraderError); the run's
+// retry_note says so.
+ProgramRun run_student(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
+
+// A trusted run (the reference timed beside a student, or checking the sandbox) that must work:
+// made again after ctx.retry's pauses while it fails; throws GraderError with `what` when it
+// never works.
+ProgramRun run_reference(GradingContext& ctx, const RunRequest& request, const std::string& what);
+
+// "" when the reference solution runs in the sandbox now (ctx.reference), else why not.
+std::string reference_runs_in_sandbox(GradingContext& ctx);
+
 struct RowVerdict {
     std::string variant, size, status, note;
 };
 
 // Has the trusted solution judge the outputs in `outputs_dir` (recomputing the inputs from the
-// seed). Returns false with `problem` set when the verifier itself failed.
+// seed). The verifier is run again after ctx.retry's pauses when it fails; when it never works
+// that is the grader's failure (GraderError). Returns false with `problem` set only for a
+// verdict that cannot be read.
 bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,
                     const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows,
                     std::string& problem);

@@ -970,9 +970,27 @@ std::string probe_isolation(const Isolation& iso, const std::string& dir) {
     return why;
 }
 
-Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not,
-                           const std::string& weaker_than) {
-    const std::vector<std::string> levels = {"bwrap", "namespaces", "uid"};
+std::string unenterable_folder(const std::string& path, uid_t uid, gid_t gid) {
+    if (uid == 0) return "";
+    std::string walked;
+    size_t pos = 0;
+    while (pos < path.size()) {
+        size_t next = path.find('/', pos + 1);
+        if (next == std::string::npos) next = path.size();
+        walked = path.substr(0, next);
+        pos = next;
+        struct stat st;
+        if (stat(walked.c_str(), &st) != 0) return "";  // what does not exist yet is made later
+        if (!S_ISDIR(st.st_mode)) continue;
+        const mode_t bit = st.st_uid == uid ? S_IXUSR : st.st_gid == gid ? S_IXGRP : S_IXOTH;
+        if (!(st.st_mode & bit)) return walked;
+    }
+    return "";
+}
+
+Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not) {
+    // uid alone is weaker than a user should get without asking: it is never picked by auto.
+    const std::vector<std::string> levels = {"bwrap", "namespaces"};
     std::string notes;
     auto add_note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
     Isolation none;
@@ -990,13 +1008,8 @@ Isolation choose_isolation(const std::string& requested, const IsolationPaths& p
     }
     std::vector<std::string> candidates;
     if (requested == "auto") {
-        auto from = weaker_than.empty() ? levels.begin() : std::find(levels.begin(), levels.end(), weaker_than);
-        if (from == levels.end()) {
-            add_note("no level is weaker than " + weaker_than + " but unsafe, which is used only when asked for by name");
-            return finish(none);
-        }
-        candidates.assign(weaker_than.empty() ? from : from + 1, levels.end());
-    } else if (std::find(levels.begin(), levels.end(), requested) != levels.end()) {
+        candidates = levels;
+    } else if (requested == "uid" || std::find(levels.begin(), levels.end(), requested) != levels.end()) {
         candidates = {requested};
     } else {
         add_note("unknown isolation level '" + requested + "' (auto, bwrap, namespaces, uid or unsafe)");
@@ -1014,11 +1027,23 @@ Isolation choose_isolation(const std::string& requested, const IsolationPaths& p
         dir = tmpl;
     }
     Isolation chosen = none;
+    // A probe that fails is made again after a pause: a passing refusal (a process limit, a
+    // moment of load) must not make the run take a weaker level.
+    auto probe = [&](const Isolation& iso) {
+        std::string why = probe_isolation(iso, dir);
+        for (size_t k = 0; k < paths.probe_pauses_s.size() && !why.empty(); ++k) {
+            std::this_thread::sleep_for(std::chrono::duration<double>(paths.probe_pauses_s[k]));
+            why = probe_isolation(iso, dir);
+        }
+        return why;
+    };
     for (const std::string& level : candidates) {
         Isolation iso;
         iso.level = level;
         iso.hidden = paths.hidden;
         iso.readonly = paths.readonly;
+        iso.uid = paths.uid;
+        iso.gid = paths.gid;
         std::string why;
         if (level == "bwrap") {
             iso.bwrap = find_bwrap(paths.bwrap);
@@ -1026,11 +1051,11 @@ Isolation choose_isolation(const std::string& requested, const IsolationPaths& p
         } else if (geteuid() != 0) {
             why = "needs the grader to run as root";
         }
-        if (why.empty()) why = probe_isolation(iso, dir);
+        if (why.empty()) why = probe(iso);
         if (!why.empty() && level == "namespaces") {
             Isolation without_net = iso;
             without_net.network_namespace = false;
-            if (probe_isolation(without_net, dir).empty()) {
+            if (probe(without_net).empty()) {
                 iso = without_net;
                 why.clear();
             }
@@ -1044,7 +1069,9 @@ Isolation choose_isolation(const std::string& requested, const IsolationPaths& p
     }
     remove_folder(dir);
     if (chosen.level.empty() && requested == "auto")
-        add_note(geteuid() == 0 ? "nothing keeps submissions from the grader here: install bubblewrap, or pass --isolation unsafe to run them with resource limits only"
+        add_note(geteuid() == 0 ? "no namespaces can be made here: install bubblewrap (Debian/Ubuntu package bubblewrap), or grade in a "
+                                  "container that allows namespaces; --isolation uid (submissions run as another user only: they can read "
+                                  "what any user can and use the network) or --isolation unsafe are used only when asked for by name"
                                 : "install bubblewrap (Debian/Ubuntu package bubblewrap; it needs unprivileged user namespaces), run the "
                                   "grader as root, or pass --isolation unsafe to run submissions as your own user with resource limits only");
     return finish(chosen);

@@ -78,6 +78,9 @@ void become_subreaper();
 // processes and files with daemons). describe() names an account that has it after all.
 constexpr uid_t kSandboxUid = 64000;
 constexpr gid_t kSandboxGid = 64000;
+// Each grading run on the machine, and each of its --gpus workers, takes one of the identities
+// kSandboxUid .. kSandboxUid + kSandboxIdentities - 1 (gids alike) under a lock (machine_locks.h).
+constexpr int kSandboxIdentities = 256;
 
 // How a submission is kept apart, strongest first:
 //   bwrap       bubblewrap (started as kSandboxUid when the grader is root: bubblewrap run by
@@ -128,16 +131,27 @@ struct IsolationPaths {
     // bwrap to use; empty: /usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap, then $PATH;
     // "none": do not use bubblewrap.
     std::string bwrap;
+    // Who the programs run as when the grader is root (this run's own identity).
+    uid_t uid = kSandboxUid;
+    gid_t gid = kSandboxGid;
+    // Pauses between attempts of a probe that failed (seconds): a level is passed over only when
+    // its probe fails every time, never for a passing refusal (a process limit, a busy moment).
+    std::vector<double> probe_pauses_s = {0.5, 2};
 };
 
-// The isolation level to grade with. `requested`: "auto" (the strongest level that works here,
-// never "unsafe"), or one level by name (only that one). Each candidate is probed (a small
-// program run in it); `*why_not` gets, for every level tried that does not work here, "LEVEL:
-// reason" ("; "-separated; also kept in the result's `note`). No level works: the result's
-// `level` is empty and `*why_not` ends with what to do. `weaker_than` (with "auto"): only levels
-// weaker than this one (to step down when the reference solution will not run in it).
-Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not,
-                           const std::string& weaker_than = "");
+// The first folder on the way to `path` (or `path` itself) that uid:gid may not enter, "" when it
+// may enter all of them: a bubblewrap started as that user cannot bind what lies past such a
+// folder (a private home folder, a 0700 parent).
+std::string unenterable_folder(const std::string& path, uid_t uid, gid_t gid);
+
+// The isolation level to grade with, chosen once per grading run and never changed during it.
+// `requested`: "auto" (bubblewrap, else the namespaces level where the grader is root; never
+// "uid" or "unsafe", which are used only when asked for by name), or one level by name (only
+// that one). Each candidate is probed (a small program run in it), again after a pause when it
+// fails; `*why_not` gets, for every level tried that does not work here, "LEVEL: reason"
+// ("; "-separated; also kept in the result's `note`). No level works: the result's `level` is
+// empty and `*why_not` ends with what to do.
+Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not);
 
 // Runs a small program in `iso` with `dir` as its run folder: "" when it works, else why not.
 std::string probe_isolation(const Isolation& iso, const std::string& dir);

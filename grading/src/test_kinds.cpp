@@ -8,6 +8,7 @@
 #include <regex>
 #include <sstream>
 
+#include "failures.h"
 #include "judge.h"
 #include "runs.h"
 #include "seeds.h"
@@ -33,6 +34,42 @@ std::string short_note(const GradingContext& ctx, const std::string& note) {
     std::string n = replace_all(note, ctx.priv + "/", "");
     size_t semi = n.find("; see TODO");
     return semi == std::string::npos ? n : n.substr(0, semi);
+}
+
+// A student's run (run_student: the environment's failures retried) and the verifier's verdict
+// on what it sent. A run that ended cleanly with its results whole, whose verdict still misses an
+// output, lost that output on the grader's side: it is made again, and is a grader error when
+// it keeps happening.
+struct VerifiedRun {
+    ProgramRun pr;
+    std::vector<RowVerdict> rows;
+    bool judged = false;  // the verifier gave a verdict (the results arrived whole)
+    std::string problem;  // why not
+};
+
+bool output_lost(const VerifiedRun& v) {
+    if (!v.judged || !v.pr.run.ok() || !v.pr.channel_complete) return false;
+    for (const RowVerdict& row : v.rows)
+        if (row.note.find("no output of the expected size") != std::string::npos) return true;
+    return false;
+}
+
+VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
+                         unsigned long long seed, std::string* log = nullptr) {
+    VerifiedRun v;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        v = VerifiedRun();
+        v.pr = run_student(ctx, req, log);
+        if (!v.pr.channel_complete) {
+            v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
+            return v;
+        }
+        v.judged = verify_outputs(ctx, req.outputs_dir, variants, sizes, seed, v.rows, v.problem);
+        if (!output_lost(v)) return v;
+    }
+    throw GraderError("a run that ended cleanly, with all its results, still missed an output when verified, in all " +
+                      std::to_string(ctx.retry.attempts()) + " attempts (the grader's storage?)");
 }
 
 }  // namespace
@@ -66,20 +103,16 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
             req.outputs_dir = outputs;
             req.trace = kernel_rule;
             req.timeout_s = timeout;
-            ProgramRun pr = run_program(ctx, req);
+            VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
+            const ProgramRun& pr = verified.pr;
+            const std::vector<RowVerdict>& rows = verified.rows;
             out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
+            if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
             if (pr.run.timed_out) stopped.emplace(v, "it timed out");
             const std::string fate = program_fate(pr.run);
             if (!fate.empty()) out << "  " << fate << "\n";
-            std::vector<RowVerdict> rows;
-            std::string problem;
-            bool judged = false;
-            if (!pr.channel_complete) {
-                problem = "its results did not arrive whole, so none of this run counts: " + pr.channel_problem;
-            } else {
-                judged = verify_outputs(ctx, outputs, v, size_list, seed, rows, problem);
-            }
-            if (!judged) {
+            const std::string& problem = verified.problem;
+            if (!verified.judged) {
                 out << "  " << problem << "\n";
                 stopped.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
                 rows_total += sizes.size();
@@ -153,12 +186,12 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
     req.log_fd_target = kLogFd;
     std::string report;
-    ProgramRun pr = run_program(ctx, req, &report);
+    VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
+    const ProgramRun& pr = checked.pr;
     report = replace_all(report, s.run_dir + "/", "");
-    std::vector<RowVerdict> rows;
-    std::string problem;
-    bool verified = pr.channel_complete && verify_outputs(ctx, outputs, variant_list, size_list, seed, rows, problem);
-    if (!pr.channel_complete) problem = "its results did not arrive whole: " + pr.channel_problem;
+    const std::vector<RowVerdict>& rows = checked.rows;
+    const std::string& problem = checked.problem;
+    const bool verified = checked.judged;
     size_t passed = 0;
     for (const RowVerdict& r : rows) passed += r.status == "PASS";
     const bool outputs_ok = verified && !rows.empty() && passed == rows.size();
@@ -169,6 +202,7 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kErrorExit;
     out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
         << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
+    if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
     const std::string fate = program_fate(pr.run);
     if (!fate.empty() && pr.run.exit_code != kErrorExit) out << "  " << fate << "\n";
     if (!verified) out << "  " << problem << "\n";
@@ -236,15 +270,10 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                 req.workdir = ctx.priv + "/reference";
                 req.sandboxed = false;
             }
-            if (!student) unlink(reference_json.c_str());  // never an earlier test's figures
-            ProgramRun pr = run_program(ctx, req);
             if (!student) {
-                if (!pr.run.ok()) {
-                    out << "round " << round + 1 << ": the reference solution failed (" << pr.run.describe()
-                        << "): a grader problem, not yours; ask your instructor\n";
-                    res.output = out.str();
-                    return res;
-                }
+                unlink(reference_json.c_str());  // never an earlier test's figures
+                // The reference must run: when it cannot, that is the grader's failure (GraderError).
+                ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
                 r.reference = timed_run(pr, ctx.sol_kernels);
                 try {
                     nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
@@ -258,22 +287,28 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                 }
                 continue;
             }
-            r.student = timed_run(pr, s.kernels);
             // What the timed repetitions produced is judged like any output: a repetition that
             // did no work leaves its output poisoned, and a replayed result is not this one's.
-            std::string fate = program_fate(pr.run);
-            std::vector<RowVerdict> rows;
-            std::string problem;
-            bool ok = pr.run.ok() && pr.channel_complete;
-            if (!pr.channel_complete) problem = "its results did not arrive whole: " + pr.channel_problem;
-            else if (!fate.empty()) problem = fate;
-            else {
-                ok = verify_outputs(ctx, outputs, v, size, seed, rows, problem);
-                for (const RowVerdict& row : rows)
+            VerifiedRun verified = run_verified(ctx, req, v, size, seed);
+            const ProgramRun& pr = verified.pr;
+            r.student = timed_run(pr, s.kernels);
+            if (!pr.retry_note.empty()) out << "round " << round + 1 << ": " << pr.retry_note << "\n";
+            const std::string fate = program_fate(pr.run);
+            std::string problem = verified.problem;
+            bool ok = pr.channel_complete && verified.judged;
+            if (ok && !fate.empty()) {
+                ok = false;
+                problem = fate;
+            } else if (ok) {
+                for (const RowVerdict& row : verified.rows)
                     if (ok && row.status != "PASS") {
                         ok = false;
                         problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
                     }
+                if (ok && !pr.run.ok()) {
+                    ok = false;
+                    problem = "your program reported a failed check in the timed run (" + pr.run.describe() + ")";
+                }
             }
             // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
             // the result, or a copy engine that moves it, would be timed as nothing.

@@ -41,6 +41,28 @@ if [ "$shard_class_ok" = 1 ]; then
         grading/grade --lab 01 --compile-only --seed "$shard_seed" --shard 3/3 --out "$shard_dir/bad" "$shard_subs"
     expect "sharded grading: the whole class in one run" 0 'results: ' \
         grading/grade --lab 01 --compile-only --seed "$shard_seed" --out "$shard_dir/single" "$shard_subs"
+    # A compile-only pass is no grade: the reference (it builds and passes the audit) reads as
+    # such in every file, with no total a student could take for one.
+    if [ -d "$shard_dir/single/feedback" ]; then
+        verdict='build and audit passed; tests not run (run the grader on a GPU for the score)'
+        wording=""
+        grep -qF "Score: **$verdict**" "$shard_dir/single/feedback/reference.md" || wording="$wording feedback"
+        grep -qF "$verdict" "$shard_dir/single/summary.txt" || wording="$wording summary"
+        grep -E '^reference ' "$shard_dir/single/summary.txt" | grep -qE '[0-9]+/[0-9]+' && wording="$wording summary-total"
+        python3 - "$shard_dir/single" "$verdict" <<'PY' || wording="$wording gradebook/results.json"
+import csv, json, sys
+folder, verdict = sys.argv[1], sys.argv[2]
+row = [r for r in csv.DictReader(open(folder + "/gradebook.csv")) if r["student"] == "reference"][0]
+assert row["total"] == "" and row["note"] == verdict, row
+result = json.load(open(folder + "/results/reference.json"))
+assert verdict in result["output"], result["output"]
+assert all(t["max_score"] == 0 and "status" not in t for t in result["tests"]), result["tests"]
+audit = [json.loads(l) for l in open(folder + "/audit.jsonl") if '"reference"' in l][-1]
+assert audit["total"] is None, audit
+PY
+        if [ -z "$wording" ]; then pass "compile-only: summary, feedback, gradebook and results.json say it is no grade"
+        else fail "compile-only: summary, feedback, gradebook and results.json say it is no grade" "wrong in:$wording"; fi
+    fi
     shards_ok=1
     for k in 0 1 2; do
         expect "sharded grading: shard $k/3" 0 "shard $k/3: " \

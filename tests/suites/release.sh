@@ -157,10 +157,11 @@ import json, sys
 r = json.load(open(sys.argv[1]))
 tests = r.get("tests", [])
 assert tests, "no tests in results.json: " + r.get("output", "")[:300]
-assert "Build and audit only" in r["output"], "the output does not say it is compile-only"
+assert "build and audit passed; tests not run" in r["output"], "the output does not say it is compile-only"
 for t in tests:
     assert "not run" in t.get("output", "").lower(), t["name"] + ": output does not say not run"
     assert t.get("status") != "failed", t["name"] + ": a test not run is reported as failed"
+    assert t.get("max_score") == 0, t["name"] + ": a test not run is worth points"
 print(len(tests), "tests, all not run")' "$ag/results/results.json"
     if [ "$rc" -eq 0 ]; then pass "Gradescope compile-only: results.json parses, every GPU test 'not run' ($out)"
     else fail "Gradescope compile-only results.json" "$(printf '%s' "$err" | tail -n 1)"; fi

@@ -27,6 +27,7 @@
 
 #include "grading/src/gpus.h"
 #include "grading/src/sandbox.h"
+#include "grading/src/util.h"
 
 using namespace grading;
 
@@ -606,26 +607,37 @@ TEST_CASE("isolation: paths bound back may not uncover hidden ones") {
     CHECK(r.error.find("would show") != std::string::npos);
 }
 
-TEST_CASE("choosing the isolation: auto never picks unsafe, and without any level says what to do") {
+TEST_CASE("choosing the isolation: auto never picks uid or unsafe, and without any level says what to do") {
     IsolationPaths paths;
     paths.hidden = {layout().trusted};
     paths.bwrap = "none";  // as on a machine without bubblewrap
+    paths.probe_pauses_s = {0.01};
     std::string why;
     Isolation unsafe = choose_isolation("unsafe", paths, &why);
     CHECK(unsafe.level == "unsafe");
     CHECK(unsafe.describe().rfind("UNSAFE", 0) == 0);
     CHECK(choose_isolation("sandbox", paths, &why).level.empty());
     CHECK(why.find("unknown isolation level") != std::string::npos);
-    CHECK(choose_isolation("auto", paths, &why, "uid").level.empty());  // nothing weaker but unsafe
 
     if (geteuid() == 0) {
         Isolation chosen = choose_isolation("auto", paths, &why);
-        CHECK(chosen.level == (kernel_allows_namespaces() ? "namespaces" : "uid"));
+        if (kernel_allows_namespaces()) {
+            CHECK(chosen.level == "namespaces");
+            CHECK(chosen.describe().find("uid " + std::to_string(kSandboxUid)) != std::string::npos);
+        } else {
+            CHECK(chosen.level.empty());  // never uid without asking
+            CHECK(why.find("--isolation uid") != std::string::npos);
+        }
         CHECK(why.find("bwrap: not installed") != std::string::npos);
-        CHECK(chosen.describe().find("uid " + std::to_string(kSandboxUid)) != std::string::npos);
-        Isolation weaker = choose_isolation("auto", paths, &why, "namespaces");
-        CHECK(weaker.level == "uid");
-        CHECK(weaker.describe().find("read every file that any user may read") != std::string::npos);
+        Isolation by_name = choose_isolation("uid", paths, &why);
+        CHECK(by_name.level == "uid");
+        CHECK(by_name.describe().find("read every file that any user may read") != std::string::npos);
+        // The identity to run as is this run's own.
+        paths.uid = kSandboxUid + 7;
+        paths.gid = kSandboxGid + 7;
+        CHECK(choose_isolation("uid", paths, &why).describe().find("uid " + std::to_string(kSandboxUid + 7)) != std::string::npos);
+        paths.uid = kSandboxUid;
+        paths.gid = kSandboxGid;
         if (std::string bw = usable_bwrap(); !bw.empty()) {
             paths.bwrap = bw;
             CHECK(choose_isolation("auto", paths, &why).level == "bwrap");
@@ -649,6 +661,41 @@ TEST_CASE("choosing the isolation: auto never picks unsafe, and without any leve
         CHECK(choose_isolation("auto", paths, &why).level.empty());
         CHECK(why.find("--isolation unsafe") != std::string::npos);
     }
+}
+
+TEST_CASE("choosing the isolation: a probe that fails once (a passing refusal) does not make the run take a weaker level") {
+    const std::string bw = usable_bwrap();
+    if (bw.empty()) {
+        MESSAGE("bubblewrap not usable here: the probe's retry is not tested");
+        return;
+    }
+    // A bubblewrap that refuses its first start, as one does when the user's process limit is
+    // reached for a moment, then works.
+    char tmpl[] = "/tmp/grading-flaky-XXXXXX";
+    const std::string dir = mkdtemp(tmpl);
+    chmod(dir.c_str(), 0755);
+    const std::string flaky = dir + "/bwrap", marker = dir + "/refused-once";
+    write_file(flaky, "#!/bin/sh\nif [ ! -e " + marker + " ]; then : > " + marker +
+                          " 2>/dev/null || true; echo 'bwrap: Creating new namespace failed: Resource temporarily unavailable' >&2; exit 1; fi\n"
+                          "exec " + bw + " \"$@\"\n");
+    chmod(flaky.c_str(), 0755);
+    // The marker is made by whoever runs the probe (the sandbox's user, as root): its folder lets it.
+    chmod(dir.c_str(), 0777);
+    IsolationPaths paths;
+    paths.hidden = {layout().trusted};
+    paths.bwrap = flaky;
+    paths.probe_pauses_s = {0.01, 0.01};
+    std::string why;
+    Isolation chosen = choose_isolation("auto", paths, &why);
+    CHECK(exists(marker));  // it was refused once
+    CHECK(chosen.level == "bwrap");
+    CHECK(why.empty());
+    // Without the retry it would have taken the next level.
+    unlink(marker.c_str());
+    paths.probe_pauses_s = {};
+    Isolation without_retry = choose_isolation("auto", paths, &why);
+    CHECK(without_retry.level != "bwrap");
+    remove_tree(dir);
 }
 
 TEST_CASE("run folders: owned by the sandbox's user while used, by the grader after") {

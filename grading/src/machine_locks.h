@@ -1,0 +1,50 @@
+// What the grading runs on one machine share, each behind a lock the kernel drops when its holder
+// ends (flock on a file in a folder every grader uses): a sandbox identity per run or worker, so
+// that no run's processes count against another's process limit (RLIMIT_NPROC counts per uid)
+// and no run can reach another's; and each GPU, so that a GPU runs one graded submission at a
+// time machine-wide (grading runs on one GPU queue, their timings stay fair, and a GPU in
+// exclusive-process mode is never asked for two contexts at once). Host-only: unit-tested.
+#pragma once
+#include <sys/types.h>
+
+#include <functional>
+#include <string>
+
+namespace grading {
+
+// A held lock: released when destroyed (or when the process ends, however it ends).
+class HeldLock {
+public:
+    HeldLock() = default;
+    explicit HeldLock(int fd) : fd_(fd) {}
+    HeldLock(HeldLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+    HeldLock& operator=(HeldLock&& o) noexcept;
+    HeldLock(const HeldLock&) = delete;
+    HeldLock& operator=(const HeldLock&) = delete;
+    ~HeldLock();
+    bool held() const { return fd_ >= 0; }
+    void release();
+
+private:
+    int fd_ = -1;
+};
+
+// The folder of the locks: $GRADING_LOCK_DIR, else /run/lock/cudalabs-grading where /run/lock
+// exists, else /tmp/cudalabs-grading-locks. Created (mode 1777: graders of any user lock there)
+// when missing; throws when it cannot be used.
+std::string lock_folder();
+
+// Takes the lock of the first free identity of uid (and gid) first .. first + count - 1, never
+// waiting: another grading run holds the others. Throws, saying so, when all are taken.
+struct SandboxIdentity {
+    uid_t uid = 0;
+    gid_t gid = 0;
+    HeldLock lock;
+};
+SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int count, const std::string& folder);
+
+// Waits for the lock of the GPU named `gpu` (its UUID, or any stable name), calling `on_wait`
+// once first when another run holds it. Throws when the lock file cannot be opened.
+HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {});
+
+}  // namespace grading

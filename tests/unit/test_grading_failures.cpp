@@ -1,0 +1,406 @@
+// A failure of the environment is never the student's (grading/src/failures.h, runs.h): made-up
+// lab programs (small Python scripts that speak the result channel) end the ways a sandboxed
+// run ends when the GPU, the sandbox or the grader's disk fails, and the ways a student's
+// program fails on its own. The first must become grader errors, never a 0; the second must be
+// scored. Also the machine-wide locks (machine_locks.h) and how results that are no grade read
+// (results.h). Host-only: no GPU, no CUDA.
+#include <doctest/doctest.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <nlohmann/json.hpp>
+#include <sstream>
+#include <string>
+#include <thread>
+
+#include "grading/src/context.h"
+#include "grading/src/failures.h"
+#include "grading/src/machine_locks.h"
+#include "grading/src/results.h"
+#include "grading/src/runs.h"
+#include "grading/src/test_kinds.h"
+#include "grading/src/util.h"
+
+using namespace grading;
+
+namespace {
+
+// A folder of made-up tools: lab programs, a verifier and a compute-sanitizer.
+struct FakeLab {
+    std::string dir;
+    FakeLab() {
+        char tmpl[] = "/tmp/grading-failures-XXXXXX";
+        dir = mkdtemp(tmpl);
+        chmod(dir.c_str(), 0755);
+        make_dirs(dir + "/cuda/bin");
+        make_dirs(dir + "/priv");
+        make_dirs(dir + "/run");
+        // What the scripts share: the channel's framing (common/channel_format.h).
+        write_file(dir + "/channel.py", R"(import os, struct, sys
+seq = 0
+def record(kind, payload=b""):
+    global seq
+    os.write(3, struct.pack("<IIQQ", 0x31524C43, kind, seq, len(payload)) + payload)
+    seq += 1
+def text(s):
+    b = s.encode()
+    return struct.pack("<I", len(b)) + b
+RUN_BEGIN, CASE_BEGIN, OUTPUT, FAULT, CASE_END, RUN_END, DEVICE_READY = 1, 2, 3, 9, 10, 11, 13
+def case(variant, size, output=None, fault=None):
+    record(CASE_BEGIN, text(variant) + text(size))
+    if output is not None:
+        record(OUTPUT, struct.pack("<IQ", 0, len(output)) + output)
+    if fault is not None:
+        record(FAULT, text(fault))
+    record(CASE_END)
+)");
+    }
+    ~FakeLab() { remove_tree(dir); }
+
+    // A lab program: `body` is Python run after `from channel import *`, with the run's
+    // variant and sizes in `variant` and `sizes`; a file `count` counts its runs.
+    std::string program(const std::string& name, const std::string& body) const {
+        const std::string path = dir + "/" + name;
+        write_file(path, "#!/usr/bin/env python3\nimport os, sys\nsys.path.insert(0, '" + dir +
+                             "')\nfrom channel import *\n"
+                             "args = sys.argv[1:]\n"
+                             "variant = args[args.index('--variant') + 1] if '--variant' in args else 'v'\n"
+                             "sizes = (args[args.index('--size') + 1] if '--size' in args else '1').split(',')\n"
+                             "with open('" + dir + "/" + name + ".count', 'a') as f: f.write('x')\n" +
+                             body + "\n");
+        chmod(path.c_str(), 0755);
+        return path;
+    }
+    int runs_of(const std::string& name) const {
+        return exists(dir + "/" + name + ".count") ? static_cast<int>(read_file(dir + "/" + name + ".count").size()) : 0;
+    }
+
+    // The trusted verifier: every row as `status` with `note`.
+    void verifier(const std::string& status, const std::string& note) const {
+        const std::string path = dir + "/verifier";
+        write_file(path, "#!/usr/bin/env python3\nimport json, sys\na = sys.argv[1:]\n"
+                         "rows = [{'variant': a[a.index('--variant') + 1], 'size': s, 'status': '" + status + "', 'note': '" + note +
+                             "'} for s in a[a.index('--size') + 1].split(',')]\n"
+                             "json.dump({'device': {'name': 'Fake GPU', 'cuda_driver': '13.0'}, 'results': rows}, "
+                             "open(a[a.index('--json') + 1], 'w'))\n"
+                             "sys.exit(0 if '" + status + "' == 'PASS' else 1)\n");
+        chmod(path.c_str(), 0755);
+    }
+
+    // A compute-sanitizer that reports `report` to its --log-file, runs the program, and exits
+    // `exit_code` (99: errors found).
+    void sanitizer(const std::string& report, int exit_code) const {
+        const std::string path = dir + "/cuda/bin/compute-sanitizer";
+        write_file(path, "#!/usr/bin/env python3\nimport subprocess, sys\na = sys.argv[1:]\n"
+                         "log = a[a.index('--log-file') + 1]\n"
+                         "i = a.index('--log-file') + 2\n"
+                         "subprocess.call(a[i:], pass_fds=(3,))\n"
+                         "open(log, 'w').write('''" + report + "''')\n"
+                         "sys.exit(" + std::to_string(exit_code) + ")\n");
+        chmod(path.c_str(), 0755);
+    }
+
+    GradingContext context() const {
+        GradingContext ctx;
+        ctx.iso.level = "unsafe";
+        ctx.info.cuda_home = dir + "/cuda";
+        ctx.info.sol = dir + "/verifier";
+        ctx.priv = dir + "/priv";
+        ctx.cfg.seed = 1;
+        ctx.cfg.lab = "01";
+        ctx.trace_ok = false;
+        ctx.retry.pauses_s = {0.01, 0.01};
+        ctx.rubric.run_timeout_s = 20;
+        return ctx;
+    }
+    GradedProgram graded(const std::string& program) const {
+        GradedProgram s;
+        s.id = "student";
+        s.program = program;
+        s.run_dir = dir + "/run";
+        s.source_copy = dir + "/none.cu";
+        s.file = "vector_add.cu";
+        return s;
+    }
+};
+
+TestSpec correctness_test() {
+    TestSpec t;
+    t.id = "correct";
+    t.name = "Correctness";
+    t.points = 10;
+    t.variants = {"v"};
+    t.sizes = {"1", "2"};
+    t.require_kernels = false;
+    return t;
+}
+
+// A clean run of the harness: every size checked, its output sent, exit 0.
+const char* kCleanRun =
+    "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(DEVICE_READY)\n"
+    "for s in sizes: case(variant, s, output=b'\\x00' * 4)\nrecord(RUN_END)\nsys.exit(0)";
+
+}  // namespace
+
+TEST_CASE("failures: a run that stopped before the GPU was open is the environment's, whatever its exit status") {
+    ProgramRun pr;
+    pr.run.started = true;
+    pr.run.exit_code = 77;
+    pr.began = true;
+    CHECK(failure_origin(pr).blame == Blame::Environment);
+    pr.run.exit_code = 1;  // a device that could not be opened, however the harness said it
+    CHECK(failure_origin(pr).blame == Blame::Environment);
+    pr.device_ready = true;  // from here on the student's code ran: exit 77 is its own
+    pr.run.exit_code = 77;
+    CHECK(failure_origin(pr).blame == Blame::Program);
+    pr.run.exit_code = 0;
+    CHECK(failure_origin(pr).blame == Blame::Program);
+}
+
+TEST_CASE("failures: what the program itself can say makes a failure only unclear") {
+    ProgramRun pr;
+    pr.run.started = true;
+    pr.run.exit_code = 1;
+    pr.began = false;  // ended before the harness's main: a loader, the sandbox, or start-up code
+    CHECK(failure_origin(pr).blame == Blame::Unclear);
+    pr.began = true;
+    pr.device_ready = true;
+    CaseEvidence c;
+    c.faults = {"CUDA error cudaErrorDevicesUnavailable (all CUDA-capable devices are busy or unavailable) from cudaMalloc"};
+    pr.cases.push_back(c);
+    CHECK(failure_origin(pr).blame == Blame::Unclear);
+    pr.cases[0].faults = {"CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered)"};
+    CHECK(failure_origin(pr).blame == Blame::Program);
+    pr.run.timed_out = true;
+    CHECK(failure_origin(pr).blame == Blame::Program);
+    ProgramRun never;
+    never.run.error = "fork failed: Resource temporarily unavailable";
+    CHECK(failure_origin(never).blame == Blame::Environment);
+    ProgramRun disk;
+    disk.run.started = true;
+    disk.grader_fault = true;
+    disk.channel_problem = "the grader could not store an output: No space left on device";
+    CHECK(failure_origin(disk).blame == Blame::Environment);
+}
+
+TEST_CASE("grader errors: a program that exits 77 (no usable GPU) is retried, then a grader error, never a 0") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    GradingContext ctx = lab.context();
+    const std::string p = lab.program("no_gpu", "record(RUN_BEGIN, struct.pack('<I', 1))\nsys.stderr.write('no usable CUDA GPU\\n')\n"
+                                                "record(RUN_END)\nsys.exit(77)");
+    CHECK_THROWS_AS(run_correctness(ctx, lab.graded(p), correctness_test()), GraderError);
+    CHECK(lab.runs_of("no_gpu") == static_cast<int>(ctx.retry.attempts()));
+}
+
+TEST_CASE("grader errors: a start the system refuses (EAGAIN) is retried, then a grader error") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    GradingContext ctx = lab.context();
+    // A program the grader cannot start at all.
+    CHECK_THROWS_AS(run_correctness(ctx, lab.graded(lab.dir + "/no-such-program"), correctness_test()), GraderError);
+    // A sandbox refused by the process limit before the program ran (what bubblewrap says when
+    // the user's processes are at RLIMIT_NPROC): the reference, started the same way, is refused
+    // too, so it is the machine's failure.
+    const std::string refused = lab.program("refused", "sys.stderr.write('bwrap: Creating new namespace failed: Resource temporarily unavailable\\n')\n"
+                                                       "sys.exit(1)");
+    ctx.reference.program = refused;
+    ctx.reference.run_dir = lab.dir + "/refrun";
+    std::string what;
+    try {
+        run_correctness(ctx, lab.graded(refused), correctness_test());
+    } catch (const GraderError& e) {
+        what = e.what();
+    }
+    INFO(what);
+    CHECK(what.find("Resource temporarily unavailable") != std::string::npos);
+    CHECK(what.find("the reference solution fails in the sandbox too") != std::string::npos);
+}
+
+TEST_CASE("grader errors: an output missing after a clean exit is the grader's, not a 0") {
+    FakeLab lab;
+    lab.verifier("FAIL", "no output of the expected size in outputs/v_1_0.bin");
+    GradingContext ctx = lab.context();
+    const std::string p = lab.program("clean", kCleanRun);
+    CHECK_THROWS_AS(run_correctness(ctx, lab.graded(p), correctness_test()), GraderError);
+    CHECK(lab.runs_of("clean") == static_cast<int>(ctx.retry.attempts()));
+}
+
+TEST_CASE("grader errors: the sanitizer's device-busy report (the program could not open the GPU) is no finding") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    lab.sanitizer("========= Program hit cudaErrorDevicesUnavailable (error 46) due to \"CUDA-capable device(s) is/are busy or "
+                  "unavailable\" on CUDA API call to cudaSetDevice.\n========= ERROR SUMMARY: 1 error\n",
+                  99);
+    GradingContext ctx = lab.context();
+    const std::string p = lab.program("busy", "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(RUN_END)\nsys.exit(77)");
+    TestSpec t = correctness_test();
+    t.id = "memcheck";
+    t.kind = TestKind::Sanitizer;
+    CHECK_THROWS_AS(run_sanitizer(ctx, lab.graded(p), t), GraderError);
+}
+
+TEST_CASE("grader errors: the verifier (trusted) that cannot run is the grader's") {
+    FakeLab lab;
+    write_file(lab.dir + "/verifier", "#!/bin/sh\necho 'no usable CUDA GPU' >&2\nexit 77\n");
+    chmod((lab.dir + "/verifier").c_str(), 0755);
+    GradingContext ctx = lab.context();
+    CHECK_THROWS_AS(run_correctness(ctx, lab.graded(lab.program("clean", kCleanRun)), correctness_test()), GraderError);
+}
+
+TEST_CASE("the student's own failures are scored: a wrong result, a crash once the GPU is open, exit 77 from its own code") {
+    FakeLab lab;
+    lab.verifier("FAIL", "element 0 is 1 but should be 2");
+    GradingContext ctx = lab.context();
+    TestResult wrong = run_correctness(ctx, lab.graded(lab.program("wrong", kCleanRun)), correctness_test());
+    CHECK(wrong.score == 0);
+    CHECK(wrong.output.find("should be 2") != std::string::npos);
+    CHECK(lab.runs_of("wrong") == 1);  // not retried
+
+    lab.verifier("PASS", "");
+    const std::string own_exit = lab.program("own77", "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(DEVICE_READY)\n"
+                                                      "record(CASE_BEGIN, text(variant) + text(sizes[0]))\nsys.exit(77)");
+    TestResult exited = run_correctness(ctx, lab.graded(own_exit), correctness_test());
+    CHECK(exited.score == 0);
+    CHECK(lab.runs_of("own77") == 1);
+
+    TestResult right = run_correctness(ctx, lab.graded(lab.program("right", kCleanRun)), correctness_test());
+    CHECK(right.score == 10);
+}
+
+TEST_CASE("an unclear failure that persists is the program's when the reference runs in the sandbox, else a grader error") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    GradingContext ctx = lab.context();
+    // Start-up code that ends the program before the harness's main (no RUN_BEGIN).
+    const std::string early = lab.program("early", "sys.stderr.write('terminate called\\n')\nsys.exit(134)");
+    ctx.reference.program = lab.program("reference", kCleanRun);
+    ctx.reference.run_dir = lab.dir + "/refrun";
+    ctx.reference.args = {"--variant", "v", "--size", "1"};
+    TestResult r = run_correctness(ctx, lab.graded(early), correctness_test());
+    CHECK(r.score == 0);
+    CHECK(r.output.find("while the reference solution ran in the same sandbox") != std::string::npos);
+    // Once it is known to be the program's, the next run of it is not made again.
+    const int runs = lab.runs_of("early");
+    CHECK(runs == static_cast<int>(ctx.retry.attempts()));
+
+    ctx.program_failures.clear();
+    ctx.reference.program = lab.program("broken_reference", "sys.exit(77)");
+    CHECK_THROWS_AS(run_correctness(ctx, lab.graded(early), correctness_test()), GraderError);
+}
+
+TEST_CASE("a run that needed a retry and then worked is scored in full, and says it was run again") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    GradingContext ctx = lab.context();
+    // The first run cannot open the GPU (another process had it for a moment); the next works.
+    const std::string p = lab.program("flaky", std::string("if open('") + lab.dir + "/flaky.count').read() == 'x':\n"
+                                                                                    "    record(RUN_BEGIN, struct.pack('<I', 1))\n"
+                                                                                    "    record(RUN_END)\n    sys.exit(77)\n" +
+                                                   kCleanRun);
+    TestResult r = run_correctness(ctx, lab.graded(p), correctness_test());
+    CHECK(r.score == 10);
+    CHECK(r.output.find("run again after") != std::string::npos);
+    CHECK(lab.runs_of("flaky") == 2);
+}
+
+TEST_CASE("machine locks: each grading run gets its own sandbox identity; a GPU grades one submission at a time") {
+    char tmpl[] = "/tmp/grading-locks-XXXXXX";
+    const std::string folder = mkdtemp(tmpl);
+    SandboxIdentity a = claim_sandbox_identity(64000, 64000, 3, folder);
+    SandboxIdentity b = claim_sandbox_identity(64000, 64000, 3, folder);
+    CHECK(a.uid == 64000);
+    CHECK(b.uid == 64001);
+    CHECK(b.gid == 64001);
+    {
+        SandboxIdentity c = claim_sandbox_identity(64000, 64000, 3, folder);
+        CHECK(c.uid == 64002);
+        CHECK_THROWS_WITH_AS(claim_sandbox_identity(64000, 64000, 3, folder), doctest::Contains("in use by other grading runs"),
+                             std::runtime_error);
+    }
+    // Released with its holder: taken again.
+    CHECK(claim_sandbox_identity(64000, 64000, 3, folder).uid == 64002);
+    // Another process (another grading run) holds identities of its own.
+    pid_t child = fork();
+    if (child == 0) {
+        try {
+            SandboxIdentity d = claim_sandbox_identity(64000, 64000, 3, folder);
+            _exit(d.uid == 64002 ? 0 : 1);
+        } catch (...) {
+            _exit(2);
+        }
+    }
+    int st = 0;
+    waitpid(child, &st, 0);
+    CHECK(WEXITSTATUS(st) == 0);
+
+    HeldLock gpu = lock_gpu("GPU-1234", folder);
+    std::atomic<bool> waited{false}, got{false};
+    std::thread other([&] {
+        HeldLock second = lock_gpu("GPU-1234", folder, [&] { waited = true; });
+        got = true;
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(200));
+    CHECK(waited.load());
+    CHECK_FALSE(got.load());
+    HeldLock another = lock_gpu("GPU-5678", folder);  // another GPU is free
+    CHECK(another.held());
+    gpu.release();
+    other.join();
+    CHECK(got.load());
+    remove_tree(folder);
+}
+
+TEST_CASE("results that are no grade: compile-only and grader errors show no total anywhere") {
+    Rubric rubric;
+    TestSpec t;
+    t.id = "correct";
+    t.name = "Correctness";
+    t.points = 20;
+    rubric.tests = {t};
+
+    StudentResult compiled;
+    compiled.student = "alice";
+    compiled.file = "vector_add.cu";
+    compiled.compiled = true;
+    TestResult not_run{"correct", "Correctness", 0, 20, Visibility::Visible, "not run (--compile-only)"};
+    not_run.not_run = true;
+    compiled.tests = {not_run};
+
+    StudentResult failed;
+    failed.student = "bob";
+    failed.file = "vector_add.cu";
+    failed.grader_error = "the program could not get the GPU (exit 77) (4 attempts)";
+
+    for (const StudentResult* r : {&compiled, &failed}) {
+        const std::string verdict = r == &compiled ? kCompileOnlyVerdict : kGraderErrorVerdict;
+        CHECK_FALSE(r->scored());
+        CHECK(total_text(*r, 20) == verdict);
+        const std::string feedback = feedback_markdown(*r, "Lab 01");
+        CHECK(feedback.find("Score: **" + verdict + "**") != std::string::npos);
+        CHECK(feedback.find("Score: **0") == std::string::npos);
+        const nlohmann::json g = nlohmann::json::parse(gradescope_json(*r));
+        CHECK(g["score"] == 0);
+        for (const auto& test : g["tests"]) CHECK(test["max_score"] == 0);  // 0 of 0 points: no grade
+        CHECK(g["output"].get<std::string>().find(r == &compiled ? "tests not run" : "the grader failed") != std::string::npos);
+        const nlohmann::json audit = nlohmann::json::parse(audit_json(*r, "01", 1, "d", "i", "t", "s"));
+        CHECK(audit["total"].is_null());
+        const std::vector<std::string> row = summary_row(*r, rubric);
+        CHECK(row[row.size() - 2] == "-");
+        CHECK(row.back().find(verdict) == 0);
+    }
+    std::ostringstream book;
+    write_gradebook(book, {compiled, failed}, rubric);
+    std::istringstream lines(book.str());
+    std::string head, alice, bob;
+    std::getline(lines, head);
+    std::getline(lines, alice);
+    std::getline(lines, bob);
+    CHECK(head == "student,sha256,\"correct\",total,max,note");
+    CHECK(alice == "\"alice\",,,,20,\"" + std::string(kCompileOnlyVerdict) + "\"");
+    CHECK(bob.rfind("\"bob\",,,,20,\"grader error: the program could not get the GPU", 0) == 0);
+}
