@@ -42,9 +42,19 @@ DeviceSummary open_device(int index, cudaDeviceProp* props_out) {
                          "): this program needs an NVIDIA GPU and driver to run; building and "
                          "the unit tests work without one");
     }
-    if (index < 0 || index >= count)
+    if (index < 0 || index >= count) {
+        // Each device's name and UUID (read without opening it: no context is made), so that a
+        // wrong index is easy to correct and a tool can tell the cards apart.
+        std::string devices;
+        for (int i = 0; i < count; ++i) {
+            cudaDeviceProp p;
+            if (cudaGetDeviceProperties(&p, i) != cudaSuccess) continue;
+            devices += (devices.empty() ? "" : "; ") + std::to_string(i) + ": " + p.name + ", " + uuid_string(p.uuid);
+        }
+        cudaGetLastError();
         throw UsageError("--device " + std::to_string(index) + " does not exist: this machine has " +
-                         std::to_string(count) + " CUDA device(s), numbered from 0");
+                         std::to_string(count) + " CUDA device(s), numbered from 0" + (devices.empty() ? "" : " (" + devices + ")"));
+    }
     CUDA_CHECK(cudaSetDevice(index));
     cudaDeviceProp p;
     CUDA_CHECK(cudaGetDeviceProperties(&p, index));

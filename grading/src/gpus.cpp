@@ -86,6 +86,17 @@ int parse_device_count(const std::string& text) {
     return std::stoi(m[1].str());
 }
 
+std::vector<std::string> parse_device_uuids(const std::string& text) {
+    static const std::regex entry(R"(([0-9]{1,6}): [^;()]*, (GPU-[0-9a-f-]{36}))");
+    std::vector<std::string> uuids;
+    for (std::sregex_iterator it(text.begin(), text.end(), entry), end; it != end; ++it) {
+        const size_t index = std::stoul((*it)[1].str());
+        if (index != uuids.size()) return {};  // listed in order, from 0
+        uuids.push_back((*it)[2].str());
+    }
+    return uuids;
+}
+
 int count_nvidia_smi_gpus(const std::string& listing) {
     std::istringstream in(listing);
     int n = 0;

@@ -38,6 +38,9 @@ std::vector<std::string> visible_device_entries(const std::string& value);
 // The number of devices in the lab harness's message for a --device that does not exist
 // ("... this machine has 2 CUDA device(s), numbered from 0"), or -1 when the text holds none.
 int parse_device_count(const std::string& text);
+// The UUID of each device that message lists ("(0: NAME, GPU-...; 1: NAME, GPU-...)"), by index;
+// empty when it lists none (an older harness).
+std::vector<std::string> parse_device_uuids(const std::string& text);
 
 // The number of "GPU N: ..." lines of `nvidia-smi -L` (MIG instances, indented, not counted).
 int count_nvidia_smi_gpus(const std::string& listing);

@@ -118,7 +118,7 @@ void read_device(GradingContext& ctx, const std::string& device_json) {
         const json j = json::parse(read_file(device_json));
         const json& d = j.at("device");
         ctx.device = d.at("name").get<std::string>() + " (driver " + d.at("cuda_driver").get<std::string>() + ")";
-        ctx.gpu_uuid = d.value("uuid", std::string());
+        if (ctx.gpu_uuid.empty()) ctx.gpu_uuid = d.value("uuid", std::string());  // (the lock's name stays)
     } catch (const std::exception& e) {
         throw std::runtime_error("the reference's run wrote no readable device (" + std::string(e.what()) + ")");
     }
@@ -158,6 +158,7 @@ private:
     std::vector<std::string> notes_;  // said at the top of every student's feedback
     bool have_gpu_ = true;
     std::string lock_dir_;           // the machine's grading locks (machine_locks.h)
+    std::vector<std::string> gpu_uuids_;  // each GPU CUDA shows the grader, by index (their locks' names)
     SandboxIdentity identity_;       // this run's sandbox user (the first worker's), where the grader is root
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
@@ -373,6 +374,7 @@ void Grader::self_test() {
     std::vector<std::string> pinned;
     if (!ctx_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + ctx_.cuda_visible_devices);
     const std::string device_json = ctx_.priv + "/device.json";
+    HeldLock gpu = lock_gpu_of(ctx_, "the GPU");
     RunResult plain;
     for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
         pause_before(ctx_.retry, attempt);
@@ -406,7 +408,6 @@ void Grader::self_test() {
         release_run_folder(req.workdir);
         return std::make_pair(pr, failure);
     };
-    HeldLock gpu = lock_gpu_of(ctx_, "the GPU");
     auto [pr, failure] = attempt_in_sandbox();
     if (!failure.empty() && ctx_.run_limits.mem_mb > 0) {
         steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(ctx_.run_limits.mem_mb) + " MiB");
@@ -472,6 +473,8 @@ int Grader::count_gpus() {
                               ctx_.priv);
     if (r.exit_code == cudalabs::kExitNoGpu) return 0;
     const int n = parse_device_count(r.out + "\n" + r.err);
+    gpu_uuids_ = parse_device_uuids(r.out + "\n" + r.err);
+    if (gpu_uuids_.size() != static_cast<size_t>(std::max(n, 0))) gpu_uuids_.clear();
     if (n >= 0) return n;
     if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return static_cast<int>(visible_device_entries(visible).size());
     RunResult smi = run_trusted({"nvidia-smi", "-L"}, ctx_.priv, 60, ctx_.priv);
@@ -521,6 +524,7 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         w.gpu = gpus[k];
         w.ctx = ctx_;
         w.ctx.cuda_visible_devices = pinned_device(gpus[k], visible);
+        w.ctx.gpu_uuid = static_cast<size_t>(gpus[k]) < gpu_uuids_.size() ? gpu_uuids_[static_cast<size_t>(gpus[k])] : "";
         w.ctx.priv = ctx_.priv + "/worker" + std::to_string(k);
         make_dirs(w.ctx.priv);
         chmod(w.ctx.priv.c_str(), 0700);
@@ -544,6 +548,7 @@ void Grader::check_gpu(Worker& w) {
     const std::string label = gpu_label(w), device_json = w.ctx.priv + "/device.json";
     const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
     unlink(device_json.c_str());
+    HeldLock gpu = lock_gpu_of(w.ctx, label);
     RunResult plain;
     for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
         pause_before(ctx_.retry, attempt);
@@ -579,7 +584,6 @@ void Grader::check_gpu(Worker& w) {
         req.workdir = w.ctx.reference.run_dir;
         req.outputs_dir = w.ctx.priv + "/outputs";
         req.timeout_s = 120;
-        HeldLock gpu = lock_gpu_of(w.ctx, label);
         prepare_run_folder(req.workdir, w.ctx.iso);
         ProgramRun pr;
         std::string failure;
@@ -704,10 +708,15 @@ int Grader::run() {
 
     std::vector<int> gpus;  // with --gpus: the GPUs to grade on (CUDA's indices in the grader)
     if (!cfg.compile_only) {
+        // The GPUs and their UUIDs first (no context is made): a GPU is locked by its UUID
+        // before anything of this run uses it.
         if (cfg.gpus.given) {
             gpus = choose_gpus();
             if (gpus.empty()) have_gpu_ = false;
             else ctx_.cuda_visible_devices = pinned_device(gpus[0], std::getenv("CUDA_VISIBLE_DEVICES"));
+            if (!gpus.empty() && static_cast<size_t>(gpus[0]) < gpu_uuids_.size()) ctx_.gpu_uuid = gpu_uuids_[static_cast<size_t>(gpus[0])];
+        } else if (count_gpus() > 0 && !gpu_uuids_.empty()) {
+            ctx_.gpu_uuid = gpu_uuids_[0];  // the one CUDA picks
         }
         if (have_gpu_) {
             std::fprintf(stderr, "grade: checking the sandbox with the reference solution...\n");
@@ -899,6 +908,7 @@ int Grader::run() {
              << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(failed) << "\n";
     write_file(ctx_.out + "/summary.txt", summary + "\n" + tail.str());
     std::cout << summary << "\n" << tail.str() << "results: " << ctx_.out << "\n";
+    if (ctx_.work != ctx_.out + "/work") remove_tree(ctx_.work);  // a folder of this run's own, outside OUT
     return failed.empty() ? 0 : cudalabs::kExitFail;
 }
 

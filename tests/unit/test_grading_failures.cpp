@@ -19,6 +19,7 @@
 
 #include "grading/src/context.h"
 #include "grading/src/failures.h"
+#include "grading/src/gpus.h"
 #include "grading/src/machine_locks.h"
 #include "grading/src/results.h"
 #include "grading/src/runs.h"
@@ -403,4 +404,14 @@ TEST_CASE("results that are no grade: compile-only and grader errors show no tot
     CHECK(head == "student,sha256,\"correct\",total,max,note");
     CHECK(alice == "\"alice\",,,,20,\"" + std::string(kCompileOnlyVerdict) + "\"");
     CHECK(bob.rfind("\"bob\",,,,20,\"grader error: the program could not get the GPU", 0) == 0);
+}
+
+TEST_CASE("each GPU's UUID (its lock's name) is read from the harness's list of devices, without a context") {
+    const std::string text =
+        "sol01: error: --device 1023 does not exist: this machine has 2 CUDA device(s), numbered from 0 (0: NVIDIA H100 80GB HBM3, "
+        "GPU-8f6e1a2b-0c3d-4e5f-8a9b-0c1d2e3f4a5b; 1: NVIDIA H100 80GB HBM3, GPU-11111111-2222-3333-4444-555555555555)";
+    CHECK(parse_device_count(text) == 2);
+    CHECK(parse_device_uuids(text) ==
+          std::vector<std::string>{"GPU-8f6e1a2b-0c3d-4e5f-8a9b-0c1d2e3f4a5b", "GPU-11111111-2222-3333-4444-555555555555"});
+    CHECK(parse_device_uuids("this machine has 1 CUDA device(s), numbered from 0").empty());  // an older harness
 }

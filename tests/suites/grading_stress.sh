@@ -1,0 +1,148 @@
+# Grading under load loses no point of a correct submission (sourced by tests/run_tests.sh, where
+# it runs only with GRADING_STRESS=1; on its own: `bash tests/suites/grading_stress.sh`). Needs a
+# GPU, root (the sandbox's users) and a working bubblewrap; otherwise one SKIP line.
+#
+# A class of STRESS_CLASS (40) correct lab 01 submissions -- the correct-style cases of
+# tests/grading/01 (another block size, anonymous namespaces, templates, a host lambda, weak libc
+# names, a 4 KiB kernel name, a harness name redefined, an unused cuBLAS include) and copies of
+# the reference -- graded with the correctness and sanitizer tests of lab 01's rubric (one trial
+# each: STRESS_TRIALS), all of these at the same time:
+#   A. one grade run with --gpus all (two GPUs or more; with one GPU, skipped);
+#   B. three grade runs on GPU 0, each a third of the class (three sections graded at once);
+#   C. one grade run of STRESS_PRIVATE (20) of them from a copy of the tree, with --out and the
+#      submissions, under a folder of mode 0700 (as /root is), on the last GPU.
+# Every run must end well (exit 0) with no grader error, every submission must get every point
+# of every test (what a run of it alone gets: it is correct), and every run must report the same
+# isolation (but for its own sandbox uid). It reports how many correct submissions were graded
+# with no point lost, which must reach STRESS_MIN (100 with the default sizes).
+# STRESS_DIR keeps everything (default $BUILD/test-logs/grading-stress).
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+    stress_standalone=1
+fi
+
+stress_dir=${STRESS_DIR:-$BUILD/test-logs/grading-stress}
+stress_n=${STRESS_CLASS:-40}
+stress_private_n=${STRESS_PRIVATE:-20}
+stress_trials=${STRESS_TRIALS:-1}
+stress_min=${STRESS_MIN:-100}
+stress_cases="alt_correct anon_namespace templates host_lambda weak_libc long_kernel_name redefine_harness unused_cublas_include"
+
+stress_skip=""
+if [ -z "${stress_standalone:-}" ] && [ "${GRADING_STRESS:-0}" != 1 ]; then stress_skip="runs with GRADING_STRESS=1 (about 10 minutes on two H100s)"
+elif [ "$gpu" != 1 ]; then stress_skip="needs a GPU"
+elif [ "$(id -u)" != 0 ]; then stress_skip="needs root (each grading run's own sandbox user)"
+elif ! command -v bwrap > /dev/null; then stress_skip="needs bubblewrap (tools/deps/grading.txt)"
+elif [ ! -f solutions/01-vector-add/vector_add.cu ]; then stress_skip="needs lab 01's reference solution"
+elif ! command -v patch > /dev/null; then stress_skip="needs GNU patch"
+fi
+
+# stress_class DIR N: N correct submissions, one folder each.
+stress_class() {
+    local dir=$1 n=$2 k=0 c
+    rm -rf "$dir" && mkdir -p "$dir"
+    for c in $stress_cases; do
+        [ "$k" -lt "$n" ] || break
+        mkdir -p "$dir/$c" && cp solutions/01-vector-add/vector_add.cu "$dir/$c/"
+        patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$dir/$c/vector_add.cu" \
+            < "tests/grading/01/$c.patch" > /dev/null 2>&1 || { echo "tests/grading/01/$c.patch no longer applies"; return 1; }
+        k=$((k + 1))
+    done
+    while [ "$k" -lt "$n" ]; do
+        mkdir -p "$dir/reference$k" && cp solutions/01-vector-add/vector_add.cu "$dir/reference$k/"
+        k=$((k + 1))
+    done
+}
+
+# stress_full_marks OUT: "ok N" when every submission in OUT's gradebook got every point of every
+# test and nothing is a grader error, else what was lost.
+stress_full_marks() {
+    python3 - "$1" "$stress_rubric" <<'PY'
+import csv, re, sys
+out, rubric = sys.argv[1], sys.argv[2]
+points, test = {}, None
+for line in open(rubric):
+    line = line.split("#", 1)[0].strip()
+    m = re.match(r"\[test (\S+)\]", line)
+    if m: test = m.group(1)
+    elif test and line.startswith("points"): points[test] = float(line.split("=", 1)[1])
+lost = []
+rows = list(csv.DictReader(open(out + "/gradebook.csv")))
+for r in rows:
+    for t, p in points.items():
+        if r.get(t, "") == "" or abs(float(r[t]) - p) > 1e-9:
+            lost.append(f"{r['student']}:{t}={r.get(t, '')!r}")
+    if r["note"]: lost.append(f"{r['student']}: {r['note'][:200]}")
+print(f"ok {len(rows)}" if not lost else "lost " + "; ".join(lost[:8]))
+PY
+}
+
+if [ -n "$stress_skip" ]; then
+    skip "grading under load" "$stress_skip"
+else
+    rm -rf "$stress_dir" && mkdir -p "$stress_dir"
+    stress_rubric=$stress_dir/01-stress.rubric
+    # Lab 01's rubric without its performance tests (their scores vary with timing), STRESS_TRIALS trials.
+    awk -v trials="$stress_trials" '
+        /^\[test / { skipping = ($0 ~ /^\[test perf/) }
+        skipping { next }
+        /^trials *=/ { print "trials = " trials; next }
+        { print }' grading/rubrics/01.rubric > "$stress_rubric"
+    gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU ')
+    last_gpu=$((gpus - 1))
+    make -s --no-print-directory grader grading-info LAB=01 > "$stress_dir/build.log" 2>&1 || fail "grading under load: build" "$(tail -n 3 "$stress_dir/build.log")"
+    seed=$((RANDOM + 1))
+    common=(--lab 01 --rubric "$stress_rubric" --seed "$seed" --jobs 8)
+    pids=() names=()
+    if problem=$(stress_class "$stress_dir/class" "$stress_n"); then :; else fail "grading under load: the class" "$problem"; fi
+    # A: every GPU, one run.
+    if [ "$gpus" -ge 2 ]; then
+        grading/grade "${common[@]}" --gpus all --out "$stress_dir/A" "$stress_dir/class" > "$stress_dir/A.log" 2>&1 &
+        pids+=($!) names+=(A)
+    else
+        skip "grading under load: --gpus all" "one GPU here"
+    fi
+    # B: three runs on GPU 0, a third of the class each.
+    for part in 0 1 2; do
+        mkdir -p "$stress_dir/B-class-$part"
+        ls "$stress_dir/class" | awk -v p="$part" 'NR % 3 == p' | while read -r s; do cp -r "$stress_dir/class/$s" "$stress_dir/B-class-$part/"; done
+        CUDA_VISIBLE_DEVICES=0 grading/grade "${common[@]}" --out "$stress_dir/B$part" "$stress_dir/B-class-$part" > "$stress_dir/B$part.log" 2>&1 &
+        pids+=($!) names+=(B$part)
+    done
+    # C: the tree, the submissions and the results under a private (0700) folder.
+    private=$stress_dir/private
+    mkdir -p "$private" && chmod 700 "$private"
+    mkdir -p "$private/tree"
+    tar --exclude=./build/test-logs --exclude=./.git -cf - . | tar -xf - -C "$private/tree"
+    stress_class "$private/class" "$stress_private_n" > /dev/null
+    (cd "$private/tree" && CUDA_VISIBLE_DEVICES=$last_gpu grading/grade "${common[@]}" --out "$private/C" "$private/class") > "$stress_dir/C.log" 2>&1 &
+    pids+=($!) names+=(C)
+
+    total_ok=0 isolations=""
+    for i in "${!pids[@]}"; do
+        wait "${pids[$i]}"
+        rc=$?
+        name=${names[$i]}
+        out=$stress_dir/$name
+        [ "$name" = C ] && out=$private/C
+        if [ "$rc" -ne 0 ] || [ ! -f "$out/gradebook.csv" ]; then
+            fail "grading under load: run $name ends well" "exit $rc: $(grep -E 'error|grader error' "$stress_dir/$name.log" | tail -n 3)"
+            continue
+        fi
+        verdict=$(stress_full_marks "$out")
+        if [ "${verdict%% *}" = ok ]; then
+            pass "grading under load: run $name: every one of ${verdict#ok } correct submissions got every point, no grader error"
+            total_ok=$((total_ok + ${verdict#ok }))
+        else
+            fail "grading under load: run $name: no point lost" "${verdict#lost }"
+        fi
+        isolations="$isolations$(python3 -c 'import json, re, sys; l = json.loads(open(sys.argv[1]).readline()); print(re.sub(r"uid [0-9]+:[0-9]+", "uid N", l["isolation"]))' "$out/audit.jsonl")"$'\n'
+        grep -h 'sandbox uid\|isolation:' "$out/summary.txt" | head -n 3 >> "$stress_dir/isolations.txt"
+    done
+    if [ "$(printf '%s' "$isolations" | sort -u | grep -c .)" = 1 ]; then pass "grading under load: every run reports the same isolation ($(printf '%s' "$isolations" | head -n 1 | cut -c1-60)...)"
+    else fail "grading under load: every run reports the same isolation" "$(printf '%s' "$isolations" | sort -u | cut -c1-120 | tr '\n' '|')"; fi
+    say "grading under load: $total_ok correct submissions graded with no point lost (seed $seed, $gpus GPU(s), $(date -u +%Y-%m-%dT%H:%MZ))"
+    if [ "$total_ok" -ge "$stress_min" ]; then pass "grading under load: at least $stress_min correct submissions graded with no point lost ($total_ok)"
+    else fail "grading under load: at least $stress_min correct submissions graded with no point lost" "$total_ok"; fi
+fi
