@@ -82,6 +82,7 @@ if [ -n "$stress_skip" ]; then
     skip "grading under load" "$stress_skip"
 else
     rm -rf "$stress_dir" && mkdir -p "$stress_dir"
+    stress_dir=$(cd "$stress_dir" && pwd)
     stress_rubric=$stress_dir/01-stress.rubric
     # Lab 01's rubric without its performance tests (their scores vary with timing), STRESS_TRIALS trials.
     awk -v trials="$stress_trials" '
@@ -110,9 +111,10 @@ else
         CUDA_VISIBLE_DEVICES=0 grading/grade "${common[@]}" --out "$stress_dir/B$part" "$stress_dir/B-class-$part" > "$stress_dir/B$part.log" 2>&1 &
         pids+=($!) names+=(B$part)
     done
-    # C: the tree, the submissions and the results under a private (0700) folder.
-    private=$stress_dir/private
-    mkdir -p "$private" && chmod 700 "$private"
+    # C: the tree, the submissions and the results under a private (0700) folder (outside the
+    # tree: make reads the dependency files under build/).
+    private=$(mktemp -d "${TMPDIR:-/tmp}/cudalabs-stress-private.XXXXXX")
+    chmod 700 "$private"
     mkdir -p "$private/tree"
     tar --exclude=./build/test-logs --exclude=./.git -cf - . | tar -xf - -C "$private/tree"
     stress_class "$private/class" "$stress_private_n" > /dev/null
