@@ -390,6 +390,58 @@ std::vector<GradescopeUser> parse_gradescope_metadata(const std::string& text, c
     return users;
 }
 
+std::map<std::string, std::vector<GradescopeUser>> parse_gradescope_export(const std::string& yml) {
+    std::map<std::string, std::vector<GradescopeUser>> out;
+    auto unquote = [](std::string v) {
+        v = trim(v);
+        if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') return replace_all(v.substr(1, v.size() - 2), "''", "'");
+        if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return replace_all(v.substr(1, v.size() - 2), "\\\"", "\"");
+        return v;
+    };
+    std::string current;
+    bool in_submitters = false;
+    size_t submitters_indent = 0;
+    std::istringstream in(yml);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const size_t indent = line.find_first_not_of(' ');
+        if (indent == std::string::npos || line[indent] == '#' || line.compare(0, 3, "---") == 0) continue;
+        std::string t = line.substr(indent);
+        if (indent == 0) {  // a submission: "submission_123456:"
+            current = unquote(t.substr(0, t.find(':', t[0] == ':' ? 1 : 0)));
+            out[current];
+            in_submitters = false;
+            continue;
+        }
+        if (current.empty()) continue;
+        if (t == ":submitters:" || t == "submitters:") {
+            in_submitters = true;
+            submitters_indent = indent;
+            continue;
+        }
+        if (!in_submitters) continue;
+        const bool item = t.compare(0, 2, "- ") == 0;
+        if (!item && indent <= submitters_indent) {
+            in_submitters = false;
+            continue;
+        }
+        if (item) {
+            out[current].push_back({});
+            t = trim(t.substr(2));
+        }
+        if (out[current].empty()) continue;
+        if (!t.empty() && t[0] == ':') t.erase(0, 1);
+        const size_t colon = t.find(':');
+        if (colon == std::string::npos) continue;
+        const std::string key = t.substr(0, colon), value = unquote(t.substr(colon + 1));
+        GradescopeUser& u = out[current].back();
+        if (key == "name") u.name = value;
+        else if (key == "sid") u.sid = value;
+        else if (key == "email") u.email = value;
+    }
+    return out;
+}
+
 RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>& submissions) {
     RosterMatch m;
     const Indexes x = index_roster(roster);

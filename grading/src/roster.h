@@ -53,6 +53,12 @@ struct GradescopeUser {
 // not JSON or has no "users" list.
 std::vector<GradescopeUser> parse_gradescope_metadata(const std::string& json_text, const std::string& source);
 
+// The submitters of each submission in Gradescope's "Export Submissions" (its
+// submission_metadata.yml, beside the submission_NNN folders): folder name -> users (name, SID,
+// email). Reads the export's own layout only (":submitters:" lists of ":name:", ":sid:",
+// ":email:"); other keys are skipped.
+std::map<std::string, std::vector<GradescopeUser>> parse_gradescope_export(const std::string& yml);
+
 // What is known of one submission when it is matched.
 struct SubmissionName {
     std::string id;    // the grader's id for it (a gradebook row, feedback/ID.md)

@@ -208,6 +208,40 @@ TEST_CASE("roster matching: Gradescope's submission_metadata.json, a group, and 
           "\"s003\",\"bstone@uni.edu\",\"\",\"Bob Stone\",15\n");
 }
 
+TEST_CASE("roster: Gradescope's Export Submissions metadata (submission_metadata.yml)") {
+    const std::string yml =
+        "---\n"
+        "submission_1001:\n"
+        "  :submitters:\n"
+        "  - :name: Jane Doe\n"
+        "    :sid: 'S-17'\n"
+        "    :email: jdoe@uni.edu\n"
+        "  - :name: \"O'Neil, Sam\"\n"
+        "    :sid: '123'\n"
+        "    :email: sam@uni.edu\n"
+        "  :created_at: 2026-03-01 14:22:32.365935000 -07:00\n"
+        "  :score: 10.0\n"
+        "submission_1002:\r\n"
+        "  :submitters:\r\n"
+        "  - :name: Bob Stone\r\n"
+        "    :email: bstone@uni.edu\r\n"
+        "  :status: processed\r\n";
+    auto e = parse_gradescope_export(yml);
+    REQUIRE(e.size() == 2);
+    REQUIRE(e["submission_1001"].size() == 2);
+    CHECK(e["submission_1001"][0].name == "Jane Doe");
+    CHECK(e["submission_1001"][0].sid == "S-17");
+    CHECK(e["submission_1001"][0].email == "jdoe@uni.edu");
+    CHECK(e["submission_1001"][1].name == "O'Neil, Sam");
+    CHECK(e["submission_1001"][1].sid == "123");
+    REQUIRE(e["submission_1002"].size() == 1);
+    CHECK(e["submission_1002"][0].email == "bstone@uni.edu");
+    CHECK(e["submission_1002"][0].sid.empty());
+    const Roster r = parse_roster(kPlain, "roster.csv");
+    const RosterMatch m = match_roster(r, {{"submission_1002", "submission_1002", true, e["submission_1002"]}});
+    CHECK(m.students.at("submission_1002") == std::vector<size_t>{2});
+}
+
 TEST_CASE("roster: the gradebook's columns, the LMS files' scaling, and roster.json back and forth") {
     const Roster r = parse_roster(kPlain, "roster.csv");
     const RosterMatch m = match_roster(r, {named("jane_doe"), named("alice"), named("=evil()")});
