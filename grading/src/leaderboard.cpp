@@ -185,7 +185,9 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
             const size_t t = tools.find("tree: ");
             tree = t == std::string::npos ? "unknown" : tools.substr(t + 6);
         }
-        const std::string date = run.value("date", utc_date_of_file(audit_path));
+        // When it was graded: when its audit log was last written (a merge writes the shards'
+        // lines as they are, so the log itself holds no date that would differ from a single run's).
+        const std::string date = utc_date_of_file(audit_path);
         Roster roster;
         RosterMatch match;
         LmsAssignment assignment;

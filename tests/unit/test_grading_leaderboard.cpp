@@ -4,6 +4,7 @@
 // without a secret, the last folder winning, and HTML that a student's name cannot break.
 #include <doctest/doctest.h>
 #include <stdlib.h>
+#include <utime.h>
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -64,8 +65,13 @@ std::string line(const std::string& student, const std::string& device, const js
 
 json ranked(double a) { return {{"ranked", true}, {"slowdown", {{"perf_a", a}}}, {"figure", a}}; }
 
-std::string run_line(const std::string& date) {
-    return json({{"event", "run"}, {"lab", "01"}, {"tree", "abc1234"}, {"date", date}, {"compile_only", false}}).dump() + "\n";
+std::string run_line() { return json({{"event", "run"}, {"lab", "01"}, {"tree", "abc1234"}, {"compile_only", false}}).dump() + "\n"; }
+
+// An audit log last written at `when` (seconds since 1970, UTC): the date the board states.
+void write_audit(const std::string& dir, const std::string& text, long when) {
+    write_file(dir + "/audit.jsonl", text);
+    struct utimbuf t = {when, when};
+    REQUIRE(utime((dir + "/audit.jsonl").c_str(), &t) == 0);
 }
 
 }  // namespace
@@ -130,15 +136,16 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     const std::string run1 = t.path + "/run1", run2 = t.path + "/run2";
     make_dirs(run1);
     make_dirs(run2);
-    write_file(run1 + "/audit.jsonl",
-               run_line("2026-03-01T10:00:00Z") + line("alice", "NVIDIA H100 80GB HBM3 (driver 570.1)", ranked(1.5)) +
+    write_audit(run1,
+               run_line() + line("alice", "NVIDIA H100 80GB HBM3 (driver 570.1)", ranked(1.5)) +
                    line("bob", "NVIDIA H100 80GB HBM3 (driver 570.1)", ranked(0.9)) +
                    line("carol", "NVIDIA H100 80GB HBM3 (driver 570.1)", ranked(1.5)) +
                    line("dave", "NVIDIA H100 80GB HBM3 (driver 570.1)", {{"ranked", false}, {"slowdown", {{"perf_a", 0.5}}}}) +
                    line("erin", "NVIDIA H100 80GB HBM3 (driver 570.1)", nullptr) +
-                   line("<b>mallory</b>", "NVIDIA H200 (driver 570.1)", ranked(1.1)));
+                   line("<b>mallory</b>", "NVIDIA H200 (driver 570.1)", ranked(1.1)),
+               1772359200);  // 2026-03-01T10:00:00Z
     // A later run of alice on the same GPU model: it counts instead of the first.
-    write_file(run2 + "/audit.jsonl", run_line("2026-03-02T10:00:00Z") + line("alice", "NVIDIA H100 80GB HBM3 (driver 575.2)", ranked(1.2)));
+    write_audit(run2, run_line() + line("alice", "NVIDIA H100 80GB HBM3 (driver 575.2)", ranked(1.2)), 1772445600);  // 2026-03-02T10:00:00Z
 
     CHECK_THROWS_WITH_AS(build_leaderboards({run1, run2}, ""), doctest::Contains("has no pseudonym in the roster and no course secret"),
                          cudalabs::UsageError);
@@ -164,7 +171,7 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     CHECK(boards[1].rows.size() == 1);
 
     // Carol ties with nobody now; a second board's tie: two at 1.5 share the rank.
-    write_file(run2 + "/audit.jsonl", run_line("2026-03-02T10:00:00Z") + line("alice", "NVIDIA H100 80GB HBM3 (driver 575.2)", ranked(1.5)));
+    write_audit(run2, run_line() + line("alice", "NVIDIA H100 80GB HBM3 (driver 575.2)", ranked(1.5)), 1772445600);
     const std::vector<LeaderboardBoard> tied = build_leaderboards({run1, run2}, secret);
     CHECK(tied[0].rows[1].rank == 2);
     CHECK(tied[0].rows[2].rank == 2);
