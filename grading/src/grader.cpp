@@ -667,26 +667,9 @@ int Grader::run() {
     if (subs.empty()) throw UsageError("no submissions found");
     // With a roster: the whole class is matched (every shard finds the same), before the slice.
     if (!cfg.roster.empty()) {
-        std::vector<SubmissionName> names;
-        std::map<std::string, std::map<std::string, std::vector<GradescopeUser>>> exports;  // class folder -> its export's submitters
-        for (const Submission& s : subs) {
-            SubmissionName n{s.source.id, s.source.name, false, {}};
-            const std::string meta = s.source.folder.empty() ? "" : s.source.folder + "/submission_metadata.json";
-            const std::string parent = s.source.folder.substr(0, s.source.folder.find_last_of('/'));
-            if (!meta.empty() && exists(meta)) {  // as an autograder sees it
-                n.has_metadata = true;
-                n.users = parse_gradescope_metadata(read_file(meta), meta);
-            } else if (!s.source.folder.empty() && exists(parent + "/submission_metadata.yml")) {  // Gradescope's "Export Submissions"
-                if (!exports.count(parent)) exports[parent] = parse_gradescope_export(read_file(parent + "/submission_metadata.yml"));
-                auto it = exports[parent].find(basename_of(s.source.folder));
-                if (it != exports[parent].end()) {
-                    n.has_metadata = true;
-                    n.users = it->second;
-                }
-            }
-            names.push_back(n);
-        }
-        roster_match = match_roster(roster, names);
+        std::vector<SubmissionSource> sources;
+        for (const Submission& s : subs) sources.push_back(s.source);
+        roster_match = match_roster(roster, submission_names(sources));
         LmsAssignment assignment{cfg.lms_assignment.empty() ? "Lab " + cfg.lab : cfg.lms_assignment,
                                  cfg.lms_points > 0 ? cfg.lms_points : ctx_.rubric.total_points(), ctx_.rubric.total_points()};
         write_file(ctx_.out + "/roster.json", roster_record_json(roster, roster_match, assignment));

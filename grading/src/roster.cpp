@@ -442,6 +442,31 @@ std::map<std::string, std::vector<GradescopeUser>> parse_gradescope_export(const
     return out;
 }
 
+std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources) {
+    std::vector<SubmissionName> names;
+    std::map<std::string, std::map<std::string, std::vector<GradescopeUser>>> exports;  // class folder -> its export's submitters
+    for (const SubmissionSource& s : sources) {
+        SubmissionName n{s.id, s.name, false, {}};
+        if (!s.folder.empty()) {
+            const std::string meta = s.folder + "/submission_metadata.json";
+            const std::string parent = s.folder.substr(0, s.folder.find_last_of('/'));
+            if (exists(meta)) {
+                n.has_metadata = true;
+                n.users = parse_gradescope_metadata(read_file(meta), meta);
+            } else if (exists(parent + "/submission_metadata.yml")) {
+                if (!exports.count(parent)) exports[parent] = parse_gradescope_export(read_file(parent + "/submission_metadata.yml"));
+                auto it = exports[parent].find(basename_of(s.folder));
+                if (it != exports[parent].end()) {
+                    n.has_metadata = true;
+                    n.users = it->second;
+                }
+            }
+        }
+        names.push_back(n);
+    }
+    return names;
+}
+
 RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>& submissions) {
     RosterMatch m;
     const Indexes x = index_roster(roster);

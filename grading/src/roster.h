@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "args.h"
+#include "submissions.h"
 
 namespace grading {
 
@@ -66,6 +67,12 @@ struct SubmissionName {
     bool has_metadata = false;
     std::vector<GradescopeUser> users;  // from its submission_metadata.json
 };
+
+// Each submission's name, and its Gradescope submitters where it has any: the folder's
+// submission_metadata.json (as Gradescope's autograder gets it), else its entry in the
+// submission_metadata.yml of the folder above (Gradescope's "Export Submissions"). Throws
+// RosterError for a submission_metadata.json that is not Gradescope's.
+std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources);
 
 struct RosterMatch {
     std::map<std::string, std::vector<size_t>> students;  // submission id -> its roster entries (indices)

@@ -4,12 +4,16 @@
 // roster columns and the LMS import files.
 #include <doctest/doctest.h>
 
+#include <stdlib.h>
+
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
 
 #include "grading/src/roster.h"
 #include "grading/src/shard.h"
+#include "grading/src/submissions.h"
+#include "grading/src/util.h"
 
 using namespace grading;
 
@@ -289,4 +293,33 @@ TEST_CASE("roster: grades from the audit log's last run; a compile-only run grad
     CHECK(g.at("b").graded);
     CHECK(roster_of_run(R"({"event":"run","roster":"/c/roster.csv"})" "\n") == "/c/roster.csv");
     CHECK(roster_of_run(R"({"event":"run"})" "\n").empty());
+}
+
+TEST_CASE("roster: the class's names and metadata as collected: a folder's submission_metadata.json, an export's .yml") {
+    char tmpl[] = "/tmp/grading-roster-XXXXXX";
+    const std::string dir = mkdtemp(tmpl);
+    const std::string cls = dir + "/class";
+    for (const char* f : {"submission_1/vector_add.cu", "submission_2/vector_add.cu", "jane_doe/vector_add.cu", "bob@uni.edu.cu"}) {
+        const std::string path = cls + "/" + f;
+        make_dirs(path.substr(0, path.find_last_of('/')));
+        write_file(path, "// a submission\n");
+    }
+    write_file(cls + "/submission_1/submission_metadata.json", R"({"id": 1, "users": [{"name": "Ann", "email": "ann@uni.edu"}]})");
+    write_file(cls + "/submission_metadata.yml", "submission_2:\n  :submitters:\n  - :name: Ben\n    :sid: '42'\n");
+    const std::vector<SubmissionName> names = submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out"));
+    REQUIRE(names.size() == 4);
+    std::map<std::string, SubmissionName> by_id;
+    for (const SubmissionName& n : names) by_id[n.id] = n;
+    REQUIRE(by_id.count("bob_uni.edu"));
+    CHECK(by_id["bob_uni.edu"].name == "bob@uni.edu");  // the name as submitted, not the id made safe
+    CHECK_FALSE(by_id["bob_uni.edu"].has_metadata);
+    CHECK_FALSE(by_id["jane_doe"].has_metadata);
+    REQUIRE(by_id["submission_1"].users.size() == 1);
+    CHECK(by_id["submission_1"].users[0].email == "ann@uni.edu");
+    REQUIRE(by_id["submission_2"].users.size() == 1);
+    CHECK(by_id["submission_2"].users[0].sid == "42");
+    write_file(cls + "/submission_1/submission_metadata.json", "[1, 2]");
+    CHECK_THROWS_WITH_AS(submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out")),
+                         doctest::Contains("submission_metadata.json is not Gradescope's submission metadata"), RosterError);
+    remove_tree(dir);
 }
