@@ -188,6 +188,10 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     CHECK(html.find("&lt;script&gt;alert(1)&lt;/script&gt;") != std::string::npos);
     CHECK(html.find("<title>Lab 01 &lt;fast&gt;</title>") != std::string::npos);
     CHECK(html.find("abc1234") != std::string::npos);
+    CHECK(html.find(">perf_a</th>") == std::string::npos);  // one performance test: no column repeating the figure
+    LeaderboardBoard two = named[0];
+    two.rows[0].slowdown["perf_b"] = 1.3;
+    CHECK(leaderboard_html({two}, "t").find("<th class=\"num\">perf_a</th><th class=\"num\">perf_b</th>") != std::string::npos);
     CHECK(html.find("NVIDIA H100 80GB HBM3") != std::string::npos);
     const std::string csv = leaderboard_csv(named);
     CHECK(csv.find("\"01\",\"NVIDIA H100 80GB HBM3\",1,\"<script>alert(1)</script>\",0.900,\"perf_a=0.900\",\"2026-03-01T10:00:00Z\",\"abc1234\"\n") !=
