@@ -448,18 +448,21 @@ std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>
     for (const SubmissionSource& s : sources) {
         SubmissionName n{s.id, s.name, false, {}};
         if (!s.folder.empty()) {
+            // The export's list (beside the folders, where no student writes) wins over a
+            // submission_metadata.json in the folder, which a student could have uploaded.
             const std::string meta = s.folder + "/submission_metadata.json";
             const std::string parent = s.folder.substr(0, s.folder.find_last_of('/'));
-            if (exists(meta)) {
-                n.has_metadata = true;
-                n.users = parse_gradescope_metadata(read_file(meta), meta);
-            } else if (exists(parent + "/submission_metadata.yml")) {
+            if (exists(parent + "/submission_metadata.yml")) {
                 if (!exports.count(parent)) exports[parent] = parse_gradescope_export(read_file(parent + "/submission_metadata.yml"));
                 auto it = exports[parent].find(basename_of(s.folder));
                 if (it != exports[parent].end()) {
                     n.has_metadata = true;
                     n.users = it->second;
                 }
+            }
+            if (!n.has_metadata && exists(meta)) {
+                n.has_metadata = true;
+                n.users = parse_gradescope_metadata(read_file(meta), meta);
             }
         }
         names.push_back(n);

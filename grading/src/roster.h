@@ -68,10 +68,11 @@ struct SubmissionName {
     std::vector<GradescopeUser> users;  // from its submission_metadata.json
 };
 
-// Each submission's name, and its Gradescope submitters where it has any: the folder's
-// submission_metadata.json (as Gradescope's autograder gets it), else its entry in the
-// submission_metadata.yml of the folder above (Gradescope's "Export Submissions"). Throws
-// RosterError for a submission_metadata.json that is not Gradescope's.
+// Each submission's name, and its Gradescope submitters where it has any: its entry in the
+// submission_metadata.yml of the folder above (Gradescope's "Export Submissions"), else the
+// folder's own submission_metadata.json (as Gradescope's autograder gets it; believed as it is:
+// use it where students cannot write it). Throws RosterError for a submission_metadata.json that
+// is not Gradescope's.
 std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources);
 
 struct RosterMatch {

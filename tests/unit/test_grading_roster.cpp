@@ -318,6 +318,11 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
     CHECK(by_id["submission_1"].users[0].email == "ann@uni.edu");
     REQUIRE(by_id["submission_2"].users.size() == 1);
     CHECK(by_id["submission_2"].users[0].sid == "42");
+    // A submission_metadata.json uploaded into an exported folder does not override the export's.
+    write_file(cls + "/submission_2/submission_metadata.json", R"({"id": 2, "users": [{"name": "Someone Else", "sid": "1"}]})");
+    const std::vector<SubmissionName> again = submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out"));
+    for (const SubmissionName& n : again)
+        if (n.id == "submission_2") CHECK(n.users.at(0).name == "Ben");
     write_file(cls + "/submission_1/submission_metadata.json", "[1, 2]");
     CHECK_THROWS_WITH_AS(submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out")),
                          doctest::Contains("submission_metadata.json is not Gradescope's submission metadata"), RosterError);
