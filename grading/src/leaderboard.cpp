@@ -188,6 +188,15 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
         // When it was graded: when its audit log was last written (a merge writes the shards'
         // lines as they are, so the log itself holds no date that would differ from a single run's).
         const std::string date = utc_date_of_file(audit_path);
+        // Workers sharing a GPU (GRADING_SHARED_GPUS=1, for testing the grader) disturb each
+        // other's timings: such a run ranks no one.
+        bool shared = false;
+        if (run.contains("gpus") && run["gpus"].is_array()) {
+            std::set<std::string> seen;
+            for (const json& g : run["gpus"])
+                if (g.is_object() && !seen.insert(g.value("cuda_visible_devices", std::string()) + "/" + g.value("device", std::string())).second)
+                    shared = true;
+        }
         Roster roster;
         RosterMatch match;
         LmsAssignment assignment;
@@ -213,7 +222,7 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
                 c.ids.push_back(c.submission);
             }
             c.student_key = join(c.ids, "\n");
-            if (line.contains("leaderboard") && line["leaderboard"].is_object() && !run.value("compile_only", false)) {
+            if (line.contains("leaderboard") && line["leaderboard"].is_object() && !run.value("compile_only", false) && !shared) {
                 const json& lb = line["leaderboard"];
                 c.ranked = lb.value("ranked", false);
                 if (lb.contains("slowdown") && lb["slowdown"].is_object())

@@ -176,6 +176,18 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     CHECK(tied[0].rows[1].rank == 2);
     CHECK(tied[0].rows[2].rank == 2);
 
+    // A run whose workers shared a GPU (GRADING_SHARED_GPUS=1) ranks no one: its timings are not fair.
+    const std::string run3 = t.path + "/run3";
+    make_dirs(run3);
+    json shared_run = json::parse(run_line());
+    shared_run["gpus"] = json::array({{{"index", 0}, {"worker", 0}, {"device", "NVIDIA H200 (driver 570.1)"}, {"cuda_visible_devices", "0"}},
+                                      {{"index", 0}, {"worker", 1}, {"device", "NVIDIA H200 (driver 570.1)"}, {"cuda_visible_devices", "0"}}});
+    write_audit(run3, shared_run.dump() + "\n" + line("zed", "NVIDIA H200 (driver 570.1)", ranked(0.5)), 1772445600);
+    const std::vector<LeaderboardBoard> unfair = build_leaderboards({run3}, secret);
+    REQUIRE(unfair.size() == 1);
+    CHECK(unfair[0].rows.empty());
+    CHECK(unfair[0].not_ranked == 1);
+
     // A roster's chosen pseudonym, and HTML that a pseudonym or id cannot break.
     const Roster roster = parse_roster("id,name,pseudonym\nbob,Bob,<script>alert(1)</script>\nalice,Alice,\n", "r.csv");
     const RosterMatch match = match_roster(roster, {{"bob", "bob", false, {}}, {"alice", "alice", false, {}}});
