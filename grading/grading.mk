@@ -9,7 +9,7 @@
 
 GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds shard \
                      failures machine_locks \
-                     gpus class_results
+                     gpus class_results roster leaderboard
 GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)

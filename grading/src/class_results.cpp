@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <sstream>
 #include <stdexcept>
 
+#include "leaderboard.h"
 #include "util.h"
 
 namespace grading {
@@ -33,17 +35,30 @@ size_t ClassResults::finish(size_t index, const StudentResult& result, const std
     finish_order_.push_back(index);
     audit_ << audit_line << "\n" << std::flush;
     write_file(out_ + "/feedback/" + ids_[index] + ".md", feedback_markdown(result, title_));
-    write_file(out_ + "/results/" + ids_[index] + ".json", gradescope_json(result));
+    write_file(out_ + "/results/" + ids_[index] + ".json", with_gradescope_leaderboard(gradescope_json(result), result, rubric_));
     write_gradebook_locked();
     return finish_order_.size();
 }
 
 void ClassResults::write_gradebook_locked() const {
     std::vector<StudentResult> finished;
+    std::vector<std::string> finished_ids;
     for (size_t i = 0; i < ids_.size(); ++i)
-        if (done_[i]) finished.push_back(results_[i]);
+        if (done_[i]) {
+            finished.push_back(results_[i]);
+            finished_ids.push_back(ids_[i]);
+        }
     std::ofstream csv(out_ + "/gradebook.csv");
-    write_gradebook(csv, finished, rubric_);
+    if (!roster_) return write_gradebook(csv, finished, rubric_);
+    std::ostringstream plain;
+    write_gradebook(plain, finished, rubric_);
+    csv << add_roster_columns(plain.str(), finished_ids, *roster_, *match_);
+}
+
+void ClassResults::use_roster(const Roster* roster, const RosterMatch* match) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    roster_ = roster;
+    match_ = match;
 }
 
 void ClassResults::end() {

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "results.h"
+#include "roster.h"
 #include "rubric.h"
 
 namespace grading {
@@ -31,6 +32,8 @@ public:
     void end();
     // The results in class order (those finished so far).
     std::vector<StudentResult> results() const;
+    // With --roster: the gradebook gains the roster's columns (both must outlive this object).
+    void use_roster(const Roster* roster, const RosterMatch* match);
 
 private:
     std::string out_, title_;
@@ -43,6 +46,8 @@ private:
     std::vector<StudentResult> results_;  // by index
     std::vector<std::string> lines_;      // audit lines, by index
     std::vector<size_t> finish_order_;
+    const Roster* roster_ = nullptr;
+    const RosterMatch* match_ = nullptr;
     void write_gradebook_locked() const;
 };
 

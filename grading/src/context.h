@@ -25,6 +25,10 @@ struct Config {
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
+    // --roster FILE: the class list the submissions are matched to; the LMS files' assignment
+    // name (--lms-assignment) and points (--lms-points; 0: the rubric's)
+    std::string roster, lms_assignment;
+    double lms_points = 0;
 };
 
 struct GradingContext {

@@ -34,8 +34,10 @@
 #include "exit_codes.h"
 #include "failures.h"
 #include "gpus.h"
+#include "leaderboard.h"
 #include "machine_locks.h"
 #include "regrade.h"
+#include "roster.h"
 #include "results.h"
 #include "rubric.h"
 #include "runs.h"
@@ -54,6 +56,7 @@ namespace {
 
 constexpr const char* kUsage = R"(Usage: grading/grade --lab NN [options] SUBMISSION...
        grading/grade merge OUT SHARD_DIR...
+       grading/grade leaderboard [--secret-file FILE] [--title TEXT] OUT RUN_DIR...
 
 Grades submissions of lab NN. A SUBMISSION is the lab's file (e.g. vector_add.cu; the student is
 the file's name without .cu, or its folder's name when the file has the lab's own name), a folder
@@ -95,6 +98,17 @@ Options:
                        one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
                        GRADING_SHARED_GPUS=1 lets a GPU be given twice (0,0: two workers on
                        it), to test this on one GPU: timings are then not fair.
+  --roster FILE        the class list (CSV: id, name, email, section, optional pseudonym; or a
+                       Canvas, Moodle or Gradescope export as it comes). Submissions are matched
+                       by folder or file name, or by the submission_metadata.json of a Gradescope
+                       submission folder; the gradebook gains roster_id, name, email and section;
+                       DIR/lms-canvas.csv and DIR/lms-moodle.csv import the grades into Canvas or
+                       Moodle; DIR/roster.txt lists submissions not on the roster and students
+                       without a submission. A bad roster: exit 2, naming the file and line. A
+                       regrade reuses the earlier run's roster unless given one.
+  --lms-assignment T   the assignment's name in the LMS (default "Lab NN")
+  --lms-points P       the assignment's points in the LMS: scores are scaled to them (default:
+                       the rubric's total)
   --gradescope FILE    also write the single submission's results.json to FILE
   --root DIR           the trusted cudalabs tree (default: this script's)
   -h, --help           this text
@@ -103,6 +117,12 @@ Writes DIR/feedback/STUDENT.md, DIR/results/STUDENT.json (Gradescope's format),
 DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error (a GPU of
 --gpus on which the reference fails is named, before grading starts), 2 bad command line (a
 --gpus index with no GPU too), 77 no GPU.
+
+leaderboard OUT RUN_DIR... ranks the graded runs' submissions that have full correctness and
+sanitizer marks by the grader's interleaved median ratio of their kernel time to the reference's,
+per lab and GPU model, under pseudonyms (the roster's Pseudonym column, else derived from the id
+with the course secret: --secret-file FILE or GRADING_LEADERBOARD_SECRET); writes
+OUT/leaderboard.html (self-contained) and OUT/leaderboard.csv.
 
 merge OUT SHARD_DIR... assembles the folders of every shard K/N of one class into OUT (new or
 empty) as one run with that seed writes it: feedback, results, gradebook (in the order of a
@@ -661,6 +681,9 @@ int Grader::run() {
     if (cfg.rubric_path.empty()) cfg.rubric_path = cfg.root + "/grading/rubrics/" + cfg.lab + ".rubric";
     ctx_.rubric = load_rubric(cfg.rubric_path);
     ctx_.rubric_sha = sha256_hex(read_file(cfg.rubric_path));
+    // A roster is read before anything is built: a bad one stops the run at once (exit 2).
+    Roster roster;
+    RosterMatch roster_match;
     if (ctx_.rubric.lab != cfg.lab) throw UsageError(cfg.rubric_path + " is the rubric of lab " + ctx_.rubric.lab + ", not " + cfg.lab);
 
     // A regrade reuses the earlier seed (unless one is given) and compares.
@@ -669,6 +692,12 @@ int Grader::run() {
     if (regrade) {
         baseline = parse_regrade_baseline(read_file(cfg.regrade), cfg.regrade);
         if (!cfg.seed) cfg.seed = baseline.seed;
+        if (cfg.roster.empty()) cfg.roster = roster_of_run(read_file(cfg.regrade));  // the roster it was graded with
+    }
+    if (!cfg.roster.empty()) {
+        if (!exists(cfg.roster) || is_dir(cfg.roster)) throw UsageError("no such roster file: " + cfg.roster + " (--roster FILE)");
+        roster = parse_roster(read_file(cfg.roster), cfg.roster);
+        roster.path = absolute(cfg.roster);
     }
     if (!cfg.seed) {
         std::random_device rd;
@@ -755,6 +784,19 @@ int Grader::run() {
         subs.push_back(s);
     }
     if (subs.empty()) throw UsageError("no submissions found");
+    // With a roster: the whole class is matched (every shard finds the same), before the slice.
+    if (!cfg.roster.empty()) {
+        std::vector<SubmissionSource> sources;
+        for (const Submission& s : subs) sources.push_back(s.source);
+        roster_match = match_roster(roster, submission_names(sources));
+        LmsAssignment assignment{cfg.lms_assignment.empty() ? "Lab " + cfg.lab : cfg.lms_assignment,
+                                 cfg.lms_points > 0 ? cfg.lms_points : ctx_.rubric.total_points(), ctx_.rubric.total_points()};
+        write_file(ctx_.out + "/roster.json", roster_record_json(roster, roster_match, assignment));
+        std::fprintf(stderr, "grade: roster %s: %zu students, %zu of the %zu submissions matched\n", cfg.roster.c_str(), roster.entries.size(),
+                     roster_match.students.size(), subs.size());
+    } else {
+        for (const char* f : {"roster.json", "lms-canvas.csv", "lms-moodle.csv", "roster.txt"}) unlink((ctx_.out + "/" + f).c_str());  // an earlier run's
+    }
     // A shard grades its slice of the class; the slices depend on the sorted ids alone, so every
     // node finds the same ones. Its shard.json says so from the start (unfinished until the end).
     std::vector<std::string> class_ids;
@@ -811,6 +853,8 @@ int Grader::run() {
     json run_line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", ctx_.rubric_sha},
                      {"isolation", ctx_.isolation_text}, {"tools", ctx_.tools}, {"compile_only", cfg.compile_only}, {"submissions", subs.size()}};
     if (regrade) run_line["regrade_of"] = cfg.regrade;
+    if (!cfg.roster.empty()) run_line["roster"] = roster.path;
+    if (!ctx_.tree.empty()) run_line["tree"] = ctx_.tree;
     if (cfg.shard.active()) run_line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
     if (workers_[0].gpu >= 0) {
         run_line["gpus"] = json::array();
@@ -822,6 +866,7 @@ int Grader::run() {
     std::vector<std::string> ids;
     for (const Submission& s : subs) ids.push_back(s.source.id);
     ClassResults book(ctx_.out, ctx_.rubric, title, ids);
+    if (!cfg.roster.empty()) book.use_roster(&roster, &roster_match);
     book.begin(run_line.dump());
     std::vector<std::string> regrade_note(subs.size());  // by class order
     std::mutex finishing;  // the progress lines, the counts, shard.json's rows
@@ -865,6 +910,8 @@ int Grader::run() {
         line["event"] = "submission";
         // Which GPU graded whom (a submission that ran nothing was graded on none).
         if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
+        // The leaderboard's figures (where a performance test was timed): the grader's own.
+        if (const json figures = leaderboard_audit(s.result, ctx_.rubric); !figures.is_null()) line["leaderboard"] = figures;
         if (regrade) {
             const std::string note = regrade_difference(s.result, baseline);
             line["same_as_before"] = note.empty();
@@ -882,7 +929,8 @@ int Grader::run() {
         else regrade_notes.push_back(note);
     }
     const std::vector<StudentResult> all = book.results();
-    if (!cfg.gradescope.empty()) write_file(cfg.gradescope, gradescope_json(subs[0].result));
+    if (!cfg.gradescope.empty()) write_file(cfg.gradescope, with_gradescope_leaderboard(gradescope_json(subs[0].result), subs[0].result, ctx_.rubric));
+    const std::string roster_text = write_roster_outputs(ctx_.out);  // with --roster: the LMS files and what did not match
     std::string summary = summary_table(all, ctx_.rubric);
     std::ostringstream tail;
     const std::string device = device_summary();
@@ -907,7 +955,7 @@ int Grader::run() {
         tail << failed.size() << " submission" << (failed.size() == 1 ? "" : "s") << " not graded (grader error: no score); grade "
              << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(failed) << "\n";
     write_file(ctx_.out + "/summary.txt", summary + "\n" + tail.str());
-    std::cout << summary << "\n" << tail.str() << "results: " << ctx_.out << "\n";
+    std::cout << summary << "\n" << tail.str() << roster_text << "results: " << ctx_.out << "\n";
     if (ctx_.work != ctx_.out + "/work") remove_tree(ctx_.work);  // a folder of this run's own, outside OUT
     return failed.empty() ? 0 : cudalabs::kExitFail;
 }
@@ -924,6 +972,7 @@ std::string Grader::regrade_command(const std::vector<const Submission*>& failed
                       quoted(ctx_.cfg.rubric_path) + " --out " + quoted(ctx_.out + "-regrade");
     if (ctx_.cfg.isolation != "auto") cmd += " --isolation " + ctx_.cfg.isolation;
     if (ctx_.cfg.gpus.given) cmd += " --gpus " + quoted(ctx_.cfg.gpus.text);
+    if (!ctx_.cfg.roster.empty()) cmd += " --roster " + quoted(ctx_.cfg.roster);
     for (const Submission* s : failed) cmd += " " + quoted(s->source.path);
     return cmd;
 }
@@ -950,6 +999,15 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--compile-only") c.compile_only = true;
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
+        else if (a == "--roster") c.roster = value();
+        else if (a == "--lms-assignment") c.lms_assignment = value();
+        else if (a == "--lms-points") {
+            const std::string v = value();
+            char* end = nullptr;
+            c.lms_points = std::strtod(v.c_str(), &end);
+            if (v.empty() || *end != '\0' || !(c.lms_points > 0) || !std::isfinite(c.lms_points))
+                throw UsageError("--lms-points needs a positive number of points, like 10 or 12.5 (not '" + v + "')");
+        }
         else if (a == "--root") c.root = value();
         else if (a == "--shard") c.shard = parse_shard(value());
         else if (a == "--gpus") {
@@ -992,6 +1050,23 @@ int merge_main(const std::vector<std::string>& args) {
 
 int main(int argc, char** argv) {
     const int first = argc > 2 && std::string(argv[1]) == "--root" ? 3 : 1;
+    if (argc > first && std::string(argv[first]) == "leaderboard") {
+        try {
+            const std::vector<std::string> args(argv + first + 1, argv + argc);
+            if (std::find(args.begin(), args.end(), "--help") != args.end() || std::find(args.begin(), args.end(), "-h") != args.end()) {
+                std::cout << kUsage;
+                return 0;
+            }
+            std::cout << leaderboard_command(args);
+            return 0;
+        } catch (const UsageError& e) {
+            std::cerr << "grade leaderboard: error: " << e.what() << "\n";
+            return cudalabs::kExitUsage;
+        } catch (const std::exception& e) {
+            std::cerr << "grade leaderboard: error: " << e.what() << "\n";
+            return cudalabs::kExitFail;
+        }
+    }
     if (argc > first && std::string(argv[first]) == "merge") {
         try {
             return merge_main(std::vector<std::string>(argv + first + 1, argv + argc));

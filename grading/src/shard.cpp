@@ -7,6 +7,7 @@
 
 #include "args.h"
 #include "results.h"
+#include "roster.h"
 #include "util.h"
 
 using nlohmann::json;
@@ -265,6 +266,13 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
             throw UsageError(s.dir + "/shard.json: its students are not those of shard " + std::to_string(s.rec.k) + "/" +
                              std::to_string(s.rec.n) + " of its class");
 
+    // With --roster: every shard matched the whole class, so their roster.json are one.
+    const std::string roster_record = exists(shards[0].dir + "/roster.json") ? read_file(shards[0].dir + "/roster.json") : "";
+    for (const Shard& s : shards)
+        if ((exists(s.dir + "/roster.json") ? read_file(s.dir + "/roster.json") : "") != roster_record)
+            throw UsageError(s.dir + "/roster.json differs from " + shards[0].dir + "/roster.json (or only one has it): grade every shard with "
+                             "the same --roster and --lms options, then merge again");
+
     // Each shard's files hold what it says.
     for (Shard& s : shards) {
         read_gradebook(s);
@@ -348,7 +356,9 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
                                 summary_tail(first.lab, class_ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes) +
                                 gpu_summary(gpu_lines, "the shards' --gpus");
     write_file(out + "/summary.txt", summary);
-    return summary;
+    if (roster_record.empty()) return summary;
+    write_file(out + "/roster.json", roster_record);
+    return summary + write_roster_outputs(out);  // the class's LMS files, from the merged audit log
 }
 
 }  // namespace grading

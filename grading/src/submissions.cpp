@@ -12,18 +12,22 @@ std::vector<SubmissionSource> collect_submissions(const std::vector<std::string>
     std::vector<SubmissionSource> subs;
     auto ends_with_cu = [](const std::string& f) { return f.size() > 3 && f.compare(f.size() - 3, 3, ".cu") == 0; };
     auto add_file = [&](const std::string& path, const std::string& id) {
-        subs.push_back({safe_id(id), absolute(path), basename_of(path), ""});
+        subs.push_back({safe_id(id), absolute(path), basename_of(path), "", id, ""});
     };
     auto add_folder = [&](const std::string& dir) {
         std::string id = basename_of(absolute(dir));
-        if (exists(dir + "/" + topic_file)) return add_file(dir + "/" + topic_file, id);
         std::vector<std::string> cu;
-        for (const std::string& f : list_dir(dir))
-            if (ends_with_cu(f) && !is_dir(dir + "/" + f)) cu.push_back(f);
-        if (cu.size() == 1) return add_file(dir + "/" + cu[0], id);
-        subs.push_back({safe_id(id), absolute(dir), "(none)",
-                        cu.empty() ? "no " + topic_file + " in the submission"
-                                   : "several .cu files and none named " + topic_file + ": submit only " + topic_file});
+        if (!exists(dir + "/" + topic_file))
+            for (const std::string& f : list_dir(dir))
+                if (ends_with_cu(f) && !is_dir(dir + "/" + f)) cu.push_back(f);
+        if (exists(dir + "/" + topic_file)) add_file(dir + "/" + topic_file, id);
+        else if (cu.size() == 1) add_file(dir + "/" + cu[0], id);
+        else
+            subs.push_back({safe_id(id), absolute(dir), "(none)",
+                            cu.empty() ? "no " + topic_file + " in the submission"
+                                       : "several .cu files and none named " + topic_file + ": submit only " + topic_file,
+                            id, ""});
+        subs.back().folder = absolute(dir);
     };
     for (const std::string& in : inputs) {
         if (!exists(in)) throw cudalabs::UsageError("no such file or folder: " + in);
@@ -33,6 +37,7 @@ std::vector<SubmissionSource> collect_submissions(const std::vector<std::string>
             std::string abs = absolute(in);
             std::string parent = basename_of(abs.substr(0, abs.find_last_of('/')));
             add_file(in, name == topic_file ? parent : stem);
+            if (name == topic_file) subs.back().folder = abs.substr(0, abs.find_last_of('/'));
         } else if (exists(in + "/" + topic_file)) {
             add_folder(in);
         } else {

@@ -11,6 +11,8 @@ struct SubmissionSource {
     std::string path;      // the file to grade (absolute), or the folder when rejected
     std::string file;      // its name as submitted, "(none)" when there is none
     std::string rejected;  // non-empty: not gradable, and why
+    std::string name;      // the folder's or file's name as submitted (the id before it was made safe)
+    std::string folder;    // the student's folder (absolute), "" for a file in a class folder
 };
 
 // `inputs` are files, student folders, or folders of those. `topic_file` is the lab's file

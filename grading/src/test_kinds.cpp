@@ -331,6 +331,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.rubric.plausible_bandwidth, ctx.rubric.plausible_flop_rate);
     out << v << " at " << size << " on " << ctx.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
+    if (!j.tampering) res.slowdown = j.slowdown;
     std::string curve;
     for (auto& p : t.curve.points) curve += (curve.empty() ? "" : ", ") + format_points(p.first) + "x -> " + format_points(100 * p.second) + "%";
     if (!j.tampering) out << "curve: " << curve << "\n";

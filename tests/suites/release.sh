@@ -150,8 +150,15 @@ release_gradescope() {
     mkdir -p "$ag/source" "$ag/submission"
     unzip -q "$zip" -d "$ag/source"
     cp labs/01-vector-add/vector_add.cu "$ag/submission/"
+    # Gradescope's submission metadata, beside the submission as Gradescope puts it.
+    printf '%s\n' '{"id": 4242, "created_at": "2026-03-01T14:22:32-07:00", "assignment": {"title": "Lab 1"},' \
+        '"users": [{"name": "Ada Lovelace", "email": "ada@uni.edu", "sid": "S-1", "id": 7}]}' > "$ag/submission_metadata.json"
     run_capture "Gradescope: run_autograder, compile only" env AUTOGRADER_ROOT="$ag" CUDALABS_COMPILE_ONLY=1 \
         "$ag/source/run_autograder"
+    if printf '%s' "$out" | grep -qF 'submission 4242 of 2026-03-01T14:22:32-07:00 by Ada Lovelace <ada@uni.edu> (SID S-1)' \
+        && [ -f "$ag/staged/submission/submission_metadata.json" ]; then
+        pass "Gradescope: run_autograder reads submission_metadata.json (the submitters in the instructors' log, the file beside the submission)"
+    else fail "Gradescope: run_autograder reads submission_metadata.json" "no submitter line in its output, or the file not staged"; fi
     run_capture "Gradescope: results.json" python3 -c '
 import json, sys
 r = json.load(open(sys.argv[1]))
