@@ -352,6 +352,13 @@ std::vector<Finding> audit_identifiers(const std::vector<Identifier>& identifier
                                        const std::vector<std::string>& forbid_symbols) {
     std::vector<std::string> forbidden = forbid_symbols;
     forbidden.push_back("__cuda*");
+    // Ways into the C library's process-wide state or the program's end that no import names:
+    // the stdio objects behind std::cout, exit handlers registered by hand.
+    // (atexit is an import of every object: nvcc's registration calls it.)
+    for (const char* name : {"atexit", "at_quick_exit", "on_exit", "__cxa_atexit", "__cxa_thread_atexit*", "__libc_*", "_IO_*",
+                             "*stdio_sync_filebuf*", "*stdio_filebuf*", "program_invocation_*", "__progname*", "environ", "__environ",
+                             "getauxval"})
+        forbidden.push_back(name);
     std::vector<Finding> found;
     std::set<std::string> reported;
     for (const Identifier& id : identifiers)
@@ -509,6 +516,9 @@ std::vector<ElfSymbol> parse_readelf_symbols(const std::string& text) {
         if (type == "SECTION" || type == "FILE" || name.empty()) continue;
         s.defined = ndx != "UND";
         s.name = name;
+        s.value = std::strtoull(value.c_str(), nullptr, 16);
+        s.size = std::strtoull(size.c_str(), nullptr, 0);
+        if (!ndx.empty() && std::isdigit(static_cast<unsigned char>(ndx[0]))) s.section = std::atoi(ndx.c_str());
         out.push_back(s);
     }
     return out;
@@ -540,11 +550,109 @@ std::vector<Section> parse_readelf_sections(const std::string& text) {
         Section s;
         s.type = w[type_at];
         s.flags = has_flags ? w[n - 4] : "";
+        s.index = std::atoi(index.c_str());
         for (size_t k = 0; k < type_at; ++k) s.name += (k ? " " : "") + w[k];
         if (s.type == "NULL") continue;
         out.push_back(s);
     }
     return out;
+}
+
+std::vector<Relocation> parse_readelf_relocations(const std::string& text) {
+    std::vector<Relocation> out;
+    std::istringstream in(text);
+    std::string relocated;
+    for (std::string line; std::getline(in, line);) {
+        // "Relocation section '.rela.init_array' at offset 0x9e58 contains 3 entries:"
+        const std::string head = "Relocation section '";
+        if (line.rfind(head, 0) == 0) {
+            const size_t end = line.find('\'', head.size());
+            relocated = end == std::string::npos ? "" : line.substr(head.size(), end - head.size());
+            if (relocated.rfind(".rela", 0) == 0) relocated = relocated.substr(5);
+            else if (relocated.rfind(".rel", 0) == 0) relocated = relocated.substr(4);
+            continue;
+        }
+        // "0000000000000000  0000000200000001 R_X86_64_64  0000000000000000 .text + c7"
+        std::vector<std::string> w = words_of(line);
+        if (relocated.empty() || w.size() < 5 || w[0].find_first_not_of("0123456789abcdef") != std::string::npos) continue;
+        Relocation r;
+        r.section = relocated;
+        r.offset = std::strtoull(w[0].c_str(), nullptr, 16);
+        r.type = w[2];
+        r.symbol = w[4];
+        if (w.size() >= 7 && (w[5] == "+" || w[5] == "-")) {
+            const long long v = static_cast<long long>(std::strtoull(w[6].c_str(), nullptr, 16));
+            r.addend = w[5] == "+" ? v : -v;
+        }
+        out.push_back(r);
+    }
+    return out;
+}
+
+namespace {
+
+const Section* section_named(const std::vector<Section>& sections, const std::string& name) {
+    for (const Section& sec : sections)
+        if (sec.name == name) return &sec;
+    return nullptr;
+}
+
+// The symbol a relocation points at: its own name, or for "SECTION + addend" the symbol of that
+// section at that address (a local function or object; a PC-relative access is 4 bytes short of it).
+std::string relocation_target(const Relocation& r, const std::vector<ElfSymbol>& symbols, const std::vector<Section>& sections) {
+    const Section* sec = section_named(sections, r.symbol);
+    if (!sec) return r.symbol;
+    const bool pc_relative = r.type.find("PC") != std::string::npos || r.type.find("PLT") != std::string::npos;
+    const long long at = r.addend + (pc_relative ? 4 : 0);
+    for (const ElfSymbol& sym : symbols)
+        if (sym.section == sec->index && static_cast<long long>(sym.value) == at && sym.type != "SECTION") return sym.name;
+    return r.symbol + (r.addend >= 0 ? " + " : " - ") + std::to_string(r.addend >= 0 ? r.addend : -r.addend);
+}
+
+// A compiler-made initializer that does only what <iostream> asks of every file before GCC 13:
+// construct the library's ios_base::Init object and register its destructor.
+bool library_initializer(const ElfSymbol& f, const std::vector<Relocation>& relocations, const std::vector<ElfSymbol>& symbols,
+                         const std::vector<Section>& sections) {
+    static const std::set<std::string> allowed = {"_ZNSt8ios_base4InitC1Ev", "_ZNSt8ios_base4InitD1Ev", "__dso_handle", "__cxa_atexit",
+                                                  "_ZStL8__ioinit"};
+    if (f.name.rfind("_GLOBAL__sub_I_", 0) != 0) return false;
+    std::string section;
+    for (const Section& sec : sections)
+        if (sec.index == f.section) section = sec.name;
+    size_t references = 0;
+    for (const Relocation& r : relocations) {
+        if (r.section != section || r.offset < f.value || r.offset >= f.value + f.size) continue;
+        ++references;
+        if (!allowed.count(relocation_target(r, symbols, sections))) return false;
+    }
+    return references > 0;
+}
+
+}  // namespace
+
+std::vector<Finding> audit_startup_code(const std::vector<Relocation>& relocations, const std::vector<ElfSymbol>& symbols,
+                                        const std::vector<Section>& sections) {
+    // nvcc's own constructor registers the file's device code with the runtime (CUDA 12 and 13).
+    static const std::set<std::string> registration = {"_ZL24__sti____cudaRegisterAllv", "__sti____cudaRegisterAll"};
+    std::vector<Finding> found;
+    const std::string change =
+        ": your code may run only inside the lab's functions. Make a global object with a constructor or destructor a local "
+        "variable, or a static one inside the function that uses it (static T x;), and call set-up code from those functions";
+    for (const Relocation& r : relocations) {
+        const bool init = r.section == ".init_array" || r.section.rfind(".init_array.", 0) == 0;
+        const bool fini = r.section == ".fini_array" || r.section.rfind(".fini_array.", 0) == 0;
+        if (!init && !fini) continue;
+        const std::string name = relocation_target(r, symbols, sections);
+        if (init && registration.count(name)) continue;
+        if (init) {
+            auto f = std::find_if(symbols.begin(), symbols.end(), [&](const ElfSymbol& s) { return s.name == name && s.defined; });
+            if (f != symbols.end() && library_initializer(*f, relocations, symbols, sections)) continue;
+        }
+        found.push_back({"startup", std::string("the file runs code of its own ") + (init ? "before main() (" : "after main() (") +
+                                        demangle(name) + ")" + change});
+        break;  // once is enough to say it
+    }
+    return found;
 }
 
 std::vector<Finding> audit_sections(const std::vector<Section>& sections) {

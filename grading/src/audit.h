@@ -96,6 +96,9 @@ struct ElfSymbol {
     std::string bind;   // LOCAL, GLOBAL, WEAK, UNIQUE
     bool defined = false;
     unsigned other = 0;  // st_other beyond the visibility ("[<other>: 10]"), 0 when not shown
+    unsigned long long value = 0;  // its address within its section
+    unsigned long long size = 0;
+    int section = -1;              // the index of its section; -1 when undefined or absolute
 };
 std::vector<ElfSymbol> parse_readelf_symbols(const std::string& readelf_output);
 // The kernels of a device ELF (a cubin): functions marked as entries (STO_CUDA_ENTRY, 0x10),
@@ -105,13 +108,32 @@ std::set<std::string> device_entries(const std::vector<ElfSymbol>& cubin_symbols
 
 struct Section {
     std::string name, type, flags;  // flags as readelf prints them: "AX", "WA", "MS"
+    int index = -1;                 // [Nr]
 };
 std::vector<Section> parse_readelf_sections(const std::string& readelf_output);  // readelf -SW
 // Only the sections a compiler makes of ordinary C++ and CUDA code: no .preinit_array (it runs
 // before the harness and the trace library are set up), no .ctors/.init/.interp and other
 // sections a linker gives a meaning to, nothing both writable and executable, no executable
-// stack. Static constructors (.init_array) are fine.
+// stack. What .init_array and .fini_array call is audit_startup_code's.
 std::vector<Finding> audit_sections(const std::vector<Section>& sections);
+
+// One entry of a relocation section (readelf -rW): the symbol it points at, plus the addend
+// (a section's name when the target is a local function: ".text + c7").
+struct Relocation {
+    std::string section;  // the section relocated (".init_array" for ".rela.init_array")
+    unsigned long long offset = 0;  // where in that section
+    std::string type;               // R_X86_64_64, R_X86_64_PC32...
+    std::string symbol;
+    long long addend = 0;
+};
+std::vector<Relocation> parse_readelf_relocations(const std::string& readelf_output);
+// The student's code runs only inside the lab's functions: an object whose .init_array calls
+// anything but nvcc's registration of its device code and the standard library's own start-up
+// (<iostream>'s ios_base::Init, before GCC 13) -- a global object with a constructor or
+// destructor, a function pointer placed in .init_array -- or that has a .fini_array, has code of
+// its own that runs before or after them.
+std::vector<Finding> audit_startup_code(const std::vector<Relocation>& relocations, const std::vector<ElfSymbol>& symbols,
+                                        const std::vector<Section>& sections);
 
 // System call instructions (syscall, sysenter, int $0x80) in `objdump -dw --no-show-raw-insn`
 // output: "syscall in f()", one per function.

@@ -326,7 +326,10 @@ BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& truste
              system_call_instructions(tool_output({"objdump", "-dw", "--no-show-raw-insn", object}, priv)))
             found.push_back({"syscall", "host code makes a system call directly (" + s +
                                             "): the grader allows system calls only through the C library functions it lists"});
-        f = audit_sections(parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv)));
+        const std::vector<Section> sections = parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv));
+        f = audit_sections(sections);
+        found.insert(found.end(), f.begin(), f.end());
+        f = audit_startup_code(parse_readelf_relocations(tool_output({"readelf", "-rW", object}, priv)), symbols, sections);
         found.insert(found.end(), f.begin(), f.end());
         if (!found.empty()) {
             r.rejected = first_findings(found);

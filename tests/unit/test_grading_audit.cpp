@@ -649,3 +649,48 @@ TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not t
     CHECK_FALSE(r.compiled);
     CHECK(r.rejected.find("compile error") != std::string::npos);
 }
+
+TEST_CASE("start-up code: only nvcc's registration and <iostream>'s own initializer run before main(), nothing after") {
+    const std::string sections =
+        "  [ 7] .bss              NOBITS          0000000000000000 000f50 000025 00  WA  0   0  8\n"
+        "  [14] .text.startup     PROGBITS        0000000000000000 0082c0 000097 00  AX  0   0 16\n";
+    const std::string symbols =
+        "    29: 0000000000000000    97 FUNC    LOCAL  DEFAULT   14 _ZL24__sti____cudaRegisterAllv\n"
+        "    30: 0000000000000020     8 OBJECT  LOCAL  DEFAULT    7 _ZL20__cudaFatCubinHandle\n"
+        "    42: 0000000000000070    39 FUNC    LOCAL  DEFAULT   14 _GLOBAL__sub_I_x\n"
+        "    43: 0000000000000024     1 OBJECT  LOCAL  DEFAULT    7 _ZStL8__ioinit\n";
+    const std::string init_array =
+        "Relocation section '.rela.init_array' at offset 0xace8 contains 2 entries:\n"
+        "    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend\n"
+        "0000000000000000  0000001100000001 R_X86_64_64            0000000000000000 .text.startup + 0\n"
+        "0000000000000008  0000001100000001 R_X86_64_64            0000000000000000 .text.startup + 70\n";
+    const std::string iostream_init =
+        "Relocation section '.rela.text.startup' at offset 0xab80 contains 5 entries:\n"
+        "    Offset             Info             Type               Symbol's Value  Symbol's Name + Addend\n"
+        "0000000000000074  0000000300000002 R_X86_64_PC32          0000000000000000 .bss + 20\n"
+        "000000000000007c  0000006700000004 R_X86_64_PLT32         0000000000000000 _ZNSt8ios_base4InitC1Ev - 4\n"
+        "0000000000000083  000000690000002a R_X86_64_REX_GOTPCRELX 0000000000000000 _ZNSt8ios_base4InitD1Ev - 4\n"
+        "000000000000008e  0000006a00000002 R_X86_64_PC32          0000000000000000 __dso_handle - 4\n"
+        "0000000000000093  0000006b00000004 R_X86_64_PLT32         0000000000000000 __cxa_atexit - 4\n";
+    const auto secs = parse_readelf_sections(sections);
+    const auto syms = parse_readelf_symbols(symbols);
+    REQUIRE(parse_readelf_relocations(init_array).size() == 2);
+    CHECK(parse_readelf_relocations(init_array)[1].addend == 0x70);
+    CHECK(audit_startup_code(parse_readelf_relocations(init_array + iostream_init), syms, secs).empty());
+    // The same initializer also building an object of the file's own (operator new): refused.
+    const std::string own = iostream_init +
+                            "0000000000000088  0000006c00000004 R_X86_64_PLT32         0000000000000000 _Znwm - 4\n";
+    auto found = audit_startup_code(parse_readelf_relocations(init_array + own), syms, secs);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].detail.find("before main() (_GLOBAL__sub_I_x)") != std::string::npos);
+    // A PC-relative reference 4 bytes short of the cubin handle is not the iostream object.
+    const std::string other_object = "Relocation section '.rela.text.startup' at offset 0xab80 contains 1 entry:\n"
+                                     "0000000000000074  0000000300000002 R_X86_64_PC32          0000000000000000 .bss + 1c\n";
+    CHECK(audit_startup_code(parse_readelf_relocations(init_array + other_object), syms, secs).size() == 1);
+    // Anything in .fini_array runs after main(), where the sanitizer's leak report is made.
+    const std::string fini = "Relocation section '.rela.fini_array' at offset 0x1fe8 contains 1 entry:\n"
+                             "0000000000000000  0000000200000001 R_X86_64_64            0000000000000000 .text.startup + 0\n";
+    found = audit_startup_code(parse_readelf_relocations(fini), syms, secs);
+    REQUIRE(found.size() == 1);
+    CHECK(found[0].detail.find("after main()") != std::string::npos);
+}
