@@ -32,6 +32,19 @@ ifeq ($(NVCC_FOUND),)
   endif
 endif
 
+# make test needs Debian packages (tools/deps/*.txt; the cluster test's are optional): a missing
+# one stops it here, before anything is built, with the one command that installs them all.
+# DEPS_CHECK=0 skips the check (the suites then skip what lacks its tools, and say so).
+TEST_DEP_LISTS := core handouts grading release
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+  ifneq ($(DEPS_CHECK),0)
+    DEPS_MISSING := $(shell bash tools/install-deps.sh --check $(TEST_DEP_LISTS) 2>/dev/null)
+    ifneq ($(DEPS_MISSING),)
+      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  sudo bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
+    endif
+  endif
+endif
+
 # ---- GPU architecture -----------------------------------------------------------------------
 MULTI_ARCHS := 75 80 86 89 90
 ifeq ($(origin ARCH),undefined)
