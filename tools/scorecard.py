@@ -12,7 +12,7 @@ the same size on every GPU it was measured on (DIR/<device>.d/NN.json, from benc
 course tree, reference/ in the student edition), with the speed targets marked on the bars they
 judge, the variants your run lacks named, a table of every target (yours and the reference's,
 judged against the targets the lab declares now: --describe, which `./labNN --describe` prints,
-else the ones in RESULTS.json), and one point per variant against the hardware: achieved GB/s
+else --targets or the course tree's bench/targets.json, else the ones in RESULTS.json), and one point per variant against the hardware: achieved GB/s
 over the measured copy bandwidth, achieved GFLOP/s over the GPU's FP32 peak.
 
 Standard library only; the PNG goes through rsvg-convert (Debian: librsvg2-bin) when it is there.
@@ -152,6 +152,7 @@ def size_key(size):
 def model(run, refs, targets=None, declared=None):
     """What the card shows, as data (the SVG is drawn from it; the tests read both)."""
     nn = lab_number(run)
+    targets_from = "what the lab declares now" if targets is not None else "this run"
     targets = targets if targets is not None else [
         {k: t[k] for k in ("variant", "size", "min_ratio", "yardstick")} for t in run.get("targets", [])]
     yours = run.get("results", [])
@@ -209,7 +210,7 @@ def model(run, refs, targets=None, declared=None):
     return {"lab": nn, "title": run.get("lab", nn), "device": device.get("name") or "unknown GPU",
             "copy_gbs": device.get("copy_gbs"), "fp32_peak_gflops": peak, "mode": run.get("mode"),
             "date": str(run.get("date") or "")[:10], "ratio_to": run.get("ratio_to") or "the yardstick",
-            "references": [name for name, _ in refs], "groups": groups, "missing": missing,
+            "references": [name for name, _ in refs], "targets_from": targets_from, "groups": groups, "missing": missing,
             "targets": judged, "hardware": hardware}
 
 
@@ -225,8 +226,9 @@ YOURS = "#2f6db5"
 REF_COLOURS = ["#9a9a9a", "#c98b2b", "#6b8e23", "#8e44ad", "#16a085"]
 
 
-def draw(m):
-    """The card as SVG text: every bar and line carries data-* attributes with its values."""
+def draw(m, target_table=True, subject="Your run", legend="yours"):
+    """The card as SVG text: every bar and line carries data-* attributes with its values.
+    target_table=False leaves out the list of targets (a handout has its own table of them)."""
     left, width, bar_h, sub_h = 190, 430, 14, 9
     nref = len(m["references"])
     group_h = bar_h + nref * (sub_h + 2) + 10
@@ -240,7 +242,7 @@ def draw(m):
     add = out.append
     add(f'<text x="8" y="{y}" font-size="13" font-weight="bold">{esc("Lab " + str(m["title"]) + ": scorecard")}</text>')
     y += 17
-    add(f'<text class="device" x="8" y="{y}" data-device="{esc(m["device"])}">Your run: '
+    add(f'<text class="device" x="8" y="{y}" data-device="{esc(m["device"])}">{esc(subject)}: '
         f'{esc(m["device"])}{esc(", " + m["date"] if m["date"] else "")}'
         f'{esc(", mode " + m["mode"] if m["mode"] else "")}</text>')
     y += 15
@@ -252,7 +254,7 @@ def draw(m):
     y += 12
     # legend
     lx = 8
-    for label, colour in [("yours", YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
+    for label, colour in [(legend, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
                                               for i, n in enumerate(m["references"])]:
         add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
         add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
@@ -303,9 +305,9 @@ def draw(m):
         add(f'<text class="missing" x="8" y="{y}" fill="#c0392b" data-variant="{esc(v)}">Missing: {esc(v)} '
             f'is not in your results (not run, or the run stopped before it).</text>')
         y += 15
-    if m["targets"]:
+    if m["targets"] and target_table:
         y += 6
-        add(f'<text x="8" y="{y}" font-weight="bold">Speed targets (as the lab declares them now)</text>')
+        add(f'<text x="8" y="{y}" font-weight="bold">Speed targets (from {esc(m["targets_from"])})</text>')
         y += 15
         for t in m["targets"]:
             verdict = {True: "met", False: "missed", None: "not measured"}[t["met"]]
@@ -317,8 +319,8 @@ def draw(m):
             y += 14
     if m["hardware"]:
         y += 10
-        add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; your largest '
-            f'size of each variant)</text>')
+        add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; the largest '
+            f'size measured of each variant)</text>')
         y += 14
         ceilings = []
         if m["copy_gbs"]:
@@ -348,7 +350,7 @@ def draw(m):
         add(f'<line x1="{x1:.1f}" y1="{y - 15 * sum(1 for p in m["hardware"] for v in (p["gbs"], p["gflops"]) if v is not None) - 4:.1f}" '
             f'x2="{x1:.1f}" y2="{y}" stroke="#444" stroke-dasharray="4,3"/>')
     height = y + 14
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 200}" height="{height:.0f}" '
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 300}" height="{height:.0f}" '
             f'font-family="DejaVu Sans" font-size="11" data-lab="{esc(m["lab"])}">\n'
             f'<rect width="100%" height="100%" fill="white"/>')
     return head + "\n" + "\n".join(out) + "\n</svg>\n"
@@ -367,6 +369,8 @@ def main(argv=None):
     ap.add_argument("results", help="a lab's --json results (or a make bench file with --lab)")
     ap.add_argument("--lab", help="the lab (two digits) when RESULTS holds several")
     ap.add_argument("--describe", help="the lab's --describe JSON: the targets and variants it declares now")
+    ap.add_argument("--targets", help="the targets every lab declares now, {\"NN\": [...]} "
+                    "(default: bench/targets.json of this tree, where there is one)")
     ap.add_argument("--reference", action="append", help="folder of <device>.d/NN.json reference runs "
                     "(default: bench/results, else reference/ of this tree)")
     ap.add_argument("--out", help="the SVG to write (default: scorecard-NN.svg)")
@@ -382,6 +386,11 @@ def main(argv=None):
         targets = [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
                     "yardstick": t.get("against", t.get("yardstick"))} for t in desc.get("targets", [])]
         declared = desc.get("variants")
+    else:
+        path = args.targets or os.path.join(ROOT, "bench", "targets.json")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                targets = json.load(f).get(nn)
     dirs = args.reference or [d for d in DEFAULT_REFERENCE if os.path.isdir(d)][:1]
     refs = references(dirs, nn)
     m = model(run, refs, targets, declared)

@@ -26,7 +26,8 @@ BOOK = os.path.join(HERE, "..", "data", "book-c2070.json")
 STRETCH = os.path.join(HERE, "..", "data", "stretch.json")
 TARGETS = os.path.join(HERE, "..", "..", "bench", "targets.json")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
-from scorecard import judge_targets  # noqa: E402  (tools/scorecard.py)
+import scorecard  # noqa: E402  (tools/scorecard.py)
+from scorecard import judge_targets  # noqa: E402
 
 
 def fmt(value, digits):
@@ -180,6 +181,28 @@ def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretc
     return md
 
 
+def scorecard_section(nn, bench_dir, out_dir, current):
+    """The reference's scorecard (tools/scorecard.py), the card a student draws with make
+    scorecard: the first GPU's run beside every GPU measured, the targets marked."""
+    refs = scorecard.references([bench_dir], nn)
+    if not refs:
+        return []
+    name, run = refs[0]
+    card = scorecard.model(run, refs[1:], current)
+    svg = f"results-{nn}-scorecard.svg"
+    with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
+        f.write(scorecard.draw(card, target_table=False, subject="The reference solution's run",
+                               legend=f"reference, {name}"))
+    return ["### Scorecard\n",
+            f"The card `make scorecard LAB={nn}` draws from a run (`tools/scorecard.py`), here for the "
+            f"reference solution on the {name} beside the other GPUs it was measured on; your own run's "
+            f"card (`make scorecard LAB={nn}`, or the notebook's last cell) sets your GPU's bars "
+            "beside all of these.\n",
+            f"![Lab {nn}, the reference solution's scorecard: each variant's ratio to the yardstick "
+            f"on every GPU measured, the speed targets marked, and each variant against the copy "
+            f"bandwidth and the FP32 peak.]({os.path.join(out_dir, svg)}){{width=85%}}\n"]
+
+
 def book_section(nn, book, bench):
     rows = [r for r in book.get("rows", []) if nn in r.get("labs", [])]
     if not rows:
@@ -285,6 +308,8 @@ def main():
                       "benchmark sizes and writes `bench/results/<device>.json`; "
                       "`make handouts` then builds this section from it: one table per GPU, the "
                       "speed targets and a plot.\n")
+        if measured:
+            md += scorecard_section(nn, args.bench_dir, args.out, current.get(nn))
         md += book_section(nn, book, [(f, d) for f, d, _ in measured])
         md += ncu_section(nn, args.bench_dir)
         md.append(FORMULAS)
