@@ -46,7 +46,8 @@ $(HANDOUT_GEN)/rubric-%.md: grading/rubrics/%.rubric handouts/tools/rubric.py
 	$(HANDOUT_PYTHON) handouts/tools/rubric.py --rubrics grading/rubrics --out $(@D) $*
 
 # A notebook carries the files its lab builds with (handouts/tools/notebook_setup.py).
-NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py
+NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py \
+                 handouts/tools/scorecard_cell.py tools/scorecard.py $(wildcard bench/results/*.d/*.json)
 
 # $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files and its
 # results fragment (none for 00-course)

@@ -270,6 +270,25 @@ local function setup_cells(title)
   }
 end
 
+-- The notebook's last cell (handouts/tools/scorecard_cell.py, through notebook_setup.py): the
+-- student's run drawn as a scorecard inline (tools/scorecard.py); without a GPU, a reference run.
+local function scorecard_cells()
+  local cmd = python .. " handouts/tools/notebook_setup.py --lab " .. lab .. " --scorecard-cell"
+  local p = io.popen(cmd)
+  local code = p:read("a")
+  if not p:close() or code == "" then fail("handouts/tools/notebook_setup.py failed: " .. cmd) end
+  return {
+    pandoc.Header(1, "Your scorecard"),
+    pandoc.Para({pandoc.Str("When your kernels pass, run the cell below: it runs the lab at its "
+                            .. "benchmark sizes and draws your speeds beside the reference solution's "
+                            .. "on every GPU it was measured on, with the speed targets marked "
+                            .. "(the same card as "), pandoc.Code("make scorecard LAB=" .. lab),
+                 pandoc.Str(").")}),
+    pandoc.Div({pandoc.CodeBlock(code:gsub("\n$", ""), {class = "python"})},
+               {class = "cell code", cudalabs = "scorecard"}),
+  }
+end
+
 -- In print, a heading keeps the start of what follows it on its page, and short tables and code
 -- blocks are not split: \keeptogether{N} (handouts/style/header.tex) before them, N in lines of
 -- body text. Longer ones may split; a page holds about 55 lines.
@@ -365,6 +384,7 @@ function Pandoc(doc)
   if notebook then
     local top = setup_cells(title)
     for i = #top, 1, -1 do table.insert(blocks, 1, top[i]) end
+    for _, b in ipairs(scorecard_cells()) do blocks[#blocks + 1] = b end
     m.jupyter = {
       kernelspec = {name = "python3", display_name = "Python 3", language = "python"},
       language_info = {name = "python"},
