@@ -7,6 +7,8 @@
 #   make handouts REPO_URL=https://host/course/cudalabs.git   a repository the notebooks fetch
 #                              instead of the course files they carry
 #   make handout-01            one lab, both editions (any NN)
+#   make handouts COLAB_BASE=https://colab.research.google.com/github/OWNER/REPO/blob/main/handouts
+#                              Open in Colab links (default: handouts/colab.conf; tools/colab.py)
 #
 # Code excerpts are read from the labs at build time (handouts/filters/cudalabs.lua); measured
 # results from bench/results/*.json (handouts/tools/results.py). The PDF goes through LaTeX source
@@ -19,14 +21,22 @@ HANDOUT_SRC := $(sort $(wildcard handouts/[0-9][0-9]-*.md))
 HANDOUT_NAMES := $(basename $(notdir $(HANDOUT_SRC)))
 HANDOUT_LAB_NAMES := $(filter-out 00-%,$(HANDOUT_NAMES))
 REPO_URL ?=
+# Open in Colab links: COLAB_BASE, set in handouts/colab.conf or on the command line.
+include handouts/colab.conf
+ifneq ($(strip $(COLAB_BASE)),)
+  ifneq ($(shell $(or $(HANDOUT_PYTHON),python3) tools/colab.py check '$(COLAB_BASE)' > /dev/null 2>&1 && echo ok),ok)
+    $(error $(shell python3 tools/colab.py check '$(COLAB_BASE)') (handouts/colab.conf or the command line))
+  endif
+endif
 PANDOC ?= pandoc
 HANDOUT_PYTHON ?= python3
 
-HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk \
+HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk handouts/colab.conf \
                        $(wildcard handouts/figures/*.svg handouts/style/*)
 HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
                 --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) -M python=$(HANDOUT_PYTHON) \
-                $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
+                $(if $(REPO_URL),-M repo_url='$(REPO_URL)') \
+                $(if $(strip $(COLAB_BASE)),-M colab_base='$(strip $(COLAB_BASE))')
 HANDOUT_PDF_FLAGS := --standalone -t latex -V papersize=a4 -V geometry:margin=1.8cm \
                      -V fontsize=10pt -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' \
                      -V monofont='DejaVu Sans Mono' -V colorlinks=true -V linkcolor=blue \

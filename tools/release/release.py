@@ -84,6 +84,11 @@ def build_student(args):
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(path, target)
     shutil.copy2(os.path.join(HERE, "student-README.md"), os.path.join(dest, "README.md"))
+    # The README's Open in Colab table, from the course's base address (tools/colab.py).
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import colab
+    colab.readme(os.path.join(dest, "README.md"), args.colab_base or "", False,
+                 unset=["Open a lab's notebook, `handouts/NN-topic.ipynb`, in Colab with File → Upload notebook."])
     handouts = sorted(f for f in os.listdir(args.handouts) if f.endswith((".pdf", ".html", ".ipynb")))
     labs = sorted(d for d in os.listdir("labs") if re.match(r"\d\d-", d))
     missing = [f"{name}.{ext}" for name in labs for ext in ("pdf", "html", "ipynb")
@@ -325,6 +330,7 @@ def main():
     s.add_argument("--handouts", required=True)
     s.add_argument("--out", required=True)
     s.add_argument("--zip")
+    s.add_argument("--colab-base", help="Open in Colab links' base address (handouts/colab.conf)")
     s.set_defaults(func=build_student)
     s = sub.add_parser("leaks")
     s.add_argument("paths", nargs="+")
