@@ -414,6 +414,14 @@ function Pandoc(doc)
   if lab then
     local top = colab_lab_block()
     for i = #top, 1, -1 do table.insert(blocks, 1, top[i]) end
+    -- What to hand in and how it is graded (handouts/tools/rubric.py, handin-NN.md, from the
+    -- grader's rubric), in both editions, before the measured results (else at the end).
+    local handin = transform(generated_blocks("handin", "rubric.py"), false)
+    local at = #blocks + 1
+    for i, b in ipairs(blocks) do
+      if b.t == "Header" and b.level == 1 and pandoc.utils.stringify(b) == "Measured results" then at = i; break end
+    end
+    for i = #handin, 1, -1 do table.insert(blocks, at, handin[i]) end
   end
 
   local title = m.title and pandoc.utils.stringify(m.title) or "cudalabs"
