@@ -142,6 +142,17 @@ def references(dirs, nn):
     return sorted(found.items())
 
 
+def no_ratio(row):
+    """Why a row has no bar."""
+    status = row.get("status") or "?"
+    if status in ("PASS", "REF"):
+        t = f" in {row['time_ms']:.4g} ms" if row.get("time_ms") else ""
+        return f"passed{t}; no ratio to the yardstick for this variant"
+    if status == "FAIL":
+        return "FAIL: no ratio (the check failed)"
+    return f"{status}: no ratio (not timed)"
+
+
 def size_key(size):
     prod = 1
     for p in str(size).lower().split("x"):
@@ -163,14 +174,17 @@ def model(run, refs, targets=None, declared=None):
         key = (r.get("variant"), r.get("size"))
         if any((g["variant"], g["size"]) == key for g in groups):
             continue
-        ref_ratios = []
+        ref_ratios, ref_notes = [], []
         for name, ref in refs:
             row = next((x for x in ref.get("results", []) if (x.get("variant"), x.get("size")) == key), None)
-            ref_ratios.append(row.get("ratio") if row and row.get("status") in ("PASS", "REF") else None)
+            ratio = row.get("ratio") if row and row.get("status") in ("PASS", "REF") else None
+            ref_ratios.append(ratio)
+            ref_notes.append(None if ratio is not None else no_ratio(row) if row else "not measured at this size")
         marks = [t["min_ratio"] for t in targets
                  if (t["variant"], t["size"]) == key and on_bar(run, t.get("yardstick"))]
-        groups.append({"variant": key[0], "size": key[1], "ratio": r.get("ratio"),
-                       "status": r.get("status"), "refs": ref_ratios, "targets": marks})
+        groups.append({"variant": key[0], "size": key[1], "ratio": r.get("ratio"), "status": r.get("status"),
+                       "note": None if r.get("ratio") is not None else no_ratio(r),
+                       "refs": ref_ratios, "ref_notes": ref_notes, "targets": marks})
     have = {r.get("variant") for r in yours}
     expected = []
     for v in (declared or []):
@@ -266,20 +280,20 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         add(f'<text class="label" x="{left - 6}" y="{y + 11}" text-anchor="end" '
             f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}">{esc(label)}</text>')
         if g["ratio"] is None:
-            add(f'<text class="nobar" x="{left + 4}" y="{y + 11}" fill="#c0392b" data-variant="{esc(g["variant"])}"'
-                f' data-size="{esc(g["size"])}" data-status="{esc(g["status"])}">{esc(g["status"])}: no ratio '
-                f'(the check failed or nothing was timed)</text>')
+            fill = "#555" if g["status"] in ("PASS", "REF") else "#c0392b"
+            add(f'<text class="nobar" x="{left + 4}" y="{y + 11}" fill="{fill}" data-variant="{esc(g["variant"])}"'
+                f' data-size="{esc(g["size"])}" data-status="{esc(g["status"])}">{esc(g["note"])}</text>')
         else:
             w = max(1.0, g["ratio"] * scale)
             add(f'<rect class="bar yours" x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{YOURS}" '
                 f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" data-ratio="{g["ratio"]:.6g}"/>')
             add(f'<text x="{left + w + 4:.1f}" y="{y + 11}">{g["ratio"]:.2f}</text>')
         ry = y + bar_h + 2
-        for i, (name, r) in enumerate(zip(m["references"], g["refs"])):
+        for i, (name, r, note) in enumerate(zip(m["references"], g["refs"], g["ref_notes"])):
             colour = REF_COLOURS[i % len(REF_COLOURS)]
             if r is None:
                 add(f'<text class="noref" x="{left + 4}" y="{ry + 8}" font-size="9" fill="#777" '
-                    f'data-device="{esc(name)}">{esc(name)}: not measured at this size</text>')
+                    f'data-device="{esc(name)}">{esc(name)}: {esc(note)}</text>')
             else:
                 w = max(1.0, r * scale)
                 add(f'<rect class="bar ref" x="{left}" y="{ry}" width="{w:.1f}" height="{sub_h}" fill="{colour}" '
