@@ -46,7 +46,7 @@ notebooks_suite() {
         run_capture "notebook $name" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/$name"
         if [ "$rc" -eq 0 ]; then
-            pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77)"
+            pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77), then shows its scorecard"
         else
             fail "notebook $name runs to its lab run" "$(printf '%s' "$out" | grep -v 'cells run in' | head -n 2)"
         fi
