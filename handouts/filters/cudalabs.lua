@@ -353,6 +353,11 @@ local function keep_together(blocks)
     local after = blocks[i + 1]
     if el.t == "Header" then
       need = 3 + (after and math.min(lines_of(after), KEEP_MAX) or 0)
+      -- a heading right above another (Measured results, then a GPU's) keeps both and the start
+      -- of what follows the second
+      if after and after.t == "Header" then
+        need = 7 + (blocks[i + 2] and math.min(lines_of(blocks[i + 2]), KEEP_MAX) or 0)
+      end
       -- a short lead-in before a table or code block stays with it
       if after and after.t == "Para" and blocks[i + 2] and (blocks[i + 2].t == "Table" or blocks[i + 2].t == "CodeBlock") then
         need = 6 + math.min(lines_of(blocks[i + 2]), KEEP_MAX)

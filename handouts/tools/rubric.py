@@ -143,9 +143,11 @@ def handin_fragment(nn, path, labs_dir="labs"):
     mine = student_file(nn, labs_dir)
     name = os.path.basename(mine)
     forbidden = settings.get("forbid_symbols", "").split()
+    folder = os.path.dirname(mine)
     lines = ["# What to hand in, and how it is graded", "",
-             f"**Hand in one file: `{name}`**, your `{mine}` (in the notebook, the `%%writefile` cell "
-             f"writes it: download `cudalabs/{mine}` from the file browser). Nothing else is read: the "
+             f"**Hand in one file: `{name}`**, the one you completed in `{folder}/` (in the notebook, "
+             f"the `%%writefile` cell writes it into `cudalabs/{folder}/`: download it from the file "
+             "browser). Nothing else is read: the "
              "grader builds your file with the course's own driver, interface and harness, so a change "
              "to any other file is lost, and every function the interface declares must be in it.", "",
              f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
