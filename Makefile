@@ -252,4 +252,4 @@ help:
 	@echo "labs:"
 	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)
