@@ -32,6 +32,19 @@ ifeq ($(NVCC_FOUND),)
   endif
 endif
 
+# make test needs Debian packages (tools/deps/*.txt; the cluster test's are optional): a missing
+# one stops it here, before anything is built, with the one command that installs them all.
+# DEPS_CHECK=0 skips the check (the suites then skip what lacks its tools, and say so).
+TEST_DEP_LISTS := core handouts grading release
+ifneq ($(filter test,$(MAKECMDGOALS)),)
+  ifneq ($(DEPS_CHECK),0)
+    DEPS_MISSING := $(shell bash tools/install-deps.sh --check $(TEST_DEP_LISTS) 2>/dev/null)
+    ifneq ($(DEPS_MISSING),)
+      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  sudo bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
+    endif
+  endif
+endif
+
 # ---- GPU architecture -----------------------------------------------------------------------
 MULTI_ARCHS := 75 80 86 89 90
 ifeq ($(origin ARCH),undefined)
@@ -150,7 +163,7 @@ $(BUILD)/unit_tests: $(UNIT_OBJS)
 	$(CXX) -o $@ $^ -pthread -ldl
 
 # ---- top-level targets ----------------------------------------------------------------------
-.PHONY: all labs solutions unit-tests test test-cluster bench clean help list-labs arch check-cuda12
+.PHONY: all labs solutions unit-tests test test-cluster bench clean help list-labs arch check-cuda12 scorecard
 
 all: labs solutions
 labs: $(LAB_PROGRAMS)
@@ -181,6 +194,27 @@ profile%:
 list-labs:
 	@echo $(LAB_NUMS)
 
+# make scorecard LAB=NN: your lab's speeds beside the reference solution's on every GPU it was
+# measured on, the targets marked (tools/scorecard.py): runs ./labNN --bench --json (a GPU), or
+# draws RESULTS=file.json (any lab's --json output, no GPU needed). Writes
+# $(BUILD)/scorecard/labNN.svg and .png. PROGRAM=sol: the reference solution's own run.
+SCORECARD_PYTHON ?= python3
+PROGRAM ?= lab
+scorecard:
+	@[ -n "$(LAB)" ] || { echo "usage: make scorecard LAB=NN [RESULTS=results.json]" >&2; exit 2; }
+	@[ -n "$(call lab_dir,$(LAB))" ] || { echo "make scorecard: no lab $(LAB) (labs: $(LAB_NUMS))" >&2; exit 2; }
+	@mkdir -p $(BUILD)/scorecard
+	+@set -e; out=$(BUILD)/scorecard/$(PROGRAM)$(LAB); results='$(RESULTS)'; describe=""; \
+	  if [ -z "$$results" ] || [ -n "$(NVCC_FOUND)" ]; then \
+	    $(MAKE) --no-print-directory $(PROGRAM)$(LAB); \
+	    ./$(PROGRAM)$(LAB) --describe > $$out.describe.json && describe="--describe $$out.describe.json"; \
+	  fi; \
+	  if [ -z "$$results" ]; then \
+	    results=$$out.json; rc=0; ./$(PROGRAM)$(LAB) --bench --json $$results || rc=$$?; \
+	    [ $$rc -le 1 ] || exit $$rc; \
+	  fi; \
+	  $(SCORECARD_PYTHON) tools/scorecard.py "$$results" --lab $(LAB) $$describe --out $$out.svg --png
+
 # Everything built with a CUDA 12 toolkit (students' Colab and clusters run 12.x): CUDA12_HOME,
 # or Debian's nvidia-cuda-toolkit 12.4 fetched into $(BUILD)/cuda12 (tools/check-cuda12.sh).
 check-cuda12:
@@ -209,6 +243,7 @@ help:
 	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
+	@echo "  make scorecard LAB=NN [RESULTS=r.json]   your run beside the reference's, as SVG and PNG"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute counters of lab NN's $(if $(HAVE_SOLUTIONS),solution,kernels) (labs that have profile.sh)"
 	@echo "  make arch             which nvcc and CUDA version, and the GPU architecture flags (ARCH=sm_90)"
@@ -217,4 +252,4 @@ help:
 	@echo "labs:"
 	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)
 
--include $(shell find $(BUILD) -name '*.d' 2>/dev/null)
+-include $(shell find $(BUILD) -name '*.d' -type f 2>/dev/null)

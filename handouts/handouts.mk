@@ -7,6 +7,8 @@
 #   make handouts REPO_URL=https://host/course/cudalabs.git   a repository the notebooks fetch
 #                              instead of the course files they carry
 #   make handout-01            one lab, both editions (any NN)
+#   make handouts COLAB_BASE=https://colab.research.google.com/github/OWNER/REPO/blob/main/handouts
+#                              Open in Colab links (default: handouts/colab.conf; tools/colab.py)
 #
 # Code excerpts are read from the labs at build time (handouts/filters/cudalabs.lua); measured
 # results from bench/results/*.json (handouts/tools/results.py). The PDF goes through LaTeX source
@@ -19,14 +21,22 @@ HANDOUT_SRC := $(sort $(wildcard handouts/[0-9][0-9]-*.md))
 HANDOUT_NAMES := $(basename $(notdir $(HANDOUT_SRC)))
 HANDOUT_LAB_NAMES := $(filter-out 00-%,$(HANDOUT_NAMES))
 REPO_URL ?=
+# Open in Colab links: COLAB_BASE, set in handouts/colab.conf or on the command line.
+include handouts/colab.conf
+ifneq ($(strip $(COLAB_BASE)),)
+  ifneq ($(shell $(or $(HANDOUT_PYTHON),python3) tools/colab.py check '$(COLAB_BASE)' > /dev/null 2>&1 && echo ok),ok)
+    $(error $(shell python3 tools/colab.py check '$(COLAB_BASE)') (handouts/colab.conf or the command line))
+  endif
+endif
 PANDOC ?= pandoc
 HANDOUT_PYTHON ?= python3
 
-HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk \
+HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk handouts/colab.conf \
                        $(wildcard handouts/figures/*.svg handouts/style/*)
 HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
                 --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) -M python=$(HANDOUT_PYTHON) \
-                $(if $(REPO_URL),-M repo_url='$(REPO_URL)')
+                $(if $(REPO_URL),-M repo_url='$(REPO_URL)') \
+                $(if $(strip $(COLAB_BASE)),-M colab_base='$(strip $(COLAB_BASE))')
 HANDOUT_PDF_FLAGS := --standalone -t latex -V papersize=a4 -V geometry:margin=1.8cm \
                      -V fontsize=10pt -V mainfont='DejaVu Serif' -V sansfont='DejaVu Sans' \
                      -V monofont='DejaVu Sans Mono' -V colorlinks=true -V linkcolor=blue \
@@ -35,7 +45,7 @@ HANDOUT_HTML_FLAGS := --standalone --self-contained --mathml --css handouts/styl
 
 # The measured results, the Nsight Compute notes and the book's figures of lab NN, as a Markdown
 # fragment and SVG plots: each lab's handout depends on its own fragment only.
-$(HANDOUT_GEN)/results-%.md: handouts/tools/results.py $(wildcard bench/results/*.json handouts/data/*.json)
+$(HANDOUT_GEN)/results-%.md: handouts/tools/results.py tools/scorecard.py $(wildcard bench/results/*.json bench/results/*.d/*.json bench/targets.json handouts/data/*.json)
 	@mkdir -p $(@D)
 	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(@D) $*
 $(foreach n,$(LAB_NUMS),$(eval $(HANDOUT_GEN)/results-$(n).md: $(wildcard bench/results/ncu-lab$(n).md)))
@@ -46,7 +56,8 @@ $(HANDOUT_GEN)/rubric-%.md: grading/rubrics/%.rubric handouts/tools/rubric.py
 	$(HANDOUT_PYTHON) handouts/tools/rubric.py --rubrics grading/rubrics --out $(@D) $*
 
 # A notebook carries the files its lab builds with (handouts/tools/notebook_setup.py).
-NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py
+NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py \
+                 handouts/tools/scorecard_cell.py tools/scorecard.py $(wildcard bench/results/*.d/*.json)
 
 # $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files and its
 # results fragment (none for 00-course)

@@ -3,16 +3,31 @@
 # the project: core, handouts, grading). Installs only what is missing; needs root or sudo.
 #   bash tools/install-deps.sh            every list
 #   bash tools/install-deps.sh core       only tools/deps/core.txt
+#   bash tools/install-deps.sh --check core handouts
+#                                         installs nothing: prints the missing packages of those
+#                                         lists (of the ones this tree has) on one line, exit 1
+#                                         if any; exit 0 and nothing printed where there is no
+#                                         dpkg (not Debian: nothing to check). make test uses it.
 set -euo pipefail
 cd "$(dirname "$0")/deps"
+check=0
+[ "${1:-}" = --check ] && { check=1; shift; }
 lists=("$@")
 [ ${#lists[@]} -eq 0 ] && lists=(*.txt) || lists=("${lists[@]/%/.txt}")
+if [ "$check" = 1 ]; then
+    command -v dpkg-query > /dev/null || exit 0
+    present=()
+    for l in "${lists[@]}"; do [ -f "$l" ] && present+=("$l"); done
+    [ ${#present[@]} -eq 0 ] && exit 0
+    lists=("${present[@]}")
+fi
 packages=$(sed 's/#.*//' "${lists[@]}" | tr -s ' \t' '\n' | sed '/^$/d' | sort -u)
 missing=()
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
 done
 [ ${#missing[@]} -eq 0 ] && exit 0
+[ "$check" = 1 ] && { echo "${missing[*]}"; exit 1; }
 echo "install-deps: installing ${missing[*]}"
 if [ "$(id -u)" -eq 0 ]; then SUDO=""
 elif sudo -n true 2>/dev/null; then SUDO="sudo -n"

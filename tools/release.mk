@@ -16,6 +16,7 @@ RELEASE_PYTHON ?= python3
 .PHONY: release gradescope
 release: handouts
 	$(RELEASE_PYTHON) tools/release/release.py student --handouts $(HANDOUT_DIR)/student \
+	  $(if $(strip $(COLAB_BASE)),--colab-base '$(strip $(COLAB_BASE))') \
 	  --out $(RELEASE_DIR)/$(RELEASE_NAME) --zip $(RELEASE_DIR)/$(RELEASE_NAME).zip
 
 gradescope:

@@ -24,6 +24,7 @@
 local edition = "student"
 local lab = nil
 local repo_url = ""
+local colab_base = ""  -- handouts/colab.conf, COLAB_BASE: the links' base address (tools/colab.py)
 local python = "python3"
 local gen_dir = "build/handouts/gen"
 local source_name = "handout"
@@ -192,6 +193,40 @@ local function generated_blocks(kind, tool)
   return pandoc.read(text, "markdown").blocks
 end
 
+-- Open in Colab (colab_base, checked by tools/colab.py in handouts.mk): a lab's link is
+-- colab_base/NN-topic.ipynb. A lab handout starts with its own; the course guide's
+-- ::: colab-links ::: lists every lab's, or, with no base, says how to open a notebook anyway.
+local function colab_link(name)
+  return pandoc.Link({pandoc.Str("Open " .. name .. ".ipynb in Colab")}, colab_base .. "/" .. name .. ".ipynb")
+end
+
+local function lab_names()
+  local names = {}
+  for _, d in ipairs(list_dir("labs/[0-9][0-9]-*/")) do
+    names[#names + 1] = d:gsub("/$", ""):gsub("^labs/", "")
+  end
+  table.sort(names)
+  return names
+end
+
+local function colab_lab_block()
+  if colab_base == "" or not lab then return {} end
+  resolve_lab()
+  local name = lab_dir:gsub("^labs/", "")
+  return {pandoc.Para({pandoc.Strong({pandoc.Str("Colab:")}), pandoc.Space(), colab_link(name),
+                       pandoc.Str(" (then Runtime → Change runtime type → T4 GPU, and run the cells from the top).")})}
+end
+
+local function colab_links_block()
+  if colab_base == "" then
+    return {pandoc.Para({pandoc.Str("This course has no Open in Colab links: upload a lab's notebook "
+                                    .. "to Colab instead (File → Upload notebook), as above.")})}
+  end
+  local items = {}
+  for _, name in ipairs(lab_names()) do items[#items + 1] = {pandoc.Plain({colab_link(name)})} end
+  return {pandoc.Para({pandoc.Str("Open a lab's notebook in Colab:")}), pandoc.BulletList(items)}
+end
+
 -- Walks the blocks, applying the edition and the custom elements; `instr` tells whether we are
 -- inside an instructor div (solution excerpts are allowed only there).
 local function transform(blocks, instr)
@@ -214,6 +249,8 @@ local function transform(blocks, instr)
       add = starter_cell()
     elseif el.t == "Div" and el.classes:includes("results") then
       add = transform(generated_blocks("results", "results.py"), instr)
+    elseif el.t == "Div" and el.classes:includes("colab-links") then
+      add = colab_links_block()
     elseif el.t == "Div" and el.classes:includes("rubric") then
       if not instr then fail("'::: rubric' outside '::: instructor': the rubric is for instructors") end
       add = transform(generated_blocks("rubric", "rubric.py"), instr)
@@ -270,6 +307,25 @@ local function setup_cells(title)
   }
 end
 
+-- The notebook's last cell (handouts/tools/scorecard_cell.py, through notebook_setup.py): the
+-- student's run drawn as a scorecard inline (tools/scorecard.py); without a GPU, a reference run.
+local function scorecard_cells()
+  local cmd = python .. " handouts/tools/notebook_setup.py --lab " .. lab .. " --scorecard-cell"
+  local p = io.popen(cmd)
+  local code = p:read("a")
+  if not p:close() or code == "" then fail("handouts/tools/notebook_setup.py failed: " .. cmd) end
+  return {
+    pandoc.Header(1, "Your scorecard"),
+    pandoc.Para({pandoc.Str("When your kernels pass, run the cell below: it runs the lab at its "
+                            .. "benchmark sizes and draws your speeds beside the reference solution's "
+                            .. "on every GPU it was measured on, with the speed targets marked "
+                            .. "(the same card as "), pandoc.Code("make scorecard LAB=" .. lab),
+                 pandoc.Str(").")}),
+    pandoc.Div({pandoc.CodeBlock(code:gsub("\n$", ""), {class = "python"})},
+               {class = "cell code", cudalabs = "scorecard"}),
+  }
+end
+
 -- In print, a heading keeps the start of what follows it on its page, and short tables and code
 -- blocks are not split: \keeptogether{N} (handouts/style/header.tex) before them, N in lines of
 -- body text. Longer ones may split; a page holds about 55 lines.
@@ -297,6 +353,11 @@ local function keep_together(blocks)
     local after = blocks[i + 1]
     if el.t == "Header" then
       need = 3 + (after and math.min(lines_of(after), KEEP_MAX) or 0)
+      -- a heading right above another (Measured results, then a GPU's) keeps both and the start
+      -- of what follows the second
+      if after and after.t == "Header" then
+        need = 7 + (blocks[i + 2] and math.min(lines_of(blocks[i + 2]), KEEP_MAX) or 0)
+      end
       -- a short lead-in before a table or code block stays with it
       if after and after.t == "Para" and blocks[i + 2] and (blocks[i + 2].t == "Table" or blocks[i + 2].t == "CodeBlock") then
         need = 6 + math.min(lines_of(blocks[i + 2]), KEEP_MAX)
@@ -345,12 +406,28 @@ function Pandoc(doc)
   edition = m.edition and pandoc.utils.stringify(m.edition) or "student"
   if edition ~= "student" and edition ~= "instructor" then fail("edition must be student or instructor") end
   repo_url = m.repo_url and pandoc.utils.stringify(m.repo_url) or ""
+  colab_base = m.colab_base and pandoc.utils.stringify(m.colab_base) or ""
+  if colab_base ~= "" and not colab_base:match("^https://colab%.research%.google%.com/github/[%w._/-]+$") then
+    fail("colab_base must be https://colab.research.google.com/github/OWNER/REPO/blob/BRANCH/FOLDER, got " .. colab_base)
+  end
   python = m.python and pandoc.utils.stringify(m.python) or python
   gen_dir = m.gen_dir and pandoc.utils.stringify(m.gen_dir) or gen_dir
   lab = m.lab and pandoc.utils.stringify(m.lab) or nil
   if lab and not lab:match("^%d%d$") then fail("metadata 'lab' must be two digits, got " .. lab) end
 
   local blocks = transform(doc.blocks, false)
+  if lab then
+    local top = colab_lab_block()
+    for i = #top, 1, -1 do table.insert(blocks, 1, top[i]) end
+    -- What to hand in and how it is graded (handouts/tools/rubric.py, handin-NN.md, from the
+    -- grader's rubric), in both editions, before the measured results (else at the end).
+    local handin = transform(generated_blocks("handin", "rubric.py"), false)
+    local at = #blocks + 1
+    for i, b in ipairs(blocks) do
+      if b.t == "Header" and b.level == 1 and pandoc.utils.stringify(b) == "Measured results" then at = i; break end
+    end
+    for i = #handin, 1, -1 do table.insert(blocks, at, handin[i]) end
+  end
 
   local title = m.title and pandoc.utils.stringify(m.title) or "cudalabs"
   local subtitle = (edition == "instructor" and "Instructor edition" or "Student edition")
@@ -365,6 +442,7 @@ function Pandoc(doc)
   if notebook then
     local top = setup_cells(title)
     for i = #top, 1, -1 do table.insert(blocks, 1, top[i]) end
+    for _, b in ipairs(scorecard_cells()) do blocks[#blocks + 1] = b end
     m.jupyter = {
       kernelspec = {name = "python3", display_name = "Python 3", language = "python"},
       language_info = {name = "python"},

@@ -98,7 +98,7 @@ def check_notebook(path, starter_path, nn):
     if not cells or cells[0].cell_type != "markdown" or not cells[0].source.startswith(f"# Lab {nn}"):
         problems.append(f"the first cell is not the title '# Lab {nn} ...'")
     roles = [(i, c.metadata.get("cudalabs")) for i, c in enumerate(cells) if c.cell_type == "code"]
-    order = {"setup": 0, "starter": 1, "run": 2}
+    order = {"setup": 0, "starter": 1, "run": 2, "scorecard": 3}
     first = {}
     for i, role in roles:
         first.setdefault(role, i)
@@ -108,6 +108,10 @@ def check_notebook(path, starter_path, nn):
     if not problems:
         if not first["setup"] < first["starter"] < first["run"]:
             problems.append("cells out of order: setup, then the starter, then the build-and-run cell")
+        if roles[-1][1] != "scorecard" or sum(1 for _, r in roles if r == "scorecard") != 1:
+            problems.append("the scorecard cell is not the notebook's last code cell, once")
+        elif f'NN = "{nn}"' not in cells[roles[-1][0]].source:
+            problems.append(f"the scorecard cell does not draw lab {nn}")
         if any(r == "setup" for i, r in roles if i != first["setup"]):
             problems.append("more than one setup cell")
         starter = cells[first["starter"]].source

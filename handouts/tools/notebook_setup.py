@@ -1,12 +1,16 @@
 #!/usr/bin/env python3
 """The first code cell of a lab's notebook: handouts/tools/setup_cell.py with the course files
 of the lab embedded (a base64 tar.gz of the Makefile, common/, the lab's folder without the
-student's file and what it includes from labs/ (labs/products/ of the product labs), which the notebook's %%writefile cell writes), so that the notebook runs on a
+student's file and what it includes from labs/ (labs/products/ of the product labs), tools/scorecard.py and the lab's reference runs, which the
+notebook's %%writefile cell writes), so that the notebook runs on a
 fresh Colab GPU runtime with no clone and no upload.
 
   notebook_setup.py --lab 01 [--repo-url URL]     prints the cell's code (the Lua filter
                                                   cudalabs.lua calls it for every notebook)
   notebook_setup.py --lab 01 --list               the files it embeds, one per line
+  notebook_setup.py --lab 01 --scorecard-cell     the code of the notebook's last cell, which
+                                                  draws the student's scorecard inline
+                                                  (handouts/tools/scorecard_cell.py)
 """
 import argparse
 import base64
@@ -37,7 +41,15 @@ def course_files(nn):
         sys.exit(f"notebook_setup.py: {folder} must hold exactly one .cu besides driver.cu")
     files = ["Makefile"] + sorted(glob.glob("common/*")) + [f for f in lab_files if f != students[0]]
     files += shared_lab_files(lab_files)
+    # The scorecard (the notebook's last cell) and the reference solution's runs of this lab
+    # that it draws beside the student's: reference/<device>.d/NN.json in the notebook.
+    files += ["tools/scorecard.py"] + sorted(glob.glob(f"bench/results/*.d/{nn}.json"))
     return [f for f in files if os.path.isfile(f) and not f.endswith("~")]
+
+
+def arcname(path):
+    """Where a carried file goes: the reference runs as in the student edition (reference/)."""
+    return "reference/" + path[len("bench/results/"):] if path.startswith("bench/results/") else path
 
 
 def shared_lab_files(lab_files):
@@ -64,7 +76,7 @@ def payload(files):
     raw = io.BytesIO()
     with tarfile.open(fileobj=raw, mode="w", format=tarfile.PAX_FORMAT) as tar:
         for path in files:
-            info = tar.gettarinfo(path, arcname=path)
+            info = tar.gettarinfo(path, arcname=arcname(path))
             info.uid = info.gid = 0
             info.uname = info.gname = ""
             info.mtime = int(info.mtime)
@@ -90,13 +102,24 @@ def setup_cell(nn, repo_url):
     return code
 
 
+def scorecard_cell(nn):
+    with open(os.path.join(HERE, "scorecard_cell.py"), encoding="utf-8") as f:
+        code = f.read().rstrip("\n")
+    if code.count('NN = ""') != 1:
+        sys.exit("notebook_setup.py: scorecard_cell.py must hold the line 'NN = \"\"' once")
+    return code.replace('NN = ""', f'NN = "{nn}"')
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lab", required=True)
     ap.add_argument("--repo-url", default="")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--scorecard-cell", action="store_true")
     args = ap.parse_args()
-    if args.list:
+    if args.scorecard_cell:
+        sys.stdout.write(scorecard_cell(args.lab) + "\n")
+    elif args.list:
         print("\n".join(course_files(args.lab)))
     else:
         sys.stdout.write(setup_cell(args.lab, args.repo_url) + "\n")

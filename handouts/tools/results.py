@@ -21,7 +21,13 @@ import os
 import re
 import sys
 
-BOOK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "book-c2070.json")
+HERE = os.path.dirname(os.path.abspath(__file__))
+BOOK = os.path.join(HERE, "..", "data", "book-c2070.json")
+STRETCH = os.path.join(HERE, "..", "data", "stretch.json")
+TARGETS = os.path.join(HERE, "..", "..", "bench", "targets.json")
+sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+import scorecard  # noqa: E402  (tools/scorecard.py)
+from scorecard import judge_targets  # noqa: E402
 
 
 def fmt(value, digits):
@@ -90,7 +96,14 @@ def plot_svg(rows, title):
     return "\n".join(out) + "\n"
 
 
-def device_section(nn, fname, data, runs, out_dir, heading):
+def load_optional(path):
+    if not path or not os.path.isfile(path):
+        return {}
+    with open(path, encoding="utf-8") as f:
+        return json.load(f)
+
+
+def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretch=()):
     md = []
     dev = runs[0].get("device", {})
     name = dev.get("name") or data.get("device", "unknown GPU")
@@ -130,7 +143,9 @@ def device_section(nn, fname, data, runs, out_dir, heading):
                 bars.append((f"{r.get('variant')} {r.get('size')}", float(r["ratio"]),
                              r.get("status") == "PASS"))
         md.append("")
-        targets = run.get("targets", [])
+        # The targets the lab declares now (bench/targets.json), judged on this run's rows: the
+        # file records those of its day, which may have moved since.
+        targets = judge_targets(run, current) if current is not None else run.get("targets", [])
         if targets:
             md.append("| speed target | needed | measured | |")
             md.append("|---|--:|--:|---|")
@@ -138,6 +153,15 @@ def device_section(nn, fname, data, runs, out_dir, heading):
                 met = {True: "met", False: "**missed**", None: "not run"}[t.get("met")]
                 md.append(f"| `{t.get('variant')}` at {t.get('size')} vs {t.get('yardstick')} | "
                           f"{fmt(t.get('min_ratio'), 2)} | {fmt(t.get('ratio'), 2)} | {met} |")
+            md.append("")
+        goals = judge_targets(run, list(stretch))
+        if goals:
+            md.append("| stretch goal (beyond the targets) | aim | measured | |")
+            md.append("|---|--:|--:|---|")
+            for g, s in zip(goals, stretch):
+                reached = {True: "reached", False: "not yet", None: "not run"}[g["met"]]
+                md.append(f"| {s.get('goal', 'stretch')}: `{g['variant']}` at {g['size']} vs {g['yardstick']} | "
+                          f"{fmt(g['min_ratio'], 2)} | {fmt(g['ratio'], 3)} | {reached} |")
             md.append("")
         contrasts = run.get("contrasts", [])
         if contrasts:
@@ -155,6 +179,28 @@ def device_section(nn, fname, data, runs, out_dir, heading):
                   f"measured in the same run (1.0 = as fast as the yardstick).]"
                   f"({os.path.join(out_dir, svg)}){{width=95%}}\n")
     return md
+
+
+def scorecard_section(nn, bench_dir, out_dir, current):
+    """The reference's scorecard (tools/scorecard.py), the card a student draws with make
+    scorecard: the first GPU's run beside every GPU measured, the targets marked."""
+    refs = scorecard.references([bench_dir], nn)
+    if not refs:
+        return []
+    name, run = refs[0]
+    card = scorecard.model(run, refs[1:], current)
+    svg = f"results-{nn}-scorecard.svg"
+    with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
+        f.write(scorecard.draw(card, target_table=False, subject="The reference solution's run",
+                               legend=f"reference, {name}"))
+    return ["### Scorecard\n",
+            f"The card `make scorecard LAB={nn}` draws from a run (`tools/scorecard.py`), here for the "
+            f"reference solution on the {name} beside the other GPUs it was measured on; your own run's "
+            f"card (`make scorecard LAB={nn}`, or the notebook's last cell) sets your GPU's bars "
+            "beside all of these.\n",
+            f"![Lab {nn}, the reference solution's scorecard: each variant's ratio to the yardstick "
+            f"on every GPU measured, the speed targets marked, and each variant against the copy "
+            f"bandwidth and the FP32 peak.]({os.path.join(out_dir, svg)}){{width=85%}}\n"]
 
 
 def book_section(nn, book, bench):
@@ -235,6 +281,9 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--bench-dir", default="bench/results")
     ap.add_argument("--book", default=BOOK)
+    ap.add_argument("--targets", default=TARGETS,
+                    help="the targets the labs declare now ({\"NN\": [...]}; bench/targets.json)")
+    ap.add_argument("--stretch", default=STRETCH, help="stretch goals ({\"NN\": [...]})")
     ap.add_argument("--out", required=True)
     ap.add_argument("labs", nargs="*")
     args = ap.parse_args()
@@ -242,6 +291,7 @@ def main():
     with open(args.book, encoding="utf-8") as f:
         book = json.load(f)
     bench = load_bench(args.bench_dir)
+    current, stretch = load_optional(args.targets), load_optional(args.stretch)
     for nn in args.labs:
         if not re.fullmatch(r"\d\d", nn):
             sys.exit(f"results.py: lab numbers are two digits, got {nn!r}")
@@ -250,13 +300,16 @@ def main():
         measured = [m for m in measured if m[2]]
         if measured:
             for fname, data, runs in measured:
-                md += device_section(nn, fname, data, runs, args.out, "###")
+                md += device_section(nn, fname, data, runs, args.out, "###", current.get(nn),
+                                     stretch.get(nn, []))
         else:
             md.append("*Results pending.* No file in `bench/results/` holds lab "
                       f"{nn} yet. On a machine with a GPU, `make bench` runs every solution at its "
                       "benchmark sizes and writes `bench/results/<device>.json`; "
                       "`make handouts` then builds this section from it: one table per GPU, the "
                       "speed targets and a plot.\n")
+        if measured:
+            md += scorecard_section(nn, args.bench_dir, args.out, current.get(nn))
         md += book_section(nn, book, [(f, d) for f, d, _ in measured])
         md += ncu_section(nn, args.bench_dir)
         md.append(FORMULAS)

@@ -4,6 +4,8 @@ rubric, grading/rubrics/NN.rubric: the points a handout shows are the points the
 
   rubric.py --rubrics grading/rubrics --out build/handouts/gen 01 13
       writes rubric-NN.md (a Markdown fragment the Lua filter puts where `::: rubric :::` is)
+      and handin-NN.md (both editions: the file to hand in and how it is graded, from the same
+      rubric, which the filter puts before the handout's "Measured results")
 
 The format is the grader's (grading/README.md, "Rubrics"): global `key = value` lines, then
 `[test ID]` sections. Keys this table does not show are ignored; a test without points or kind,
@@ -17,8 +19,9 @@ import sys
 KINDS = ("correctness", "sanitizer", "performance")
 
 
-def parse(path):
-    """[(id, {key: value}), ...] in file order, each value with its line number."""
+def parse(path, globals_out=None):
+    """[(id, {key: value}), ...] in file order, each value with its line number; the global
+    `key = value` lines before the first test into globals_out."""
     tests, current = [], None
     with open(path, encoding="utf-8") as f:
         for number, raw in enumerate(f, 1):
@@ -32,6 +35,9 @@ def parse(path):
             elif "=" in line and current is not None:
                 key, value = (s.strip() for s in line.split("=", 1))
                 current[key] = value
+            elif "=" in line and globals_out is not None:
+                key, value = (s.strip() for s in line.split("=", 1))
+                globals_out[key] = value
             elif "=" not in line:
                 sys.exit(f"{path}:{number}: not 'key = value' or '[test ID]': {line}")
     if not tests:
@@ -115,6 +121,56 @@ def fragment(nn, path):
     return "\n".join(lines) + "\n"
 
 
+def student_file(nn, labs_dir="labs"):
+    """labs/NN-topic/TOPIC.cu: the one .cu besides driver.cu (as the Makefile finds it)."""
+    folders = sorted(d for d in os.listdir(labs_dir) if d.startswith(nn + "-"))
+    if not folders:
+        sys.exit(f"rubric.py: lab {nn} has no folder {labs_dir}/{nn}-*/")
+    files = sorted(f for f in os.listdir(os.path.join(labs_dir, folders[0]))
+                   if f.endswith(".cu") and f != "driver.cu")
+    if len(files) != 1:
+        sys.exit(f"rubric.py: {labs_dir}/{folders[0]} must hold one .cu besides driver.cu")
+    return f"{labs_dir}/{folders[0]}/{files[0]}"
+
+
+def handin_fragment(nn, path, labs_dir="labs"):
+    """What a student hands in and how it is graded: the student handout's section."""
+    settings = {}
+    tests = parse(path, settings)
+    names = {test_id: t.get("name", test_id) for test_id, t in tests}
+    correctness_ids = {test_id for test_id, t in tests if t.get("kind", "correctness") == "correctness"}
+    total = sum(t["points"] for _, t in tests)
+    mine = student_file(nn, labs_dir)
+    name = os.path.basename(mine)
+    forbidden = settings.get("forbid_symbols", "").split()
+    folder = os.path.dirname(mine)
+    lines = ["# What to hand in, and how it is graded", "",
+             f"**Hand in one file: `{name}`**, the one you completed in `{folder}/` (in the notebook, "
+             f"the `%%writefile` cell writes it into `cudalabs/{folder}/`: download it from the file "
+             "browser). Nothing else is read: the "
+             "grader builds your file with the course's own driver, interface and harness, so a change "
+             "to any other file is lost, and every function the interface declares must be in it.", "",
+             f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
+             f"output with the reference solution, outside your program. `./lab{nn}` shows how your file "
+             "does at the sizes you see: a preview, not the grade. The tests, "
+             f"{number(total)} points in all:", "",
+             "| test | points | full marks when |", "|---|--:|---|"]
+    for test_id, t in tests:
+        label = t.get("name", test_id).replace("|", "\\|")
+        lines.append(f"| {label} | {number(t['points'])} | "
+                     f"{full_marks_when(t, names, correctness_ids).replace('|', chr(92) + '|')} |")
+    lines.append(f"| **total** | **{number(total)}** | |")
+    lines.append("")
+    rules = ["the file must build without errors with the course's `nvcc` flags"]
+    if forbidden:
+        rules.append("it may not call a library that does the work (" + code_list(forbidden) + ")")
+    rules.append("it may not open files, start processes or threads, or read the environment "
+                 "(the grader refuses a file that calls them, naming the call)")
+    lines.append("Also: " + "; ".join(rules) + ". A test that finds a problem says which in your "
+                 "feedback.")
+    return "\n".join(lines) + "\n"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rubrics", default="grading/rubrics")
@@ -130,6 +186,8 @@ def main():
             sys.exit(f"rubric.py: lab {nn} has no rubric {path}")
         with open(os.path.join(args.out, f"rubric-{nn}.md"), "w", encoding="utf-8") as f:
             f.write(fragment(nn, path))
+        with open(os.path.join(args.out, f"handin-{nn}.md"), "w", encoding="utf-8") as f:
+            f.write(handin_fragment(nn, path))
 
 
 if __name__ == "__main__":

@@ -11,7 +11,10 @@ from the environment reach make). Checks, each failure printed with its reason (
   - no cell ends in a Python error;
   - the setup cell names the course folder, and the lab's files are there;
   - the build-and-run cell is reached, the lab's program exits with --expect-exit (default 77,
-    no GPU) and its output's last line holds --expect-text (default "no usable CUDA GPU").
+    no GPU) and its output's last line holds --expect-text (default "no usable CUDA GPU");
+  - then the scorecard cell (the notebook's last) runs and shows an SVG scorecard of the lab
+    inline: without a GPU (exit 77), drawn from a reference run carried by the notebook (a
+    fixture), and saying so.
 Needs nbclient and ipykernel (Debian: python3-nbclient python3-ipykernel).
 """
 import argparse
@@ -94,6 +97,26 @@ def main():
                 m = re.search(r"exit code (-?\d+)", outputs_text(probe))
                 exit_code = int(m.group(1)) if m else None
                 break
+        cards = [i for i, c in enumerate(nb.cells) if c.get("metadata", {}).get("cudalabs") == "scorecard"]
+        if run_cell is not None and not problems:
+            if not cards:
+                problems.append("no scorecard cell (cudalabs: scorecard)")
+            else:
+                card = nb.cells[cards[0]]
+                try:
+                    client.execute_cell(card, cards[0])
+                except CellExecutionError as e:
+                    problems.append(f"the scorecard cell ends in a Python error: {str(e).strip().splitlines()[-1]}")
+                svgs = [o.get("data", {}).get("image/svg+xml", "") for o in card.get("outputs", [])
+                        if o.get("output_type") == "display_data"]
+                svg = "".join(svgs if isinstance(svgs[0] if svgs else "", str) else ["".join(x) for x in svgs])
+                if f'data-lab="{nn}"' not in svg:
+                    problems.append("the scorecard cell shows no scorecard SVG of the lab: "
+                                    + outputs_text(card).strip()[-200:])
+                elif args.expect_exit == 77 and "An example instead" not in outputs_text(card):
+                    problems.append("without a GPU the scorecard cell does not say its card is an example")
+                else:
+                    print(f"scorecard shown inline ({len(svg)} characters of SVG)")
     setup = next((c for c in nb.cells if c.get("metadata", {}).get("cudalabs") == "setup"), None)
     course = os.path.join(kernel_dir, "cudalabs")
     if setup is None or "Course folder:" not in outputs_text(setup):

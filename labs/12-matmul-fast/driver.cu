@@ -32,9 +32,13 @@ int main(int argc, char** argv) {
     // The last one splits k on every GPU: the sanitizers see the zeroing and the atomic adds.
     lab.quick_sizes = {{1}, {33, 17, 65}, {130, 132, 36}, {128, 128, 16}, {256, 128, 32}, {256, 256, 512}};
     // What each rung's technique is known to reach, and the top of the ladder level with cuBLAS.
-    lab.bench_targets = {{"coarse2d", "4096", 0.55, "cublas"}, {"vectorized", "4096", 0.65, "cublas"},
-                         {"warptile", "4096", 0.80, "cublas"},  {"fast", "4096", 1.00, "cublas"},
-                         {"fast", "2048", 0.95, "cublas"}};
+    // Targets the reference solution meets on every GPU measured (bench/results/), with a margin
+    // of a few percent: H100 and H200 measured coarse2d 0.53, vectorized 0.64-0.66, fast 0.99-1.00
+    // at 4096 and 0.97 at 2048. Parity with cuBLAS at 4096 is the stretch goal the handout shows
+    // beside them, not a target.
+    lab.bench_targets = {{"coarse2d", "4096", 0.50, "cublas"}, {"vectorized", "4096", 0.60, "cublas"},
+                         {"warptile", "4096", 0.80, "cublas"},  {"fast", "4096", 0.95, "cublas"},
+                         {"fast", "2048", 0.92, "cublas"}};
     // Every rung earns its step: faster than the one below it at the large sizes, and no rung
     // above coarse1d slower than it at 1024, where the upper rungs' large tiles leave SMs idle
     // unless the launcher splits k.

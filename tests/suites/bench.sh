@@ -1,6 +1,12 @@
 # The tests of bench/run.sh (make bench), sourced by tests/run_tests.sh. No GPU needed: stand-in
 # sol programs write the JSON and Markdown a lab writes, so what is checked is the collection:
 # one file per device, every lab run in it, and a later run of some labs replacing only those.
+# Also: no committed results file shows the reference missing a target the labs declare now.
+# Alone: bash tests/suites/bench.sh
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
 
 bench_suite() {
     local tmp sol nn res
@@ -85,3 +91,42 @@ PY
     else fail "bench results: every REF row's ratio is 1.00" "$(printf '%s' "$bad" | head -n 3)"; fi
 }
 bench_ref_ratios
+
+# The targets students see are targets the reference meets: every committed results file's
+# measured rows judged against the targets the labs declare now (bench/targets.json, kept equal
+# to ./solNN --describe below), met on every GPU with a margin of 1 % (bench/targets.py check).
+bench_targets_met() {
+    local py tmp nn sols=""
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "bench results: the reference meets every target" "no python3"; return; }
+    [ -f bench/targets.py ] || { skip "bench results: the reference meets every target" "no bench/ in this edition"; return; }
+    run_capture "bench targets check" "$py" bench/targets.py check
+    if [ "$rc" -eq 0 ]; then pass "bench results: the reference meets every target the labs declare, on every GPU measured"
+    else fail "bench results: the reference meets every target the labs declare" "$(printf '%s' "$out" | grep -v '^note' | head -n 4)"; fi
+    # The check fails where it should: lab 12's old target, parity with cuBLAS at 4096.
+    tmp=$(mktemp -d)
+    printf '{"12": [{"variant": "fast", "size": "4096", "min_ratio": 1.0, "yardstick": "cublas"}]}\n' > "$tmp/t.json"
+    run_capture "bench targets check (a missed target)" "$py" bench/targets.py check --targets "$tmp/t.json"
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q 'lab 12 fast at 4096 >= 1.00 x cublas: the reference measured 0.9[0-9]* on NVIDIA H100 80GB HBM3 (missed)'; then
+        pass "bench targets check fails on a target the reference misses (lab 12 fast at 1.00 of cuBLAS)"
+    else fail "bench targets check fails on a target the reference misses" "exit $rc; $(printf '%s' "$out" | head -n 2)"; fi
+    # bench/targets.json is what the built programs declare.
+    for nn in $(make -s --no-print-directory list-labs 2>/dev/null); do
+        [ -x "./sol$nn" ] && sols="$sols ./sol$nn"
+    done
+    if [ -z "$sols" ]; then
+        skip "bench/targets.json is what ./solNN --describe declares" "no solution built (make solutions)"
+    else
+        run_capture "bench targets snapshot" "$py" bench/targets.py snapshot $sols
+        if [ "$rc" -eq 0 ] && printf '%s\n' "$out" > "$tmp/now.json" && "$py" - "$tmp/now.json" bench/targets.json <<'PY'
+import json, sys
+now, saved = (json.load(open(p)) for p in sys.argv[1:])
+bad = [nn for nn in now if now[nn] != saved.get(nn)]
+sys.exit(print("differs for lab(s) " + " ".join(bad) + ": python3 bench/targets.py snapshot ./sol* > bench/targets.json") if bad else 0)
+PY
+        then pass "bench/targets.json is what ./solNN --describe declares ($(echo $sols | wc -w) labs)"
+        else fail "bench/targets.json is what ./solNN --describe declares" "$(printf '%s' "$out" | tail -n 2)"; fi
+    fi
+    rm -rf "$tmp"
+}
+bench_targets_met

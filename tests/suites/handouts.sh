@@ -108,6 +108,23 @@ handouts_suite() {
             pass "lab$nn instructor handout: the rubric table is $rubric ($total points)"
         else fail "lab$nn instructor handout's rubric table" "want $total points and every test; missing:$missing_tests"; fi
     done
+    # 6b. Every student handout says which file to hand in and how it is graded: the file, the
+    #     rubric's total and each of its tests (handin-NN.md, from the same rubric).
+    local handin_file
+    for rubric in grading/rubrics/[0-9][0-9].rubric; do
+        nn=$(basename "$rubric" .rubric)
+        f=$(ls "$out_dir"/student/"$nn"-*.html 2> /dev/null | head -n 1)
+        [ -n "$f" ] || continue
+        handin_file=$(basename "$(ls labs/"$nn"-*/*.cu | grep -v '/driver\.cu$')")
+        total=$(awk -F= '/^[ \t]*points[ \t]*=/ { s += $2 } END { printf "%g", s }' "$rubric")
+        page=$(tr -s ' \n' '  ' < "$f")
+        missing_tests=$(sed -n 's/^name *= *//p' "$rubric" | while IFS= read -r name; do
+            [[ $page == *"${name//&/&amp;}"* ]] || printf ' [%s]' "$name"; done)
+        if [[ $page == *"Hand in one file: <code>$handin_file</code>"* ]] && [[ $page == *"$total points in all"* ]] \
+            && [ -z "$missing_tests" ]; then
+            pass "lab$nn student handout: hand in $handin_file; graded by $rubric ($total points, every test)"
+        else fail "lab$nn student handout says what to hand in" "want $handin_file, $total points and every test; missing:$missing_tests"; fi
+    done
     printf '[test x]\nname = X\nkind = correctness\n' > "$tmp/99.rubric"
     expect "handouts: a rubric test without points stops the rubric table" 1 '99.rubric:1: test .x.: needs points' \
         python3 handouts/tools/rubric.py --rubrics "$tmp" --out "$tmp/gen-bad" 99

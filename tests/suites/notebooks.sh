@@ -4,7 +4,8 @@
 # its setup cell writes the course files it carries, the %%writefile cell the student's file,
 # and `!make labNN && ./labNN` builds with the project's Makefile and runs the lab. On a machine
 # without a GPU the run must end in the one-sentence "no usable CUDA GPU" and exit 77, never in
-# a Python error (handouts/tools/run_notebook.py). Also: a notebook pointed at the course by
+# a Python error, and then its scorecard cell must show a card of the lab inline, drawn from a
+# reference run the notebook carries, saying so (handouts/tools/run_notebook.py). Also: a notebook pointed at the course by
 # REPO_URL, as a zip with a top folder and as a git repository, keeps executable bits.
 # To keep CI short the builds use ARCH=sm_75 (Colab's T4) and share one build folder, so the
 # harness is compiled once; each notebook still builds its own lab.
@@ -45,7 +46,7 @@ notebooks_suite() {
         run_capture "notebook $name" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/$name"
         if [ "$rc" -eq 0 ]; then
-            pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77)"
+            pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77), then shows its scorecard"
         else
             fail "notebook $name runs to its lab run" "$(printf '%s' "$out" | grep -v 'cells run in' | head -n 2)"
         fi

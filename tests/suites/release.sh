@@ -66,6 +66,18 @@ release_suite() {
     present="$present$(cd "$rel" && find . \( -name '*instructor*' -o -name '*.rubric' -o -name 'test_grading*' -o -name '*.md' -path './handouts/*' \) | sed 's/^/ /' | tr -d '\n')"
     if [ -z "$absent" ]; then pass "the student edition has every lab's files (labs/products/ too), the handouts, README, Makefile and tests"
     else fail "the student edition has what students need" "missing:$absent"; fi
+    # The scorecard: its tool and the reference solution's measured runs (reference/), drawn
+    # there from a student's results without the course tree's bench/.
+    local refs_want refs_have
+    refs_want=$(cd bench/results && ls -d *.d/[0-9][0-9].json 2> /dev/null | sort | tr '\n' ' ')
+    refs_have=$(cd "$rel/reference" 2> /dev/null && ls -d *.d/[0-9][0-9].json 2> /dev/null | sort | tr '\n' ' ')
+    run_capture "release: make scorecard" make -s --no-print-directory -C "$rel" scorecard LAB=12 NVCC=/nonexistent/nvcc \
+        RESULTS="$PWD/tests/fixtures/scorecard/12-student.json" BUILD=build
+    if [ -f "$rel/tools/scorecard.py" ] && [ -n "$refs_want" ] && [ "$refs_want" = "$refs_have" ] && [ "$rc" -eq 0 ] \
+        && grep -q 'Reference solution measured on: NVIDIA H100 80GB HBM3, NVIDIA H200' "$rel/build/scorecard/lab12.svg"; then
+        pass "the student edition has the scorecard and every reference run (reference/); make scorecard draws there"
+    else fail "the student edition's scorecard" "reference runs: [$refs_have] want [$refs_want]; make scorecard exit $rc: $(printf '%s' "$out$err" | tail -n 2)"; fi
+    rm -rf "$rel/build/scorecard"
     if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader, corpus, bench notes or instructor handouts"
     else fail "the student edition has nothing only instructors get" "found:$present"; fi
     if grep -qiE 'solutions/|make sol[0-9]|instructor' "$rel/README.md"; then

@@ -39,7 +39,12 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
-                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt"]
+                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt",
+                 "tools/scorecard.py"]
+# The reference solution's measured runs (rows of times and ratios, no code), which the
+# scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
+# course tree, as reference/<device>.d/NN.json in the student edition.
+REFERENCE_RUNS = "bench/results/*.d/[0-9][0-9].json"
 # Never in the student edition (the leak check refuses a release that has them).
 INSTRUCTOR_ONLY = ["solutions/*", "grading/*", "tests/grading/*", "tests/suites/*", "tests/labs/*",
                    "bench/*", "*instructor*", "*.rubric", "handouts/*.md", "handouts/*.mk",
@@ -74,7 +79,16 @@ def build_student(args):
         shutil.rmtree(dest)
     os.makedirs(dest)
     copy_into(student_files(), dest)
+    for path in files_of(REFERENCE_RUNS):
+        target = os.path.join(dest, "reference", os.path.relpath(path, "bench/results"))
+        os.makedirs(os.path.dirname(target), exist_ok=True)
+        shutil.copy2(path, target)
     shutil.copy2(os.path.join(HERE, "student-README.md"), os.path.join(dest, "README.md"))
+    # The README's Open in Colab table, from the course's base address (tools/colab.py).
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import colab
+    colab.readme(os.path.join(dest, "README.md"), args.colab_base or "", False,
+                 unset=["Open a lab's notebook, `handouts/NN-topic.ipynb`, in Colab with File → Upload notebook."])
     handouts = sorted(f for f in os.listdir(args.handouts) if f.endswith((".pdf", ".html", ".ipynb")))
     labs = sorted(d for d in os.listdir("labs") if re.match(r"\d\d-", d))
     missing = [f"{name}.{ext}" for name in labs for ext in ("pdf", "html", "ipynb")
@@ -316,6 +330,7 @@ def main():
     s.add_argument("--handouts", required=True)
     s.add_argument("--out", required=True)
     s.add_argument("--zip")
+    s.add_argument("--colab-base", help="Open in Colab links' base address (handouts/colab.conf)")
     s.set_defaults(func=build_student)
     s = sub.add_parser("leaks")
     s.add_argument("paths", nargs="+")

@@ -1,0 +1,116 @@
+#!/usr/bin/env python3
+"""Checks a scorecard SVG (tools/scorecard.py) against the JSON it was drawn from.
+
+  check_scorecard.py CARD.svg RESULTS.json [--lab NN] [--reference DIR] [--missing V,...]
+                     [--targets-json bench/targets.json]
+
+Reads the SVG as XML (every bar and label carries data-* attributes) and fails, one line per
+problem, when: the student's GPU is not named; a timed row of RESULTS has no bar with its
+variant, size and ratio, or a bar has no such row; a row without a ratio (FAIL) is not said; a
+reference bar's ratio is not the reference run's at that variant and size; a target line marks
+no declared target; a variant of --missing is not stated as missing, or a variant is stated
+missing that RESULTS has.
+"""
+import argparse
+import glob
+import json
+import os
+import sys
+import xml.etree.ElementTree as ET
+
+NS = "{http://www.w3.org/2000/svg}"
+
+
+def load_run(path, lab):
+    data = json.load(open(path, encoding="utf-8"))
+    if "labs" in data:
+        return next(r for r in data["labs"] if r["lab"].startswith(lab + "-"))
+    return data
+
+
+def close(a, b):
+    return abs(float(a) - float(b)) <= 1e-5 * max(1.0, abs(float(b)))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("svg")
+    ap.add_argument("results")
+    ap.add_argument("--lab")
+    ap.add_argument("--reference", default="bench/results")
+    ap.add_argument("--missing", default="")
+    ap.add_argument("--targets-json")
+    args = ap.parse_args()
+    run = load_run(args.results, args.lab)
+    nn = run["lab"][:2]
+    root = ET.parse(args.svg).getroot()
+    els = list(root.iter())
+    problems = []
+
+    def find(tag, cls):
+        return [e for e in els if e.tag == NS + tag and cls in (e.get("class") or "").split()]
+
+    dev = run["device"]["name"]
+    if not any(e.get("data-device") == dev and dev in (e.text or "") for e in find("text", "device")):
+        problems.append(f"the student's GPU {dev!r} is not named")
+    rows, seen = [], set()
+    for r in run["results"]:
+        if r["status"] != "REF" and (r["variant"], r["size"]) not in seen:
+            seen.add((r["variant"], r["size"]))
+            rows.append(r)
+    bars = {(b.get("data-variant"), b.get("data-size")): b.get("data-ratio") for b in find("rect", "yours")}
+    labels = {(t.get("data-variant"), t.get("data-size")): t.text for t in find("text", "label")}
+    nobars = {(t.get("data-variant"), t.get("data-size")) for t in find("text", "nobar")}
+    for r in rows:
+        key = (r["variant"], r["size"])
+        if labels.get(key) != f"{r['variant']} {r['size']}":
+            problems.append(f"no label {r['variant']} {r['size']} (found {labels.get(key)!r})")
+        if r["ratio"] is None:
+            if key not in nobars:
+                problems.append(f"{key}: a row without a ratio ({r['status']}) is not said")
+        elif key not in bars:
+            problems.append(f"{key}: no bar for ratio {r['ratio']}")
+        elif not close(bars[key], r["ratio"]):
+            problems.append(f"{key}: bar {bars[key]} but the JSON says {r['ratio']}")
+    extra = set(bars) - {(r["variant"], r["size"]) for r in rows}
+    if extra:
+        problems.append(f"bars with no row in the JSON: {sorted(extra)}")
+    # reference bars
+    refs = {}
+    for path in glob.glob(os.path.join(args.reference, "*.d", f"{nn}.json")):
+        ref = json.load(open(path, encoding="utf-8"))
+        refs.setdefault(ref["device"]["name"], ref)
+    for b in find("rect", "ref"):
+        ref = refs.get(b.get("data-device"))
+        row = ref and next((x for x in ref["results"] if (x["variant"], x["size"]) ==
+                            (b.get("data-variant"), b.get("data-size"))), None)
+        if not row or not close(b.get("data-ratio"), row["ratio"]):
+            problems.append(f"reference bar {b.attrib} is not in {b.get('data-device')}'s results")
+    n_ref_bars = len(find("rect", "ref"))
+    want = sum(1 for r in rows for name, ref in refs.items()
+               if any((x["variant"], x["size"]) == (r["variant"], r["size"]) and x["ratio"] is not None
+                      for x in ref["results"]))
+    if n_ref_bars != want:
+        problems.append(f"{n_ref_bars} reference bars, the reference files give {want}")
+    # targets
+    if args.targets_json:
+        declared = json.load(open(args.targets_json, encoding="utf-8")).get(nn, [])
+        for line in find("line", "target"):
+            if not any(t["variant"] == line.get("data-variant") and t["size"] == line.get("data-size")
+                       and close(line.get("data-min-ratio"), t["min_ratio"]) for t in declared):
+                problems.append(f"target mark {line.attrib} is not a target lab {nn} declares")
+    # missing variants
+    stated = {t.get("data-variant") for t in find("text", "missing")}
+    for v in filter(None, args.missing.split(",")):
+        if v not in stated:
+            problems.append(f"the missing variant {v} is not stated")
+    have = {r["variant"] for r in run["results"]}
+    if stated & have:
+        problems.append(f"stated missing but in the results: {sorted(stated & have)}")
+    for p in problems:
+        print(f"{args.svg}: {p}")
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

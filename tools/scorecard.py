@@ -1,0 +1,434 @@
+#!/usr/bin/env python3
+"""A lab's scorecard: your run's speeds beside the reference solution's, drawn as SVG (and PNG).
+
+  scorecard.py RESULTS.json [--lab NN] [--describe DESCRIBE.json] [--reference DIR]...
+               [--out FILE.svg] [--png]
+
+RESULTS.json is what `./labNN --json RESULTS.json` writes (common/report.cpp, write_json), or a
+`make bench` file of several labs (bench/results/<device>.json; then --lab picks one). The card
+shows, for every variant and size of your run, its ratio to the lab's yardstick (the measured
+copy bandwidth, or cuBLAS, or the lab's own yardstick) beside the reference solution's ratio at
+the same size on every GPU it was measured on (DIR/<device>.d/NN.json, from bench/results/ in the
+course tree, reference/ in the student edition), with the speed targets marked on the bars they
+judge, the variants your run lacks named, a table of every target (yours and the reference's,
+judged against the targets the lab declares now: --describe, which `./labNN --describe` prints,
+else --targets or the course tree's bench/targets.json, else the ones in RESULTS.json), and one point per variant against the hardware: achieved GB/s
+over the measured copy bandwidth, achieved GFLOP/s over the GPU's FP32 peak.
+
+Standard library only; the PNG goes through rsvg-convert (Debian: librsvg2-bin) when it is there.
+Also a module: judge_targets() re-judges a run against current targets (handouts, bench checks).
+"""
+import argparse
+import glob
+import html
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+COPY = "copy bandwidth"
+# FP32 peak GFLOP/s (boost clock, dense, no tensor cores) of the GPUs a class is likely to meet,
+# by a lower-case fragment of the name the CUDA runtime reports; the first match wins.
+FP32_PEAK_GFLOPS = [
+    ("h100 pcie", 51220), ("h100", 66910), ("h200", 66910), ("gh200", 66910),
+    ("a100", 19490), ("a10g", 31240), ("a10", 31240), ("a40", 37420), ("a30", 10320),
+    ("l40s", 91610), ("l40", 90520), ("l4", 30290), ("t4", 8141), ("v100", 15670),
+    ("p100", 9526), ("rtx 4090", 82580), ("rtx 3090", 35580), ("rtx 2080 ti", 13450),
+]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+DEFAULT_REFERENCE = [os.path.join(ROOT, "bench", "results"), os.path.join(ROOT, "reference")]
+
+
+def slug(name):
+    """bench/run.sh's file name of a device: lower case, runs of other characters as '-'."""
+    return re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")
+
+
+def fp32_peak(device_name):
+    low = (device_name or "").lower()
+    for fragment, peak in FP32_PEAK_GFLOPS:
+        if fragment in low:
+            return peak
+    return None
+
+
+def load_run(path, lab=None):
+    """One lab's run from a --json file, or from a make bench file of several labs."""
+    with open(path, encoding="utf-8") as f:
+        data = json.load(f)
+    if isinstance(data, dict) and "labs" in data:
+        runs = [r for r in data["labs"] if lab is None or str(r.get("lab", "")).startswith(lab + "-")]
+        if len(runs) != 1:
+            sys.exit(f"scorecard.py: {path} holds {len(data['labs'])} labs: name one with --lab NN"
+                     if lab is None else f"scorecard.py: {path} has no run of lab {lab}")
+        return runs[0]
+    if not isinstance(data, dict) or "results" not in data:
+        sys.exit(f"scorecard.py: {path} is not a lab's --json results (no \"results\")")
+    return data
+
+
+def lab_number(run):
+    return str(run.get("lab", "??"))[:2]
+
+
+def rate(row):
+    if row.get("flops") and row.get("gflops"):
+        return row["gflops"]
+    return row.get("gbs")
+
+
+def passed_row(run, variant, size):
+    for r in run.get("results", []):
+        if r.get("variant") == variant and r.get("size") == size and r.get("status") in ("PASS", "REF"):
+            return r
+    return None
+
+
+def target_ratio(run, t):
+    """A target's measured ratio in a run, as common/report.cpp evaluate_targets computes it."""
+    row = passed_row(run, t["variant"], t["size"])
+    if not row:
+        return None
+    yardstick = t.get("yardstick", t.get("against"))
+    if yardstick == COPY:
+        copy = (run.get("device") or {}).get("copy_gbs")
+        return row["gbs"] / copy if row.get("gbs") and copy else None
+    other = passed_row(run, yardstick, t["size"])
+    if not other:
+        return None
+    a, b = rate(row), rate(other)
+    if a and b and bool(row.get("flops")) == bool(other.get("flops")):
+        return a / b
+    if row.get("time_ms") and other.get("time_ms"):
+        return other["time_ms"] / row["time_ms"]
+    return None
+
+
+def judge_targets(run, targets):
+    """[{variant, size, min_ratio, yardstick, ratio, met}] of `targets` (a --describe list, or a
+    run's own) judged on the rows of `run`: met is None where the run did not measure it."""
+    out = []
+    for t in targets:
+        ratio = target_ratio(run, t)
+        out.append({"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
+                    "yardstick": t.get("yardstick", t.get("against")), "ratio": ratio,
+                    "met": None if ratio is None else ratio >= t["min_ratio"]})
+    return out
+
+
+def on_bar(run, yardstick):
+    """Whether a target against `yardstick` judges the ratio the bars show."""
+    copy_lab = str(run.get("ratio_to", "")).startswith("measured copy")
+    if yardstick == COPY:
+        return copy_lab
+    return not copy_lab and any(r.get("variant") == yardstick and r.get("status") == "REF"
+                                for r in run.get("results", []))
+
+
+def references(dirs, nn):
+    """[(device name, run)] of the reference solution, one per GPU measured, by name."""
+    found = {}
+    for d in dirs:
+        for path in sorted(glob.glob(os.path.join(d, "*.d", f"{nn}.json"))):
+            try:
+                run = load_run(path)
+            except (OSError, ValueError, SystemExit):
+                continue
+            name = (run.get("device") or {}).get("name") or os.path.basename(os.path.dirname(path))
+            found.setdefault(name, run)
+    return sorted(found.items())
+
+
+def no_ratio(row):
+    """Why a row has no bar."""
+    status = row.get("status") or "?"
+    if status in ("PASS", "REF"):
+        t = f" in {row['time_ms']:.4g} ms" if row.get("time_ms") else ""
+        return f"passed{t}; no ratio to the yardstick for this variant"
+    if status == "FAIL":
+        return "FAIL: no ratio (the check failed)"
+    return f"{status}: no ratio (not timed)"
+
+
+def size_key(size):
+    prod = 1
+    for p in str(size).lower().split("x"):
+        prod *= int(p) if p.isdigit() else 1
+    return prod
+
+
+def model(run, refs, targets=None, declared=None):
+    """What the card shows, as data (the SVG is drawn from it; the tests read both)."""
+    nn = lab_number(run)
+    targets_from = "what the lab declares now" if targets is not None else "this run"
+    targets = targets if targets is not None else [
+        {k: t[k] for k in ("variant", "size", "min_ratio", "yardstick")} for t in run.get("targets", [])]
+    yours = run.get("results", [])
+    groups = []
+    for r in yours:
+        if r.get("status") == "REF":
+            continue
+        key = (r.get("variant"), r.get("size"))
+        if any((g["variant"], g["size"]) == key for g in groups):
+            continue
+        ref_ratios, ref_notes = [], []
+        for name, ref in refs:
+            row = next((x for x in ref.get("results", []) if (x.get("variant"), x.get("size")) == key), None)
+            ratio = row.get("ratio") if row and row.get("status") in ("PASS", "REF") else None
+            ref_ratios.append(ratio)
+            ref_notes.append(None if ratio is not None else no_ratio(row) if row else "not measured at this size")
+        marks = [t["min_ratio"] for t in targets
+                 if (t["variant"], t["size"]) == key and on_bar(run, t.get("yardstick"))]
+        groups.append({"variant": key[0], "size": key[1], "ratio": r.get("ratio"), "status": r.get("status"),
+                       "note": None if r.get("ratio") is not None else no_ratio(r),
+                       "refs": ref_ratios, "ref_notes": ref_notes, "targets": marks})
+    have = {r.get("variant") for r in yours}
+    expected = []
+    for v in (declared or []):
+        if not v.get("yardstick") and v["name"] not in expected:
+            expected.append(v["name"])
+    for _, ref in refs:
+        for x in ref.get("results", []):
+            if x.get("status") != "REF" and x.get("variant") not in expected:
+                expected.append(x.get("variant"))
+    for t in targets:
+        if t["variant"] not in expected:
+            expected.append(t["variant"])
+    missing = [v for v in expected if v not in have]
+    judged = judge_targets(run, targets)
+    for j in judged:
+        j["refs"] = [judge_targets(ref, [j])[0]["ratio"] for _, ref in refs]
+    device = run.get("device") or {}
+    peak = fp32_peak(device.get("name"))
+    hardware = []
+    variants = []
+    for r in yours:
+        if r.get("variant") not in variants:
+            variants.append(r.get("variant"))
+    for v in variants:
+        rows = [r for r in yours if r.get("variant") == v and r.get("status") in ("PASS", "REF")
+                and (r.get("gbs") or r.get("gflops"))]
+        if not rows:
+            continue
+        r = max(rows, key=lambda x: size_key(x.get("size")))
+        point = {"variant": v, "size": r.get("size"), "gbs": r.get("gbs"), "gflops": r.get("gflops"),
+                 "bw_fraction": None, "peak_fraction": None}
+        if r.get("gbs") and device.get("copy_gbs"):
+            point["bw_fraction"] = r["gbs"] / device["copy_gbs"]
+        if r.get("gflops") and peak:
+            point["peak_fraction"] = r["gflops"] / peak
+        hardware.append(point)
+    return {"lab": nn, "title": run.get("lab", nn), "device": device.get("name") or "unknown GPU",
+            "copy_gbs": device.get("copy_gbs"), "fp32_peak_gflops": peak, "mode": run.get("mode"),
+            "date": str(run.get("date") or "")[:10], "ratio_to": run.get("ratio_to") or "the yardstick",
+            "references": [name for name, _ in refs], "targets_from": targets_from, "groups": groups, "missing": missing,
+            "targets": judged, "hardware": hardware}
+
+
+def fmt(x, digits=2):
+    return "–" if x is None else f"{x:,.{digits}f}"
+
+
+def esc(s):
+    return html.escape(str(s), quote=True)
+
+
+YOURS = "#2f6db5"
+REF_COLOURS = ["#9a9a9a", "#c98b2b", "#6b8e23", "#8e44ad", "#16a085"]
+
+
+def draw(m, target_table=True, subject="Your run", legend="yours"):
+    """The card as SVG text: every bar and line carries data-* attributes with its values.
+    target_table=False leaves out the list of targets (a handout has its own table of them)."""
+    left, width, bar_h, sub_h = 190, 430, 14, 9
+    nref = len(m["references"])
+    group_h = bar_h + nref * (sub_h + 2) + 10
+    ratios = [g["ratio"] for g in m["groups"] if g["ratio"] is not None]
+    ratios += [x for g in m["groups"] for x in g["refs"] if x is not None]
+    ratios += [t for g in m["groups"] for t in g["targets"]]
+    peak = max(ratios + [1.0])
+    scale = width / (peak * 1.12)
+    out = []
+    y = 18
+    add = out.append
+    add(f'<text x="8" y="{y}" font-size="13" font-weight="bold">{esc("Lab " + str(m["title"]) + ": scorecard")}</text>')
+    y += 17
+    add(f'<text class="device" x="8" y="{y}" data-device="{esc(m["device"])}">{esc(subject)}: '
+        f'{esc(m["device"])}{esc(", " + m["date"] if m["date"] else "")}'
+        f'{esc(", mode " + m["mode"] if m["mode"] else "")}</text>')
+    y += 15
+    refs_text = ", ".join(m["references"]) if m["references"] else "none shipped"
+    add(f'<text x="8" y="{y}">Reference solution measured on: {esc(refs_text)}</text>')
+    y += 15
+    add(f'<text x="8" y="{y}" fill="#555">Ratio to {esc(m["ratio_to"])} (1.0 = as fast as the yardstick);'
+        f' red marks: speed targets.</text>')
+    y += 12
+    # legend
+    lx = 8
+    for label, colour in [(legend, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
+                                              for i, n in enumerate(m["references"])]:
+        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
+        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
+        lx += 24 + 6.2 * len(label)
+    y += 22
+    top = y
+    for g in m["groups"]:
+        label = f'{g["variant"]} {g["size"]}'
+        add(f'<text class="label" x="{left - 6}" y="{y + 11}" text-anchor="end" '
+            f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}">{esc(label)}</text>')
+        if g["ratio"] is None:
+            fill = "#555" if g["status"] in ("PASS", "REF") else "#c0392b"
+            add(f'<text class="nobar" x="{left + 4}" y="{y + 11}" fill="{fill}" data-variant="{esc(g["variant"])}"'
+                f' data-size="{esc(g["size"])}" data-status="{esc(g["status"])}">{esc(g["note"])}</text>')
+        else:
+            w = max(1.0, g["ratio"] * scale)
+            add(f'<rect class="bar yours" x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{YOURS}" '
+                f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" data-ratio="{g["ratio"]:.6g}"/>')
+            add(f'<text x="{left + w + 4:.1f}" y="{y + 11}">{g["ratio"]:.2f}</text>')
+        ry = y + bar_h + 2
+        for i, (name, r, note) in enumerate(zip(m["references"], g["refs"], g["ref_notes"])):
+            colour = REF_COLOURS[i % len(REF_COLOURS)]
+            if r is None:
+                add(f'<text class="noref" x="{left + 4}" y="{ry + 8}" font-size="9" fill="#777" '
+                    f'data-device="{esc(name)}">{esc(name)}: {esc(note)}</text>')
+            else:
+                w = max(1.0, r * scale)
+                add(f'<rect class="bar ref" x="{left}" y="{ry}" width="{w:.1f}" height="{sub_h}" fill="{colour}" '
+                    f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" data-device="{esc(name)}" '
+                    f'data-ratio="{r:.6g}"/>')
+                add(f'<text x="{left + w + 4:.1f}" y="{ry + 8}" font-size="9">{r:.2f}</text>')
+            ry += sub_h + 2
+        for t in g["targets"]:
+            x = left + t * scale
+            add(f'<line class="target" x1="{x:.1f}" y1="{y - 2}" x2="{x:.1f}" y2="{ry}" stroke="#c0392b" '
+                f'stroke-width="2" data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" '
+                f'data-min-ratio="{t:.6g}"/>')
+            add(f'<text x="{x + 3:.1f}" y="{y - 3}" font-size="9" fill="#c0392b">≥ {t:.2f}</text>')
+        y += group_h
+    if not m["groups"]:
+        add(f'<text x="8" y="{y + 10}" fill="#c0392b">Your results have no timed variant.</text>')
+        y += 20
+    one = left + scale
+    add(f'<line x1="{one:.1f}" y1="{top - 4}" x2="{one:.1f}" y2="{y}" stroke="#444" stroke-dasharray="4,3"/>')
+    add(f'<text x="{one:.1f}" y="{y + 12}" text-anchor="middle" fill="#444">1.0</text>')
+    y += 26
+    for v in m["missing"]:
+        add(f'<text class="missing" x="8" y="{y}" fill="#c0392b" data-variant="{esc(v)}">Missing: {esc(v)} '
+            f'is not in your results (not run, or the run stopped before it).</text>')
+        y += 15
+    if m["targets"] and target_table:
+        y += 6
+        add(f'<text x="8" y="{y}" font-weight="bold">Speed targets (from {esc(m["targets_from"])})</text>')
+        y += 15
+        for t in m["targets"]:
+            verdict = {True: "met", False: "missed", None: "not measured"}[t["met"]]
+            refs = "; ".join(f"{n}: {fmt(r)}" for n, r in zip(m["references"], t["refs"]))
+            add(f'<text class="target-row" x="8" y="{y}" data-variant="{esc(t["variant"])}" '
+                f'data-size="{esc(t["size"])}" data-min-ratio="{t["min_ratio"]:.6g}" data-met="{esc(verdict)}">'
+                f'{esc(t["variant"])} at {esc(t["size"])} ≥ {t["min_ratio"]:.2f} × {esc(t["yardstick"])}: '
+                f'yours {fmt(t["ratio"])} ({verdict}); reference {esc(refs or "–")}</text>')
+            y += 14
+    if m["hardware"]:
+        y += 10
+        add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; the largest '
+            f'size measured of each variant)</text>')
+        y += 14
+        ceilings = []
+        if m["copy_gbs"]:
+            ceilings.append(f'measured copy bandwidth {fmt(m["copy_gbs"], 0)} GB/s')
+        ceilings.append(f'FP32 peak {fmt(m["fp32_peak_gflops"], 0)} GFLOP/s' if m["fp32_peak_gflops"]
+                        else "FP32 peak: not known for this GPU")
+        add(f'<text x="8" y="{y}" fill="#555">1.0 = {esc("; ".join(ceilings))}</text>')
+        y += 10
+        for p in m["hardware"]:
+            for kind, frac, value, unit in (("bandwidth", p["bw_fraction"], p["gbs"], "GB/s"),
+                                             ("compute", p["peak_fraction"], p["gflops"], "GFLOP/s")):
+                if value is None:
+                    continue
+                add(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{esc(p["variant"])} {esc(p["size"])}</text>')
+                if frac is not None:
+                    w = max(1.0, min(frac, 1.2) * width / 1.2)
+                    add(f'<rect class="roofline {kind}" x="{left}" y="{y + 2}" width="{w:.1f}" height="10" '
+                        f'fill="{"#2e8b57" if kind == "bandwidth" else "#8e44ad"}" data-variant="{esc(p["variant"])}" '
+                        f'data-size="{esc(p["size"])}" data-value="{value:.6g}" data-fraction="{frac:.6g}"/>')
+                    add(f'<text x="{left + w + 4:.1f}" y="{y + 11}" font-size="10">{fmt(value, 1)} {unit} '
+                        f'= {frac:.2f} of the {"copy bandwidth" if kind == "bandwidth" else "FP32 peak"}</text>')
+                else:
+                    add(f'<text x="{left + 4}" y="{y + 11}" font-size="10">{fmt(value, 1)} {unit}</text>')
+                y += 15
+        y += 4
+        x1 = left + width / 1.2
+        add(f'<line x1="{x1:.1f}" y1="{y - 15 * sum(1 for p in m["hardware"] for v in (p["gbs"], p["gflops"]) if v is not None) - 4:.1f}" '
+            f'x2="{x1:.1f}" y2="{y}" stroke="#444" stroke-dasharray="4,3"/>')
+    height = y + 14
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 300}" height="{height:.0f}" '
+            f'font-family="DejaVu Sans" font-size="11" data-lab="{esc(m["lab"])}">\n'
+            f'<rect width="100%" height="100%" fill="white"/>')
+    return head + "\n" + "\n".join(out) + "\n</svg>\n"
+
+
+def to_png(svg_path, png_path):
+    tool = shutil.which("rsvg-convert")
+    if not tool:
+        return "no PNG: rsvg-convert is not installed (Debian: librsvg2-bin)"
+    rc = subprocess.run([tool, "-b", "white", "-o", png_path, svg_path], capture_output=True, text=True)
+    return None if rc.returncode == 0 else f"no PNG: rsvg-convert failed: {rc.stderr.strip()[:200]}"
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("results", help="a lab's --json results (or a make bench file with --lab)")
+    ap.add_argument("--lab", help="the lab (two digits) when RESULTS holds several")
+    ap.add_argument("--describe", help="the lab's --describe JSON: the targets and variants it declares now")
+    ap.add_argument("--targets", help="the targets every lab declares now, {\"NN\": [...]} "
+                    "(default: bench/targets.json of this tree, where there is one)")
+    ap.add_argument("--reference", action="append", help="folder of <device>.d/NN.json reference runs "
+                    "(default: bench/results, else reference/ of this tree)")
+    ap.add_argument("--out", help="the SVG to write (default: scorecard-NN.svg)")
+    ap.add_argument("--png", action="store_true", help="also a PNG beside it (rsvg-convert)")
+    ap.add_argument("--json-model", help="also write what the card shows as JSON")
+    args = ap.parse_args(argv)
+    run = load_run(args.results, args.lab)
+    nn = lab_number(run)
+    targets = declared = None
+    if args.describe:
+        with open(args.describe, encoding="utf-8") as f:
+            desc = json.load(f)
+        targets = [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
+                    "yardstick": t.get("against", t.get("yardstick"))} for t in desc.get("targets", [])]
+        declared = desc.get("variants")
+    else:
+        path = args.targets or os.path.join(ROOT, "bench", "targets.json")
+        if os.path.isfile(path):
+            with open(path, encoding="utf-8") as f:
+                targets = json.load(f).get(nn)
+    dirs = args.reference or [d for d in DEFAULT_REFERENCE if os.path.isdir(d)][:1]
+    refs = references(dirs, nn)
+    m = model(run, refs, targets, declared)
+    out = args.out or f"scorecard-{nn}.svg"
+    os.makedirs(os.path.dirname(os.path.abspath(out)), exist_ok=True)
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(draw(m))
+    print(f"Scorecard of lab {m['title']} on {m['device']}: {out}")
+    if args.png:
+        problem = to_png(out, os.path.splitext(out)[0] + ".png")
+        print(problem or f"PNG: {os.path.splitext(out)[0]}.png")
+    if args.json_model:
+        with open(args.json_model, "w", encoding="utf-8") as f:
+            json.dump(m, f, indent=1)
+    if not refs:
+        print("No reference results found (looked in: " + (", ".join(dirs) or "nothing") + ")")
+    for v in m["missing"]:
+        print(f"Missing: {v} is not in your results")
+    for t in m["targets"]:
+        verdict = {True: "met", False: "MISSED", None: "not measured (run with --bench)"}[t["met"]]
+        print(f"target: {t['variant']} at {t['size']} >= {t['min_ratio']:.2f} x {t['yardstick']}: "
+              f"{fmt(t['ratio'])} {verdict}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
