@@ -70,15 +70,16 @@ Options:
   --regrade FILE       an earlier run's audit.jsonl: reuse its seed and say what changed
   --isolation MODE     how submissions are kept from the grader and from each other
                        (stated in every report):
-                         auto        (default) the strongest of the three below that works
-                                     here; never unsafe: without any, grading stops
+                         auto        (default) bubblewrap, else namespaces, whichever works
+                                     here (chosen once, never weakened during the run); never
+                                     uid or unsafe: without either, grading stops
                          bwrap       bubblewrap (Debian package bubblewrap): only the system,
                                      the CUDA toolkit and the run folder visible; as root,
-                                     started as uid 64000
-                         namespaces  as root, without bubblewrap: uid 64000 in its own PID,
-                                     mount, IPC, UTS and network namespaces; the file system
+                                     started as the run's own uid (64000-64255)
+                         namespaces  as root, without bubblewrap: the run's own uid in its own
+                                     PID, mount, IPC, UTS and network namespaces; the file system
                                      read-only, the trusted tree, results and submissions hidden
-                         uid         as root, where namespaces are refused: uid 64000 alone
+                         uid         as root, where namespaces are refused: the run's own uid alone
                                      (reads what any user may read, sees other processes)
                          unsafe      the grader's own user with resource limits only
   --jobs N             parallel compilations (default: the number of cores)
@@ -526,7 +527,7 @@ std::string Grader::worker_name(const Worker& w) const {
 // One worker per GPU, each with its own context: its GPU (CUDA_VISIBLE_DEVICES in every run's
 // environment, the reference's and the verifier's too), its own private folder (outputs,
 // verdicts, the reference's timing runs), its own sandbox user where the sandbox changes user
-// (uid 64000 + its place in the list: runs under way at once cannot reach each other's
+// (from the machine's pool of identities: runs under way at once cannot reach each other's
 // processes or run folders, nor share a process limit) and its own device name. Without --gpus,
 // one worker with the context as it is.
 void Grader::set_up_workers(const std::vector<int>& gpus) {

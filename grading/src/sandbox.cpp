@@ -875,7 +875,12 @@ bool runs_as_sandbox_ids(const Isolation& iso) {
 bool Isolation::changes_user() const { return runs_as_sandbox_ids(*this); }
 
 std::string Isolation::describe() const {
-    const std::string who = runs_as_sandbox_ids(*this) ? "uid " + std::to_string(uid) + ":" + std::to_string(gid) : "the grader's own user";
+    // Not the uid itself: each grading run takes its own, and runs of one class (shards, a
+    // regrade) must report the same isolation. The audit log's GPU lines name each worker's.
+    const std::string who = runs_as_sandbox_ids(*this)
+                                ? "a user of its own (uid " + std::to_string(kSandboxUid) + " to " +
+                                      std::to_string(kSandboxUid + kSandboxIdentities - 1) + ", one per grading run)"
+                                : "the grader's own user";
     std::string account;
     if (runs_as_sandbox_ids(*this))
         if (const passwd* pw = getpwuid(uid)) account = " (WARNING: the account '" + std::string(pw->pw_name) + "' has this id: its files are the program's)";
