@@ -190,6 +190,7 @@ private:
     void prepare(Submission& s);
     void self_test();
     std::pair<std::string, std::string> reference_case() const;
+    bool reference_kernels_seen(const ProgramRun& run) const;
     int count_gpus();
     std::vector<int> choose_gpus();
     void set_up_workers(const std::vector<int>& gpus);
@@ -411,45 +412,24 @@ void Grader::self_test() {
         throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
     read_device(ctx_, device_json);
     std::vector<std::string> steps;
-    auto attempt_in_sandbox = [&]() {
-        RunRequest req;
-        req.program = ctx_.reference.program;
-        req.args = ctx_.reference.args;
-        req.workdir = ctx_.reference.run_dir;
-        req.outputs_dir = ctx_.priv + "/outputs";
-        req.timeout_s = 120;
-        prepare_run_folder(req.workdir, ctx_.iso);
-        ProgramRun pr;
-        std::string failure;
-        try {
-            pr = run_reference(ctx_, req, "the reference solution in the sandbox");
-        } catch (const GraderError& e) {
-            failure = e.what();
-        }
-        release_run_folder(req.workdir);
-        return std::make_pair(pr, failure);
-    };
-    auto [pr, failure] = attempt_in_sandbox();
-    if (!failure.empty() && ctx_.run_limits.mem_mb > 0) {
+    SandboxCheck check = run_reference_in_sandbox(ctx_);
+    if (!check.failure.empty() && ctx_.run_limits.mem_mb > 0) {
         steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(ctx_.run_limits.mem_mb) + " MiB");
         ctx_.run_limits.mem_mb = 0;
-        std::tie(pr, failure) = attempt_in_sandbox();
+        check = run_reference_in_sandbox(ctx_);
     }
     gpu.release();
-    if (!failure.empty())
-        throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "): " + failure +
+    if (!check.failure.empty())
+        throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "): " + check.failure +
                                  "\n(the isolation is chosen once and never weakened during a run: fix the cause, or choose a level "
                                  "with --isolation)");
     if (ctx_.trace_ok) {
         // The trace must see the reference's own kernels, or every student would fail the kernel
         // check: then it is turned off, loudly.
-        bool seen = false;
-        for (const CaseEvidence& c : pr.cases)
-            for (const KernelSpan& k : c.kernels) seen |= is_one_of(k, ctx_.sol_kernels);
-        if (!seen) {
+        if (!reference_kernels_seen(check.run)) {
             ctx_.trace_ok = false;
             steps.push_back(std::string("WARNING: the CUPTI kernel trace recorded no kernel of the reference (trace ") +
-                            (pr.trace_ready ? "loaded" : "not loaded") +
+                            (check.run.trace_ready ? "loaded" : "not loaded") +
                             "), so it is off: results computed without kernels are not detected and performance is not timed");
             std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
             notes_.push_back("The grader ran without its kernel trace: whether your kernels ran was not checked and "
@@ -466,6 +446,14 @@ void Grader::self_test() {
       << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (ctx_.trace_ok ? "CUPTI" : "off");
     for (const std::string& s : steps) d << "; " << s;
     ctx_.isolation_text = d.str();
+}
+
+// Whether the kernel trace saw a kernel of the reference's own in its run.
+bool Grader::reference_kernels_seen(const ProgramRun& run) const {
+    for (const CaseEvidence& c : run.cases)
+        for (const KernelSpan& k : c.kernels)
+            if (is_one_of(k, ctx_.sol_kernels)) return true;
+    return false;
 }
 
 // The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
@@ -599,28 +587,10 @@ void Grader::check_gpu(Worker& w) {
     w.ctx.reference.run_dir = work + "/run";
     w.ctx.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
     if (w.slot > 0) {
-        RunRequest req;
-        req.program = w.ctx.reference.program;
-        req.args = w.ctx.reference.args;
-        req.workdir = w.ctx.reference.run_dir;
-        req.outputs_dir = w.ctx.priv + "/outputs";
-        req.timeout_s = 120;
-        prepare_run_folder(req.workdir, w.ctx.iso);
-        ProgramRun pr;
-        std::string failure;
-        try {
-            pr = run_reference(w.ctx, req, "the reference solution in the sandbox");
-        } catch (const GraderError& e) {
-            failure = e.what();
-        }
-        release_run_folder(req.workdir);
-        remove_tree(req.outputs_dir);
-        if (!failure.empty())
-            throw std::runtime_error(label + " (" + w.name + "): " + failure + " (" + w.ctx.iso.describe() + ")\n" + leave_out.substr(2));
-        bool seen = false;
-        for (const CaseEvidence& c : pr.cases)
-            for (const KernelSpan& k : c.kernels) seen |= is_one_of(k, ctx_.sol_kernels);
-        if (w.ctx.trace_ok && !seen)
+        const SandboxCheck check = run_reference_in_sandbox(w.ctx);
+        if (!check.failure.empty())
+            throw std::runtime_error(label + " (" + w.name + "): " + check.failure + " (" + w.ctx.iso.describe() + ")\n" + leave_out.substr(2));
+        if (w.ctx.trace_ok && !reference_kernels_seen(check.run))
             throw std::runtime_error(label + " (" + w.name + "): the kernel trace recorded no kernel of the reference there, as it did on GPU " +
                                      std::to_string(workers_[0].gpu) + leave_out);
     }

@@ -224,24 +224,27 @@ ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::
                       (pr.channel_complete ? "" : "; its results: " + pr.channel_problem) + "): " + clip(pr.run.out + pr.run.err, 600));
 }
 
-std::string reference_runs_in_sandbox(GradingContext& ctx) {
-    if (ctx.reference.program.empty()) return "";
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx) {
     RunRequest req;
     req.program = ctx.reference.program;
     req.args = ctx.reference.args;
     req.workdir = ctx.reference.run_dir;
     req.outputs_dir = ctx.priv + "/reference-check";
     req.timeout_s = 120;
-    std::string why;
+    SandboxCheck check;
     try {
         prepare_run_folder(req.workdir, ctx.iso);
-        run_reference(ctx, req, "the reference solution in the sandbox");
+        check.run = run_reference(ctx, req, "the reference solution in the sandbox");
     } catch (const std::exception& e) {
-        why = e.what();
+        check.failure = e.what();
     }
     release_run_folder(req.workdir);
     remove_tree(req.outputs_dir);
-    return why;
+    return check;
+}
+
+std::string reference_runs_in_sandbox(GradingContext& ctx) {
+    return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx).failure;
 }
 
 bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,

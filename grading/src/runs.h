@@ -68,6 +68,14 @@ ProgramRun run_student(GradingContext& ctx, const RunRequest& request, std::stri
 // never works.
 ProgramRun run_reference(GradingContext& ctx, const RunRequest& request, const std::string& what);
 
+// The reference solution run in the sandbox now, as a student's program runs there
+// (ctx.reference: the self-test's program, arguments and run folder), again after ctx.retry's
+// pauses while it fails. `failure` is "" when it ran, else why not.
+struct SandboxCheck {
+    ProgramRun run;
+    std::string failure;
+};
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx);
 // "" when the reference solution runs in the sandbox now (ctx.reference), else why not.
 std::string reference_runs_in_sandbox(GradingContext& ctx);
 
