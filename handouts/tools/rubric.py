@@ -166,6 +166,9 @@ def handin_fragment(nn, path, labs_dir="labs"):
         rules.append("it may not call a library that does the work (" + code_list(forbidden) + ")")
     rules.append("it may not open files, start processes or threads, or read the environment "
                  "(the grader refuses a file that calls them, naming the call)")
+    rules.append("its code runs only inside the lab's functions: no global object with a constructor "
+                 "or destructor (make it a `static` inside the function that uses it), no `exit`, and "
+                 "printing through `printf` or `std::cout` and `std::cerr`, not `stderr`")
     lines.append("Also: " + "; ".join(rules) + ". A test that finds a problem says which in your "
                  "feedback.")
     return "\n".join(lines) + "\n"
