@@ -354,8 +354,8 @@ std::vector<Finding> audit_identifiers(const std::vector<Identifier>& identifier
     forbidden.push_back("__cuda*");
     // Ways into the C library's process-wide state or the program's end that no import names:
     // the stdio objects behind std::cout, exit handlers registered by hand.
-    // (atexit is an import of every object: nvcc's registration calls it.)
-    for (const char* name : {"atexit", "at_quick_exit", "on_exit", "__cxa_atexit", "__cxa_thread_atexit*", "__libc_*", "_IO_*",
+    // (exit and atexit are imports of nvcc's own code: they are refused where a file names them.)
+    for (const char* name : {"exit", "_exit", "_Exit", "quick_exit", "atexit", "at_quick_exit", "on_exit", "__cxa_atexit", "__cxa_thread_atexit*", "__libc_*", "_IO_*",
                              "*stdio_sync_filebuf*", "*stdio_filebuf*", "program_invocation_*", "__progname*", "environ", "__environ",
                              "getauxval"})
         forbidden.push_back(name);

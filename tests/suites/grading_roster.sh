@@ -99,9 +99,9 @@ for student, cells in want.items():
         same(f"gradebook {student} scores", row[6:12], ["0"] * 6)
         if "compil" not in row[13]:
             problems.append(f"gradebook {student} note: {row[13]!r} does not say it did not compile")
-    else:                              # built and audited, not run: empty cells, not zeros
-        same(f"gradebook {student} scores", row[6:12], ["", "", "", "", "", "0"])
-        same(f"gradebook {student} note", row[13], "compile only: tests not run")
+    else:                              # built and audited, not run: empty cells and total, not zeros
+        same(f"gradebook {student} scores", row[6:12], ["", "", "", "", "", ""])
+        same(f"gradebook {student} note", row[13], "build and audit passed; tests not run (run the grader on a GPU for the score)")
 
 c = rows("lms-canvas.csv")
 same("lms-canvas header", c[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 1: vector add"])
