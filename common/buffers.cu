@@ -29,6 +29,12 @@ std::vector<OutputRegion>& outputs() {
     return *regions;
 }
 
+// The tracked inputs of the run (few; a cached problem keeps its inputs from case to case).
+std::vector<InputRegion>& inputs() {
+    static auto* regions = new std::vector<InputRegion>();
+    return *regions;
+}
+
 // Compares the guard zones and, for an input, the contents with what they should be; records a
 // message for each difference and repairs the record (guards refilled, the input's new hash
 // kept) so the same damage is reported once. CUDA errors (a lost context) end the check quietly:
@@ -76,6 +82,23 @@ void untrack_output(const void* ptr) {
 }
 
 std::vector<OutputRegion> tracked_outputs() { return outputs(); }
+
+void track_input(const InputRegion& region) {
+    if (!g_track_outputs || region.scalar_bytes == 0 || region.row_bytes * region.rows == 0) return;
+    untrack_input(region.ptr);
+    inputs().push_back(region);
+}
+
+void untrack_input(const void* ptr) {
+    auto& v = inputs();
+    for (size_t i = 0; i < v.size(); ++i)
+        if (v[i].ptr == ptr) {
+            v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
+            return;
+        }
+}
+
+std::vector<InputRegion> tracked_inputs() { return inputs(); }
 void clear_tracked_outputs() { outputs().clear(); }
 
 void poison_region(const OutputRegion& r) {

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <string>
+#include <type_traits>
 #include <utility>
 #include <vector>
 
@@ -52,13 +53,40 @@ struct OutputRegion {
     size_t rows = 0;
     size_t packed_bytes() const { return row_bytes * rows; }
 };
-void enable_output_tracking(bool on);
+void enable_output_tracking(bool on);  // the inputs' tracking (below) too
 void track_output(const OutputRegion& region);
 void untrack_output(const void* ptr);
 std::vector<OutputRegion> tracked_outputs();
 void clear_tracked_outputs();
 void poison_region(const OutputRegion& region);               // every byte, padding included
 void download_region(const OutputRegion& region, void* host);  // rows packed: row_bytes * rows
+
+// ---- inputs of the current run (grading: fresh inputs for every timed repetition) ------------
+// upload() marks a buffer as an input. With tracking on (the grader's runs), each input made of
+// floating-point scalars is remembered until it is freed or poisoned, so that the grader's
+// harness can give every timed repetition new input values (fresh_inputs.h).
+struct InputRegion {
+    char* ptr = nullptr;
+    size_t pitch = 0;         // bytes from one row to the next
+    size_t row_bytes = 0;     // bytes of a row that hold elements
+    size_t rows = 0;
+    size_t scalar_bytes = 0;  // 4 (float) or 8 (double)
+};
+// The floating-point scalars an element is made of: their size in bytes, or 0 when the element
+// is not made of them (integers, pointers: such inputs are left as they are). A struct of
+// floats (lab 07's Point) says so by specialising this.
+template <class T>
+struct FloatScalars {
+    static constexpr size_t bytes = std::is_same<T, float>::value ? 4 : std::is_same<T, double>::value ? 8 : 0;
+};
+void track_input(const InputRegion& region);  // ignored for scalar_bytes 0 or tracking off
+void untrack_input(const void* ptr);
+std::vector<InputRegion> tracked_inputs();
+
+template <class T>
+void track_input_of(void* ptr, size_t pitch, size_t row_bytes, size_t rows) {
+    track_input({static_cast<char*>(ptr), pitch, row_bytes, rows, FloatScalars<T>::bytes});
+}
 
 template <class T>
 class DeviceBuffer {
@@ -82,6 +110,7 @@ public:
     ~DeviceBuffer() {
         if (!record_) return;
         untrack_output(ptr_);
+        untrack_input(ptr_);
         if (record_->guarded) unregister_buffer(record_.get());
         cudaFree(record_->base);
     }
@@ -102,6 +131,7 @@ public:
 
     void upload(const T* host) {
         CUDA_CHECK(cudaMemcpy(ptr_, host, bytes(), cudaMemcpyHostToDevice));
+        if (record_) track_input_of<T>(ptr_, bytes(), bytes(), 1);
         if (record_ && record_->guarded) {
             record_->input = true;
             record_->input_hash = content_hash(host, bytes());
@@ -113,6 +143,7 @@ public:
         CUDA_CHECK(cudaMemset(ptr_, kPoisonByte, bytes()));
         if (!record_) return;
         record_->input = false;
+        untrack_input(ptr_);
         track_output({reinterpret_cast<char*>(ptr_), bytes(), bytes(), 1});
     }
 
@@ -153,6 +184,7 @@ public:
     ~Pitched2D() {
         if (!ptr_) return;
         untrack_output(ptr_);
+        untrack_input(ptr_);
         cudaFree(ptr_);
     }
     Pitched2D(const Pitched2D&) = delete;
@@ -167,6 +199,7 @@ public:
     void upload(const T* host) {
         CUDA_CHECK(cudaMemcpy2D(ptr_, pitch_, host, width_ * sizeof(T), width_ * sizeof(T),
                                 height_, cudaMemcpyHostToDevice));
+        track_input_of<T>(ptr_, pitch_, width_ * sizeof(T), height_);
     }
     void download(T* host) const {
         CUDA_CHECK(cudaMemcpy2D(host, width_ * sizeof(T), ptr_, pitch_, width_ * sizeof(T),
@@ -175,6 +208,7 @@ public:
     // Poisons the whole allocation, padding included.
     void poison() {
         CUDA_CHECK(cudaMemset2D(ptr_, pitch_, kPoisonByte, pitch_, height_));
+        untrack_input(ptr_);
         track_output({static_cast<char*>(ptr_), pitch_, width_ * sizeof(T), height_});
     }
 
@@ -195,6 +229,7 @@ public:
     ~Pitched3D() {
         if (!ptr_.ptr) return;
         untrack_output(ptr_.ptr);
+        untrack_input(ptr_.ptr);
         cudaFree(ptr_.ptr);
     }
     Pitched3D(const Pitched3D&) = delete;
@@ -204,11 +239,15 @@ public:
     cudaExtent extent() const { return extent_; }  // width in bytes
     size_t width() const { return extent_.width / sizeof(T); }
 
-    void upload(const T* host) { copy(const_cast<T*>(host), true); }  // the source is only read
+    void upload(const T* host) {  // the source is only read
+        copy(const_cast<T*>(host), true);
+        track_input_of<T>(ptr_.ptr, ptr_.pitch, extent_.width, extent_.height * extent_.depth);
+    }
     void download(T* host) const { copy(host, false); }
     void poison() {
         cudaExtent whole = make_cudaExtent(ptr_.pitch, extent_.height, extent_.depth);
         CUDA_CHECK(cudaMemset3D(ptr_, kPoisonByte, whole));
+        untrack_input(ptr_.ptr);
         track_output({static_cast<char*>(ptr_.ptr), ptr_.pitch, extent_.width, extent_.height * extent_.depth});
     }
 

@@ -39,7 +39,8 @@ enum class RecordType : uint32_t {
     RunBegin = 1,     // {u32 protocol version}
     CaseBegin = 2,    // {str variant, str size}
     Output = 3,       // {u32 k, u64 n, n bytes}: the k-th checked output of the case
-    TimedOutput = 4,  // {u32 k, u32 rep, u64 n, n bytes}: output k after repetition rep
+    TimedOutput = 4,  // {u32 k, u32 rep, u64 n, n bytes}: output k after repetition rep (with
+                      // --fresh-inputs, its sampled elements: fresh_inputs.h)
     Transfer = 5,     // {str api, u32 direction, u64 bytes}
     Kernel = 6,       // {str name, u32 truncated, u64 start_ns, u64 end_ns}
     RepBegin = 7,     // {u32 rep, u32 warm-up}: warm-up 1 when the repetition's time is not used
@@ -595,9 +596,10 @@ public:
             if (r.k >= c.outputs.size())
                 return fail("a timed repetition sent output " + std::to_string(r.k) + " of case " + c.key() +
                             ", which has no such checked output");
-            if (r.bytes != c.outputs[r.k].bytes)
+            // The whole output, or (fresh inputs) a sample of it: never more than the checked one.
+            if (r.bytes == 0 || r.bytes > c.outputs[r.k].bytes)
                 return fail("a timed repetition's output " + std::to_string(r.k) + " of case " + c.key() +
-                            " has a different size from the checked one");
+                            " is larger than the checked one, or empty");
             if (r.rep >= c.reps.size() || !c.reps[r.rep].ended)
                 return fail("an output of timed repetition " + std::to_string(r.rep) + " of case " + c.key() +
                             " arrived before that repetition ended");

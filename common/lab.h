@@ -16,6 +16,7 @@
 #include "args.h"
 #include "buffers.h"
 #include "check.h"
+#include "fresh_inputs.h"
 #include "gpu.h"
 #include "report.h"
 #include "shape.h"
@@ -75,11 +76,13 @@ public:
     // With --channel every repetition (warm-up included) is also checked: the case's outputs
     // (the buffers poison()ed in it) are poisoned again before it, outside the timed region, and
     // read back after it; one that differs from the checked output goes to the grader too.
+    // With --fresh-inputs every repetition also gets new input values (fresh_inputs.h), and the
+    // verifier makes the same repetitions with the reference to judge the samples it was sent.
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
         TimingPlan plan = timing;
         plan.flusher = flusher_for(working_set_bytes);
-        if (!grading()) return time_gpu_ms(launch, plan);
+        if (!grading() && !verifying_fresh()) return time_gpu_ms(launch, plan);
         std::unique_ptr<RepetitionObserver> watch = watch_repetitions(true);
         plan.observer = watch.get();
         return time_gpu_ms(launch, plan);
@@ -104,7 +107,9 @@ public:
                std::vector<size_t> shape = {}) {
         const int k = checks_in_case_++;
         const size_t bytes = count * sizeof(T);
-        if (grading()) send_output(k, got, bytes);
+        note_output(k, got, bytes, sizeof(T), [tol](const void* sample, const void* reference, const std::vector<size_t>& at) {
+            return compare_samples(static_cast<const T*>(sample), static_cast<const T*>(reference), at, tol);
+        });
         std::vector<unsigned char> other;
         const T* judged = got;
         if (!options.verify_dir.empty()) {
@@ -121,7 +126,7 @@ public:
             out.shape = shape;
         }
         out.checked = true;
-        if (options.verify_dir.empty()) return;
+        if (options.verify_dir.empty() || options.fresh_key) return;  // fresh: samples, judged in time_gpu
         for (const auto& [rep, path] : timed_output_paths(k)) {
             if (!read_output(path, bytes, other)) {
                 record_failure(out, "timed repetition " + std::to_string(rep) + " produced no output of the expected size");
@@ -144,10 +149,15 @@ public:
 
 private:
     friend class RepetitionWatch;
+    friend class FreshVerification;
     bool grading() const { return options.channel_fd >= 0; }
+    bool verifying_fresh() const { return !options.verify_dir.empty() && options.fresh_key != 0; }
     L2Flusher* flusher_for(double working_set_bytes);
     std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
-    void send_output(int k, const void* data, size_t bytes);
+    // Compares sampled elements of output k with the reference's ("" when they agree).
+    using SampleCompare = std::function<std::string(const void*, const void*, const std::vector<size_t>&)>;
+    // Remembers checked output k (grading, or verifying fresh repetitions) and sends it (grading).
+    void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, SampleCompare compare);
     std::string output_path(int k) const;
     std::vector<std::pair<int, std::string>> timed_output_paths(int k) const;  // (rep, path), by rep
     static bool read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data);
@@ -155,12 +165,14 @@ private:
     std::unique_ptr<L2Flusher> flusher_;
     std::string case_key_;
     int checks_in_case_ = 0;
-    // --channel: the hash and size of each output sent in this case (index k), the case's
+    // --channel (and verifying fresh repetitions): each checked output of this case (index k), the case's
     // repetitions so far (numbered across all its timings), whether one is open, and what the
     // repetitions found.
     struct SentOutput {
         uint64_t hash = 0;
         size_t bytes = 0;
+        size_t elem_bytes = 0;
+        SampleCompare compare;
     };
     std::vector<SentOutput> sent_;
     int reps_in_case_ = 0;

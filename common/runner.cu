@@ -32,12 +32,12 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
 void RunContext::begin_case(const std::string& variant, const Dims& dims) {
     case_key_ = variant + "_" + format_dims(dims);
     checks_in_case_ = 0;
-    if (!grading()) return;
     sent_.clear();
     reps_in_case_ = 0;
-    rep_open_ = false;
     rep_faults_.clear();
     clear_tracked_outputs();
+    if (!grading()) return;
+    rep_open_ = false;
     channel::flush_trace();  // kernels of what came before land before the case
     channel::write(channel::RecordType::CaseBegin, channel::case_begin_payload(variant, format_dims(dims)));
 }
@@ -58,6 +58,10 @@ void RunContext::end_case(Outcome& out) {
         channel::write(channel::RecordType::CaseEnd, std::string());
         clear_tracked_outputs();
     }
+    if (verifying_fresh()) {
+        faults.insert(faults.end(), rep_faults_.begin(), rep_faults_.end());
+        clear_tracked_outputs();
+    }
     if (!options.verify_dir.empty()) {
         std::ifstream f(options.verify_dir + "/" + channel::faults_file_name(case_key_));
         for (std::string line; std::getline(f, line);)
@@ -69,9 +73,10 @@ void RunContext::end_case(Outcome& out) {
     record_failure(out, why);
 }
 
-void RunContext::send_output(int k, const void* data, size_t bytes) {
-    sent_.push_back({content_hash(data, bytes), bytes});
-    channel::write_output(static_cast<uint32_t>(k), data, bytes);
+void RunContext::note_output(int k, const void* data, size_t bytes, size_t elem_bytes, SampleCompare compare) {
+    if (!grading() && !verifying_fresh()) return;
+    sent_.push_back({content_hash(data, bytes), bytes, elem_bytes, std::move(compare)});
+    if (grading()) channel::write_output(static_cast<uint32_t>(k), data, bytes);
 }
 
 std::string RunContext::output_path(int k) const {
@@ -106,38 +111,89 @@ bool RunContext::read_output(const std::string& path, size_t bytes, std::vector<
     return static_cast<bool>(f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)));
 }
 
+namespace {
+
+// The new input values of each repetition (fresh_inputs.h): the flips of the previous repetition
+// are taken back as this one's are made, in one pass, and all are taken back at the end.
+class FreshInputs {
+public:
+    FreshInputs(uint64_t run_key, std::string case_key) : run_key_(run_key), case_key_(std::move(case_key)),
+                                                          inputs_(tracked_inputs()) {}
+    ~FreshInputs() {
+        try {
+            move_to(0);
+            CUDA_CHECK(cudaDeviceSynchronize());
+        } catch (const CudaError&) {  // the case has failed already, and says why
+        }
+    }
+    FreshInputs(const FreshInputs&) = delete;
+    FreshInputs& operator=(const FreshInputs&) = delete;
+
+    // The inputs of repetition `rep`; returns its key (which also chooses the samples).
+    uint64_t enter(int rep) {
+        const uint64_t key = repetition_key(run_key_, case_key_, rep);
+        move_to(key);
+        return key;
+    }
+
+private:
+    void move_to(uint64_t key) {
+        for (size_t i = 0; i < inputs_.size(); ++i) flip_input_signs(inputs_[i], i + 1, current_, key);
+        current_ = key;
+    }
+    uint64_t run_key_;
+    std::string case_key_;
+    std::vector<InputRegion> inputs_;
+    uint64_t current_ = 0;
+};
+
+// The checked output (index k in `sent`) that a region holds a copy of, or -1.
+template <class Sent>
+int checked_output_of(const std::vector<unsigned char>& bytes, const std::vector<Sent>& sent) {
+    const uint64_t hash = content_hash(bytes.data(), bytes.size());
+    for (size_t k = 0; k < sent.size(); ++k)
+        if (sent[k].bytes == bytes.size() && sent[k].hash == hash) return static_cast<int>(k);
+    return -1;
+}
+
+}  // namespace
+
 // The grader's check of timed repetitions (--channel). Each repetition is numbered within its
 // case and framed by REP_BEGIN / REP_END; the kernel trace is flushed before the first and at
 // the end of each, so every kernel lands in the repetition it ran in (between repetitions the
-// harness runs no kernel: poisoning is a memset). For device timings (time_gpu) the case's
-// outputs are also poisoned before each repetition and read back after it: an output bitwise
-// equal to the checked one needs nothing more; one that differs is sent as TIMED_OUTPUT
-// (checked by the verifier like the first) when it is the copy of a checked output k, and is a
-// fault otherwise.
+// harness's own work is flushed before REP_BEGIN). For device timings (time_gpu) the case's
+// outputs are also poisoned before each repetition and read back after it.
+//  - With --fresh-inputs, when every output is the copy of a checked output k, each repetition
+//    first gets new input values, and a keyed sample of each output is sent after it as
+//    TIMED_OUTPUT; the verifier judges it (FreshVerification).
+//  - Otherwise an output bitwise equal to the checked one needs nothing more; one that differs
+//    is sent whole as TIMED_OUTPUT (checked by the verifier like the first) when it is the copy
+//    of a checked output k, and is a fault otherwise.
 class RepetitionWatch : public RepetitionObserver {
 public:
     RepetitionWatch(RunContext& ctx, bool device_outputs) : ctx_(ctx) {
         channel::flush_trace();  // the checked launch's kernels land before the repetitions
         if (!device_outputs) return;
+        bool all_checked = true;
         for (const OutputRegion& region : tracked_outputs()) {
             Watched w;
             w.region = region;
             w.verified.resize(region.packed_bytes());
             w.now.resize(region.packed_bytes());
             download_region(region, w.verified.data());
-            const uint64_t hash = content_hash(w.verified.data(), w.verified.size());
-            for (size_t k = 0; k < ctx.sent_.size(); ++k)
-                if (ctx.sent_[k].bytes == w.verified.size() && ctx.sent_[k].hash == hash) {
-                    w.k = static_cast<int>(k);
-                    break;
-                }
+            w.k = checked_output_of(w.verified, ctx.sent_);
+            all_checked = all_checked && w.k >= 0;
             watched_.push_back(std::move(w));
         }
+        if (ctx.options.fresh_key && all_checked && !watched_.empty())
+            fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
     }
 
     void before(int i) override {
+        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
         for (const Watched& w : watched_) poison_region(w.region);
         CUDA_CHECK(cudaDeviceSynchronize());
+        if (fresh_) channel::flush_trace();  // the harness's flips land outside the repetition
         channel::write(channel::RecordType::RepBegin,
                        channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.timing.warmup));
         ctx_.rep_open_ = true;
@@ -151,7 +207,8 @@ public:
         ctx_.rep_open_ = false;
         for (Watched& w : watched_) {
             download_region(w.region, w.now.data());
-            if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
+            if (fresh_) send_sample(w, rep);
+            else if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
         }
     }
 
@@ -162,6 +219,13 @@ private:
         int k = -1;               // the checked output it is a copy of; -1: none
         bool reported = false;    // a fault about it was recorded already
     };
+
+    void send_sample(const Watched& w, int rep) {
+        const size_t elem = ctx_.sent_[w.k].elem_bytes;
+        const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / elem);
+        const std::vector<unsigned char> sample = gather_elements(w.now.data(), elem, at);
+        channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), sample.data(), sample.size());
+    }
 
     // Every differing output is sent and checked against the tolerance, however many there are:
     // a correct kernel whose float sums change order from run to run (atomics, a split k)
@@ -179,9 +243,80 @@ private:
 
     RunContext& ctx_;
     std::vector<Watched> watched_;
+    std::unique_ptr<FreshInputs> fresh_;
+    uint64_t key_ = 0;
+};
+
+// The verifier's half of fresh repetitions (--verify-outputs with --fresh-inputs): the same
+// repetitions, with the same new inputs, run with the reference; the samples the program sent
+// are compared with the reference's elements at the same places. A repetition with no sample,
+// or a sample of the wrong size, fails the case.
+class FreshVerification : public RepetitionObserver {
+public:
+    explicit FreshVerification(RunContext& ctx) : ctx_(ctx) {
+        bool all_checked = true;
+        for (const OutputRegion& region : tracked_outputs()) {
+            Watched w;
+            w.region = region;
+            w.now.resize(region.packed_bytes());
+            download_region(region, w.now.data());
+            w.k = checked_output_of(w.now, ctx.sent_);
+            all_checked = all_checked && w.k >= 0;
+            watched_.push_back(std::move(w));
+        }
+        // As in the program (RepetitionWatch): no fresh repetitions, nothing sampled to judge.
+        if (all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
+    }
+
+    void before(int) override {
+        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
+        for (const Watched& w : watched_) poison_region(w.region);
+    }
+
+    void after(int) override {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const int rep = ctx_.reps_in_case_++;
+        if (!fresh_) return;
+        for (Watched& w : watched_) {
+            if (w.reported) continue;
+            download_region(w.region, w.now.data());
+            const RunContext::SentOutput& checked = ctx_.sent_[w.k];
+            const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / checked.elem_bytes);
+            const std::string path = ctx_.options.verify_dir + "/" +
+                                     channel::timed_output_file_name(ctx_.case_key_, static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep));
+            std::vector<unsigned char> sample;
+            std::string why;
+            if (!RunContext::read_output(path, at.size() * checked.elem_bytes, sample))
+                why = "timed repetition " + std::to_string(rep) + " sent no sample of its output";
+            else {
+                const std::vector<unsigned char> reference = gather_elements(w.now.data(), checked.elem_bytes, at);
+                const std::string miss = checked.compare(sample.data(), reference.data(), at);
+                if (!miss.empty()) why = "timed repetition " + std::to_string(rep) + " (new inputs) produced a wrong result: " + miss;
+            }
+            if (why.empty()) continue;
+            w.reported = true;
+            ctx_.rep_faults_.push_back(why);
+        }
+    }
+
+private:
+    struct Watched {
+        OutputRegion region;
+        std::vector<unsigned char> now;
+        int k = -1;
+        bool reported = false;
+    };
+    RunContext& ctx_;
+    std::vector<Watched> watched_;
+    std::unique_ptr<FreshInputs> fresh_;
+    uint64_t key_ = 0;
 };
 
 std::unique_ptr<RepetitionObserver> RunContext::watch_repetitions(bool device_outputs) {
+    if (verifying_fresh()) {
+        if (!device_outputs) return nullptr;
+        return std::make_unique<FreshVerification>(*this);
+    }
     return std::make_unique<RepetitionWatch>(*this, device_outputs);
 }
 
@@ -388,7 +523,7 @@ int run_checked(const Lab& lab, int argc, char** argv) {
         enable_buffer_checks(opt.guard_buffers);
         if (opt.channel_fd >= 0) channel::open(opt.channel_fd);
         else channel::disable();
-        enable_output_tracking(opt.channel_fd >= 0);
+        enable_output_tracking(opt.channel_fd >= 0 || !opt.verify_dir.empty());
         if (opt.help) {
             print_help(lab, program);
             return kExitPass;

@@ -119,6 +119,16 @@ void read_text(int fd, std::string* out, size_t cap, const std::atomic<bool>* st
 
 }  // namespace
 
+namespace {
+
+// A new --fresh-inputs key: random, positive, below 2^62 (what the harness accepts).
+unsigned long long fresh_inputs_key() {
+    const unsigned long long bits = std::stoull(random_hex(8), nullptr, 16);
+    return (bits & ((1ull << 62) - 1)) | 1;
+}
+
+}  // namespace
+
 ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* log) {
     ProgramRun pr;
     make_dirs(req.workdir);
@@ -139,6 +149,8 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     argv.push_back(req.program);
     argv.insert(argv.end(), req.args.begin(), req.args.end());
     argv.insert(argv.end(), {"--channel", std::to_string(kChannelFd)});
+    pr.fresh_key = fresh_inputs_key();
+    argv.insert(argv.end(), {"--fresh-inputs", std::to_string(pr.fresh_key)});
 
     RunSpec spec;
     spec.cwd = req.workdir;
@@ -247,13 +259,16 @@ std::string reference_runs_in_sandbox(GradingContext& ctx) {
     return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx).failure;
 }
 
-bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,
+bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
                     const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
     const std::string verdict = ctx.priv + "/verdict.json";
     unlink(verdict.c_str());
     RunSpec spec;
-    spec.argv = {ctx.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", "1",
-                 "--verify-outputs", outputs_dir, "--json", verdict};
+    std::string reps = "1";
+    for (size_t i = 0; i + 1 < request.args.size(); ++i)
+        if (request.args[i] == "--reps") reps = request.args[i + 1];
+    spec.argv = {ctx.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", reps,
+                 "--fresh-inputs", std::to_string(pr.fresh_key), "--verify-outputs", request.outputs_dir, "--json", verdict};
     spec.cwd = ctx.priv + "/verifier";
     make_dirs(spec.cwd);
     spec.env = scrubbed_env(spec.cwd, ctx.info.cuda_home + "/bin");

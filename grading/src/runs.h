@@ -38,6 +38,9 @@ struct ProgramRun {
     bool channel_complete = false;
     std::string channel_problem;    // the first thing wrong with the records, for the student
     bool trace_ready = false;       // the kernel trace announced itself
+    // The run's --fresh-inputs key (new inputs every timed repetition, samples chosen by it):
+    // random per run, never seen by the program's own code; the verifier is given it too.
+    unsigned long long fresh_key = 0;
     std::vector<CaseEvidence> cases;
     const CaseEvidence* find(const std::string& variant, const std::string& size) const;
 };
@@ -83,11 +86,12 @@ struct RowVerdict {
     std::string variant, size, status, note;
 };
 
-// Has the trusted solution judge the outputs in `outputs_dir` (recomputing the inputs from the
-// seed). The verifier is run again after ctx.retry's pauses when it fails; when it never works
-// that is the grader's failure (GraderError). Returns false with `problem` set only for a
-// verdict that cannot be read.
-bool verify_outputs(GradingContext& ctx, const std::string& outputs_dir, const std::string& variants,
+// Has the trusted solution judge the outputs that run `pr` of `request` sent (to
+// request.outputs_dir), recomputing the inputs from the seed and making the same fresh
+// repetitions (same --reps and key). The verifier is run again after ctx.retry's pauses when it
+// fails; when it never works that is the grader's failure (GraderError). Returns false with
+// `problem` set only for a verdict that cannot be read.
+bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
                     const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows,
                     std::string& problem);
 

@@ -65,7 +65,7 @@ VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::
             v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
             return v;
         }
-        v.judged = verify_outputs(ctx, req.outputs_dir, variants, sizes, seed, v.rows, v.problem);
+        v.judged = verify_outputs(ctx, req, v.pr, variants, sizes, seed, v.rows, v.problem);
         if (!output_lost(v)) return v;
     }
     throw GraderError("a run that ended cleanly, with all its results, still missed an output when verified, in all " +

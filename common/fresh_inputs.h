@@ -1,0 +1,89 @@
+// Fresh inputs for every timed repetition (the grader's runs, --fresh-inputs KEY).
+//
+// Before each timed repetition (warm-up included) the harness flips the sign of a keyed random
+// half of every floating-point input (buffers.h: InputRegion). A sign flip is exact and keeps
+// every magnitude, so each tolerance still holds, while the result changes everywhere. After
+// the repetition it sends a keyed sample of each output (every element of a small one); the
+// verifier makes the same flips, runs the reference, and compares the samples. A result that is
+// cached, replayed or computed ahead of time is then wrong by construction, and the key, which
+// the program's own code never sees, decides which elements are looked at. After the last
+// repetition the inputs are flipped back, so later cases see what was uploaded.
+//
+// Host parts here are inline (unit-tested with g++); flip_input_signs is in fresh_inputs.cu.
+#pragma once
+#include <cmath>
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "random.h"
+#include "validate.h"
+
+namespace cudalabs {
+
+struct InputRegion;
+
+// Elements of each output sent after a repetition: all of them up to this many.
+constexpr size_t kFreshSamples = 65536;
+
+// The key of repetition `rep` of a case (never 0: 0 means "no flips").
+inline uint64_t repetition_key(uint64_t run_key, const std::string& case_key, int rep) {
+    uint64_t h = mix64(run_key);
+    for (unsigned char c : case_key) h = mix64(h ^ c);
+    h = mix64(h ^ (static_cast<uint64_t>(rep) * 0xD6E8FEB86659FD93ull));
+    return h ? h : 1;
+}
+
+// The elements of output `k` (of `count`) that repetition key `key` samples: every element when
+// there are at most kFreshSamples, else kFreshSamples drawn at random (repeats allowed).
+inline std::vector<size_t> sample_positions(uint64_t key, int k, size_t count) {
+    std::vector<size_t> at;
+    if (count <= kFreshSamples) {
+        at.resize(count);
+        for (size_t i = 0; i < count; ++i) at[i] = i;
+        return at;
+    }
+    at.resize(kFreshSamples);
+    const uint64_t base = mix64(key ^ (static_cast<uint64_t>(k) + 1) * 0x9E3779B97F4A7C15ull);
+    for (size_t i = 0; i < kFreshSamples; ++i) at[i] = static_cast<size_t>(mix64(base + i) % count);
+    return at;
+}
+
+// Copies the elements at `at` (of `elem_bytes` bytes each) out of `data`.
+inline std::vector<unsigned char> gather_elements(const unsigned char* data, size_t elem_bytes,
+                                                  const std::vector<size_t>& at) {
+    std::vector<unsigned char> out(at.size() * elem_bytes);
+    for (size_t i = 0; i < at.size(); ++i)
+        for (size_t b = 0; b < elem_bytes; ++b) out[i * elem_bytes + b] = data[at[i] * elem_bytes + b];
+    return out;
+}
+
+// Compares a program's sampled elements with the reference's at the same places; "" when they
+// agree. Both results carry their own rounding, so each may be `tol` from the exact value: the
+// bound is twice the tolerance, taken against the largest magnitude in the sample (a sum of
+// flipped terms can cancel to near zero, where a relative bound alone would fail a correct
+// kernel that rounds differently). A replayed or stale result misses by the size of the values.
+template <class T>
+std::string compare_samples(const T* got, const T* reference, const std::vector<size_t>& at, Tolerance tol) {
+    double scale = 0;
+    for (size_t i = 0; i < at.size(); ++i)
+        if (std::isfinite(static_cast<double>(reference[i])))
+            scale = std::fmax(scale, std::fabs(static_cast<double>(reference[i])));
+    const double limit = 2 * (tol.abs + tol.rel * scale);
+    for (size_t i = 0; i < at.size(); ++i) {
+        if (is_poison(got[i])) return "element [" + std::to_string(at[i]) + "] was never written";
+        const double g = static_cast<double>(got[i]), r = static_cast<double>(reference[i]);
+        if (std::isfinite(g) && std::fabs(g - r) <= limit) continue;
+        return "element [" + std::to_string(at[i]) + "] is " + std::to_string(g) + " where " + std::to_string(r) +
+               " was expected";
+    }
+    return "";
+}
+
+// On the device: flips the sign of the scalars of `region` chosen by `undo_key` (the flips of
+// the previous repetition, taken back) and by `apply_key` (this repetition's); a key of 0 flips
+// nothing. `salt` tells the regions of one case apart. Waits for nothing.
+void flip_input_signs(const InputRegion& region, uint64_t salt, uint64_t undo_key, uint64_t apply_key);
+
+}  // namespace cudalabs

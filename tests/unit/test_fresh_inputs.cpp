@@ -1,0 +1,78 @@
+// The host half of fresh inputs (common/fresh_inputs.h): keys, sampled elements and the
+// comparison of a program's samples with the reference's.
+#include <doctest/doctest.h>
+
+#include <set>
+#include <vector>
+
+#include "fresh_inputs.h"
+
+using namespace cudalabs;
+
+TEST_CASE("fresh inputs: every repetition and case has its own key, never 0") {
+    std::set<uint64_t> keys;
+    for (int rep = 0; rep < 50; ++rep) {
+        keys.insert(repetition_key(7, "fast_4096", rep));
+        keys.insert(repetition_key(7, "fast_4097", rep));
+        keys.insert(repetition_key(8, "fast_4096", rep));
+    }
+    CHECK(keys.size() == 150);
+    CHECK(keys.count(0) == 0);
+    CHECK(repetition_key(7, "fast_4096", 3) == repetition_key(7, "fast_4096", 3));  // the verifier's match
+}
+
+TEST_CASE("fresh inputs: small outputs are sampled whole, large ones at keyed places") {
+    const std::vector<size_t> all = sample_positions(5, 0, 1000);
+    REQUIRE(all.size() == 1000);
+    for (size_t i = 0; i < all.size(); ++i) CHECK(all[i] == i);
+
+    const size_t count = 100 * kFreshSamples;
+    const std::vector<size_t> some = sample_positions(5, 0, count);
+    REQUIRE(some.size() == kFreshSamples);
+    size_t low = 0;
+    for (size_t at : some) {
+        CHECK(at < count);
+        low += at < count / 2;
+    }
+    CHECK(low > kFreshSamples * 45 / 100);  // spread over the whole output
+    CHECK(low < kFreshSamples * 55 / 100);
+    CHECK(sample_positions(5, 0, count) == some);
+    CHECK(sample_positions(6, 0, count) != some);  // another key, other places
+    CHECK(sample_positions(5, 1, count) != some);  // another output, other places
+}
+
+TEST_CASE("fresh inputs: gather_elements copies whole elements") {
+    const std::vector<float> data = {10, 11, 12, 13};
+    const std::vector<unsigned char> got =
+        gather_elements(reinterpret_cast<const unsigned char*>(data.data()), sizeof(float), {3, 0, 3});
+    REQUIRE(got.size() == 3 * sizeof(float));
+    const float* f = reinterpret_cast<const float*>(got.data());
+    CHECK(f[0] == 13);
+    CHECK(f[1] == 10);
+    CHECK(f[2] == 13);
+}
+
+TEST_CASE("fresh inputs: samples are judged within twice the tolerance, against the sample's scale") {
+    const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
+    const std::vector<size_t> at = {0, 1, 2};
+    const std::vector<float> reference = {1.0f, -2.0f, 1e-7f};
+    SUBCASE("a result rounded differently passes, also where terms cancelled") {
+        const std::vector<float> got = {1.0f, -2.0f, 2e-7f};  // off by 1e-7 where the scale is 2
+        CHECK(compare_samples(got.data(), reference.data(), at, tol) == "");
+    }
+    SUBCASE("a stale result fails, naming the element") {
+        const std::vector<float> got = {1.0f, 2.0f, 1e-7f};  // the sign of a replayed repetition
+        const std::string why = compare_samples(got.data(), reference.data(), at, tol);
+        CHECK(why.find("element [1]") != std::string::npos);
+    }
+    SUBCASE("an element never written fails") {
+        std::vector<float> got = reference;
+        poison_fill(&got[2], 1);
+        CHECK(compare_samples(got.data(), reference.data(), at, tol).find("never written") != std::string::npos);
+    }
+    SUBCASE("a NaN fails") {
+        std::vector<float> got = reference;
+        got[0] = std::nanf("");
+        CHECK(compare_samples(got.data(), reference.data(), at, tol).find("element [0]") != std::string::npos);
+    }
+}
