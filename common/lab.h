@@ -154,8 +154,8 @@ private:
     bool verifying_fresh() const { return !options.verify_dir.empty() && options.fresh_key != 0; }
     L2Flusher* flusher_for(double working_set_bytes);
     std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
-    // Compares sampled elements of output k with the reference's ("" when they agree).
-    using SampleCompare = std::function<std::string(const void*, const void*, const std::vector<size_t>&)>;
+    // Compares sampled elements of output k with the reference's.
+    using SampleCompare = std::function<SampleVerdict(const void*, const void*, const std::vector<size_t>&)>;
     // Remembers checked output k (grading, or verifying fresh repetitions) and sends it (grading).
     void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, SampleCompare compare);
     std::string output_path(int k) const;
