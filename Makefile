@@ -215,6 +215,22 @@ scorecard:
 	  fi; \
 	  $(SCORECARD_PYTHON) tools/scorecard.py "$$results" --lab $(LAB) $$describe --out $$out.svg --png
 
+# make check LAB=NN (or make checkNN): a preview of your grade (tools/grade_preview.py): builds
+# ./labNN, runs the rubric's visible correctness tests at the sizes ./labNN shows, adds up their
+# points, and names the file to hand in. The grader also uses sizes and seeds it does not show.
+define check_recipe
+@[ -n "$(1)" ] || { echo "usage: make check LAB=NN (or make checkNN)" >&2; exit 2; }
+@[ -n "$(call lab_dir,$(1))" ] || { echo "make check: no lab $(1) (labs: $(LAB_NUMS))" >&2; exit 2; }
+@[ -f tools/grade_preview.py ] && { [ -f grading/rubrics/$(1).rubric ] || [ -f tools/preview/$(1).tests ]; } || { echo "make check: this copy has no tools/grade_preview.py, or no tests of lab $(1) to preview with" >&2; exit 2; }
++@$(MAKE) --no-print-directory $(PROGRAM)$(1)
+@$(SCORECARD_PYTHON) tools/grade_preview.py --lab $(1) --program ./$(PROGRAM)$(1)
+endef
+.PHONY: check
+check:
+	$(call check_recipe,$(LAB))
+check%:
+	$(call check_recipe,$*)
+
 # Everything built with a CUDA 12 toolkit (students' Colab and clusters run 12.x): CUDA12_HOME,
 # or Debian's nvidia-cuda-toolkit 12.4 fetched into $(BUILD)/cuda12 (tools/check-cuda12.sh).
 check-cuda12:

@@ -152,7 +152,7 @@ def handin_fragment(nn, path, labs_dir="labs"):
              "to any other file is lost, and every function the interface declares must be in it.", "",
              f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
              f"output with the reference solution, outside your program. `./lab{nn}` shows how your file "
-             "does at the sizes you see: a preview, not the grade. The tests, "
+             f"does at the sizes you see, and `make check LAB={nn}` what the visible tests would give there: a preview, not the grade. The tests, "
              f"{number(total)} points in all:", "",
              "| test | points | full marks when |", "|---|--:|---|"]
     for test_id, t in tests:

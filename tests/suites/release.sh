@@ -78,6 +78,18 @@ release_suite() {
         pass "the student edition has the scorecard and every reference run (reference/); make scorecard draws there"
     else fail "the student edition's scorecard" "reference runs: [$refs_have] want [$refs_want]; make scorecard exit $rc: $(printf '%s' "$out$err" | tail -n 2)"; fi
     rm -rf "$rel/build/scorecard"
+    # The grade preview (make check): its tool and each lab's tests without sizes (tools/preview/).
+    local fake="$tmp/no-gpu-lab" no_tests="" sized
+    printf '#!/bin/sh\n[ "$1" = --describe ] && exec "%s" --describe\necho "no usable CUDA GPU" >&2\nexit 77\n' "$PWD/sol01" > "$fake" \
+        && chmod +x "$fake"
+    for f in grading/rubrics/[0-9][0-9].rubric; do
+        [ -f "$rel/tools/preview/$(basename "$f" .rubric).tests" ] || no_tests="$no_tests $(basename "$f")"
+    done
+    sized=$(grep -lE '^[[:space:]]*(sizes|size|random_sizes)[[:space:]]*=' "$rel"/tools/preview/*.tests 2> /dev/null | tr '\n' ' ')
+    run_capture "release: grade preview" bash -c "cd '$rel' && python3 tools/grade_preview.py --lab 01 --program '$fake'"
+    if [ -z "$no_tests" ] && [ -z "$sized" ] && [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q '^Hand in: labs/01-vector-add/vector_add.cu'; then
+        pass "the student edition has the grade preview and every lab's tests to preview, without sizes"
+    else fail "the student edition's grade preview" "no tests for:$no_tests; sizes in:$sized; exit $rc: $(printf '%s' "$out$err" | tail -n 2)"; fi
     if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader, corpus, bench notes or instructor handouts"
     else fail "the student edition has nothing only instructors get" "found:$present"; fi
     if grep -qiE 'solutions/|make sol[0-9]|instructor' "$rel/README.md"; then

@@ -40,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
                  "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt",
-                 "tools/scorecard.py"]
+                 "tools/scorecard.py", "tools/grade_preview.py"]
 # The reference solution's measured runs (rows of times and ratios, no code), which the
 # scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
 # course tree, as reference/<device>.d/NN.json in the student edition.
@@ -73,6 +73,27 @@ def copy_into(files, dest):
         shutil.copy2(path, target)
 
 
+def write_preview_tests(dest):
+    """tools/preview/NN.tests for `make check` (tools/grade_preview.py): each rubric's tests in the
+    rubric's own format, with only what the preview reads. Visible tests keep their name,
+    variants and scoring; the others only their kind, points and visibility. No sizes."""
+    sys.path.insert(0, os.path.join(HERE, ".."))
+    import grade_preview
+    os.makedirs(os.path.join(dest, "tools", "preview"), exist_ok=True)
+    for rubric in files_of("grading/rubrics/[0-9][0-9].rubric"):
+        nn = os.path.basename(rubric)[:2]
+        lines = [f"# The tests of lab {nn} that make check previews (from the course's rubric; no sizes)."]
+        for number, (test_id, t) in enumerate(grade_preview.parse_rubric(rubric), 1):
+            visible = t["visibility"] == "visible"
+            lines += ["", f"[test {test_id if visible else f'later_{number}'}]", f"kind = {t['kind']}",
+                      f"points = {t['points']:g}", f"visibility = {t['visibility']}"]
+            if visible:
+                lines += [f"name = {t.get('name', test_id)}", f"variants = {' '.join(t['variants'])}",
+                          f"scoring = {t.get('scoring', 'per_row')}"]
+        with open(os.path.join(dest, "tools", "preview", f"{nn}.tests"), "w", encoding="utf-8") as f:
+            f.write("\n".join(lines) + "\n")
+
+
 def build_student(args):
     dest = args.out
     if os.path.exists(dest):
@@ -83,6 +104,7 @@ def build_student(args):
         target = os.path.join(dest, "reference", os.path.relpath(path, "bench/results"))
         os.makedirs(os.path.dirname(target), exist_ok=True)
         shutil.copy2(path, target)
+    write_preview_tests(dest)
     shutil.copy2(os.path.join(HERE, "student-README.md"), os.path.join(dest, "README.md"))
     # The README's Open in Colab table, from the course's base address (tools/colab.py).
     sys.path.insert(0, os.path.join(HERE, ".."))

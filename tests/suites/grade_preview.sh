@@ -1,0 +1,216 @@
+# The grade preview (tools/grade_preview.py, make check LAB=NN), sourced by tests/run_tests.sh;
+# alone: bash tests/suites/grade_preview.sh. No GPU needed: fake lab programs stand for one
+# without a GPU and for one that passes every row, and fixture results (--json-from) for runs:
+# every row passing (full points), rows failing (per_row in proportion, all_or_nothing none),
+# the rubric's hidden sizes never shown nor read, a rubric without visible tests; make check of
+# a lab that does not exist. With a GPU: lab 01's solution (every point) and starter (none).
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+grade_preview_suite() {
+    local py tmp hidden leaked s prog
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "grade preview" "no python3"; return; }
+    [ -f tools/grade_preview.py ] || { skip "grade preview" "no tools/grade_preview.py in this edition"; return; }
+    tmp=$(mktemp -d)
+    local gp=("$py" tools/grade_preview.py --lab 01)
+    local hand_in='Hand in: labs/01-vector-add/vector_add.cu'
+
+    # Fixtures: lab 01's description, a rubric (hidden sizes 255, 4097, 33333 beside the check
+    # sizes; one all-or-nothing test; a sanitizer test; a test shown after the due date), results.
+    cat > "$tmp/describe.json" <<'EOF'
+{"lab": "01", "variants": [{"name": "host"}, {"name": "simple"}, {"name": "fast"}],
+ "check_sizes": ["1", "7", "997", "1000", "65537", "1000003", "16777219"]}
+EOF
+    cat > "$tmp/01.rubric" <<'EOF'
+lab = 01
+[test correct_host]
+name = Correctness: host
+points = 20
+variants = host
+sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
+random_sizes = 2 1..3000000
+[test correct_simple]
+name = Correctness: simple
+kind = correctness
+points = 28
+visibility = visible
+variants = simple
+sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
+[test correct_fast]
+name = Correctness: fast
+kind = correctness
+points = 25
+scoring = all_or_nothing
+variant = fast
+sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
+[test memcheck]
+name = Memory safety: memcheck
+kind = sanitizer
+points = 15
+variants = host simple fast
+sizes = 1 257 4099
+[test perf_fast]
+name = Performance: fast, secret
+kind = performance
+points = 12
+variant = fast
+size = 16777216
+visibility = after_due_date
+EOF
+    # grade_preview_results FILE VARIANT FAILING_SIZE...: DIR/TEST.json as ./lab01 --json writes it.
+    grade_preview_results() {
+        "$py" - "$@" <<'EOF'
+import json, sys
+path, variant, failing = sys.argv[1], sys.argv[2], sys.argv[3:]
+sizes = ["1", "7", "997", "1000", "65537", "1000003", "16777219"]
+rows = [{"variant": variant, "size": s, "time_ms": 0.1, "status": "FAIL" if s in failing else "PASS",
+         "note": "element 3 is 0, expected 2" if s in failing else ""} for s in sizes if s != "missing"]
+if "missing" in failing:
+    rows = rows[:-1]   # a row the run never reached counts as failed
+json.dump({"lab": "01", "mode": "check", "results": rows, "verdict": "PASS"}, open(path, "w"), indent=1)
+EOF
+    }
+    mkdir -p "$tmp/pass" "$tmp/fail"
+    cp "$tmp/describe.json" "$tmp/pass/" && cp "$tmp/describe.json" "$tmp/fail/"
+    grade_preview_results "$tmp/pass/correct_host.json" host
+    grade_preview_results "$tmp/pass/correct_simple.json" simple
+    grade_preview_results "$tmp/pass/correct_fast.json" fast
+    grade_preview_results "$tmp/fail/correct_host.json" host
+    grade_preview_results "$tmp/fail/correct_simple.json" simple 997 missing
+    grade_preview_results "$tmp/fail/correct_fast.json" fast 65537
+
+    expect "grade preview --help" 0 'json-from' "${gp[@]}" --help
+
+    # 1. No GPU: one sentence, the file to hand in, exit 77, nothing previewed.
+    prog=$tmp/fakelab
+    printf '#!/bin/sh\n[ "$1" = --describe ] && exec cat "%s"\necho "fakelab: no usable CUDA GPU (test)." >&2\nexit 77\n' "$tmp/describe.json" > "$prog"
+    chmod +x "$prog"
+    run_capture "grade preview without a GPU" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog"
+    if [ "$rc" -eq 77 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+        && [[ $err == *"no usable CUDA GPU here, so the grade cannot be previewed"* ]] \
+        && [ "$out" = "$hand_in" ]; then
+        pass "grade preview without a GPU: one sentence, the file to hand in, exit 77"
+    else fail "grade preview without a GPU" "exit $rc; stdout: ${out:0:200}; stderr: ${err:0:200}"; fi
+    for s in lab01 sol01; do
+        if [ ! -x "./$s" ] || [ "$gpu" = 1 ]; then continue; fi
+        run_capture "grade preview of ./$s without a GPU" "${gp[@]}" --program "./$s"
+        if [ "$rc" -eq 77 ] && [[ $err == *"cannot be previewed"* ]] && [ "$out" = "$hand_in" ]; then
+            pass "grade preview of ./$s without a GPU: exit 77, the file to hand in"
+        else fail "grade preview of ./$s without a GPU" "exit $rc: ${err:0:200}"; fi
+    done
+
+    # 2. Every row passes: every previewed point, the other tests said not previewed.
+    run_capture "grade preview, all rows pass" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && printf '%s' "$out" | grep -qE '^Correctness: simple +28  28  \(7 of 7 rows pass\)$' \
+        && printf '%s' "$out" | grep -qE '^Memory safety: memcheck +15  not previewed \(the grader runs it\)$' \
+        && printf '%s' "$out" | grep -q '^PREVIEW — the grader also uses sizes and seeds it does not show' \
+        && printf '%s' "$out" | grep -q "^$hand_in\$" \
+        && printf '%s' "$out" | grep -q '^Not shown here: 12 points in 1 test' \
+        && ! printf '%s' "$out" | grep -q 'secret'; then
+        pass "grade preview, all rows pass: 73 of 73 points, memcheck not previewed, marked PREVIEW, file named"
+    else fail "grade preview, all rows pass" "exit $rc: $(printf '%s' "$out" | head -n 12)"; fi
+
+    # 2b. The same through runs of a program (a fake one: every row it is asked for passes):
+    #     each visible correctness test runs it once, at the lab's check sizes only.
+    prog=$tmp/fakegpu
+    cat > "$prog" <<EOF
+#!/usr/bin/env python3
+import json, sys
+a = sys.argv[1:]
+if a == ["--describe"]:
+    print(open("$tmp/describe.json").read())
+    sys.exit(0)
+open("$tmp/args.log", "a").write(" ".join(a) + "\n")
+get = lambda k: a[a.index(k) + 1]
+rows = [{"variant": v, "size": s, "status": "PASS", "note": ""}
+        for v in get("--variant").split(",") for s in get("--size").split(",")]
+json.dump({"results": rows}, open(get("--json"), "w"))
+EOF
+    chmod +x "$prog"
+    run_capture "grade preview through runs of a program" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog"
+    local v runs=0
+    for v in host simple fast; do
+        grep -qxE -- "--variant $v --size 1,7,997,1000,65537,1000003,16777219 --json [^ ]+ --reps 1 --guard-buffers" \
+            "$tmp/args.log" 2> /dev/null && runs=$((runs + 1))
+    done
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$runs" -eq 3 ] && [ "$(wc -l < "$tmp/args.log")" -eq 3 ]; then
+        pass "grade preview runs the program once per visible correctness test, at the check sizes: 73 of 73 points"
+    else fail "grade preview through runs of a program" "exit $rc: $(head -n 3 "$tmp/args.log" 2> /dev/null) ${err:0:200}"; fi
+
+    # 3. Failures: per_row in proportion (5 of 7 rows: 20), all_or_nothing nothing; exit 1.
+    run_capture "grade preview, rows fail" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 40 of 73 points\.$' \
+        && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
+        && printf '%s' "$out" | grep -qE '^Correctness: simple +28  20  \(5 of 7 rows pass; first failure: simple at 997: element 3 is 0, expected 2\)$' \
+        && printf '%s' "$out" | grep -qE '^Correctness: fast +25  0  \(6 of 7 rows pass, all or nothing; first failure: fast at 65537' \
+        && printf '%s' "$out" | grep -q "^$hand_in\$"; then
+        pass "grade preview, rows fail: per_row 20 of 28 (a missing row fails), all_or_nothing 0 of 25, exit 1"
+    else fail "grade preview, rows fail" "exit $rc: $(printf '%s' "$out" | head -n 12)"; fi
+
+    # 4. The rubric's hidden sizes: never shown, never read (the same output without them).
+    leaked=""
+    for s in 255 4097 33333 257 4099 16777216 3000000; do
+        printf '%s\n%s' "$out" "$err" | grep -qw -- "$s" && leaked="$leaked $s"
+    done
+    sed '/^ *\(sizes\|size\|random_sizes\) *=/d' "$tmp/01.rubric" > "$tmp/nosizes.rubric"
+    local with_sizes=$out
+    run_capture "grade preview of a rubric without sizes" "${gp[@]}" --rubric "$tmp/nosizes.rubric" --json-from "$tmp/fail"
+    if [ -z "$leaked" ] && [ "${out//nosizes/01}" = "$with_sizes" ]; then
+        pass "grade preview shows none of the rubric's hidden sizes, and gives the same preview without them"
+    else fail "grade preview hides the rubric's hidden sizes" "shown:${leaked:- none}; same without sizes: $([ "${out//nosizes/01}" = "$with_sizes" ] && echo yes || echo no)"; fi
+    # ... and of the real rubric of lab 01, whatever it holds.
+    if [ -f grading/rubrics/01.rubric ]; then
+        run_capture "grade preview of grading/rubrics/01.rubric" "${gp[@]}" --json-from "$tmp/pass"
+        hidden=$("$py" -c 'import json, re, sys
+check = set(json.load(open(sys.argv[1]))["check_sizes"])
+text = open("grading/rubrics/01.rubric").read()
+sizes = set(w for m in re.findall(r"(?m)^\s*(?:sizes|size)\s*=([^#\n]*)", text) for w in m.split())
+for m in re.findall(r"(?m)^\s*random_sizes\s*=\s*\S+([^#\n]*)", text):  # COUNT MIN..MAX
+    sizes.update(w for w in re.split(r"[\s.]+", m) if w)
+print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
+        # Sizes of three digits or more anywhere (1 to 99 could be points); all in the size list.
+        leaked=""
+        for s in $hidden; do
+            if [ ${#s} -ge 3 ] && printf '%s\n%s' "$out" "$err" | grep -qw -- "$s"; then leaked="$leaked $s"; fi
+        done
+        if { [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; } && [ -n "$hidden" ] && [ -z "$leaked" ] \
+            && printf '%s' "$out" | grep -q '^Grade preview of lab 01: .* shows (1, 7, 997, 1000, 65537, 1000003, 16777219)$' \
+            && printf '%s' "$out" | grep -q '^Previewed: '; then
+            pass "grade preview of grading/rubrics/01.rubric shows only the check sizes, none of its $(echo "$hidden" | wc -w) hidden sizes"
+        else fail "grade preview of grading/rubrics/01.rubric hides its hidden sizes" "exit $rc; shown:${leaked:- none}"; fi
+    fi
+
+    # 5. A rubric with no visible test says so.
+    sed 's/^visibility = .*//; /^\[test/a visibility = after_published' "$tmp/01.rubric" > "$tmp/none.rubric"
+    run_capture "grade preview, no visible test" "${gp[@]}" --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'has no visible test: nothing to preview\.$' \
+        && printf '%s' "$out" | grep -q "^$hand_in\$" && ! printf '%s' "$out" | grep -q 'Previewed'; then
+        pass "grade preview of a rubric without visible tests says so, and names the file"
+    else fail "grade preview, no visible test" "exit $rc: $(printf '%s' "$out" | head -n 3)"; fi
+
+    # 6. make check: a lab that does not exist.
+    expect "make check LAB=99 names the labs" 2 'make check: no lab 99 \(labs: 01 ' \
+        make -s --no-print-directory check LAB=99
+
+    # 7. With a GPU: the reference solution earns every previewed point, the starter none.
+    if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
+        run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01
+        if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$'; then
+            pass "grade preview of ./sol01: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
+        else fail "grade preview of ./sol01" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 8)"; fi
+        run_capture "grade preview of ./lab01" "${gp[@]}" --program ./lab01
+        if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
+            && printf '%s' "$out" | grep -q 'TODO(lab01)'; then
+            pass "grade preview of the untouched ./lab01: no point, its TODO named"
+        else fail "grade preview of ./lab01" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 8)"; fi
+    else
+        skip "grade preview of ./sol01 and ./lab01 on a GPU" "no GPU, or ./sol01 and ./lab01 not built"
+    fi
+    rm -rf "$tmp"
+}
+grade_preview_suite

@@ -1,0 +1,228 @@
+#!/usr/bin/env python3
+"""A preview of a lab's grade: the rubric's visible correctness tests at the sizes ./labNN shows.
+
+  make check LAB=01                        builds ./lab01, then runs this
+  grade_preview.py --lab 01                runs ./lab01 once per visible correctness test
+  grade_preview.py --lab 01 --json-from D  reads D/TEST_ID.json (./lab01 --json output) instead
+
+Reads grading/rubrics/NN.rubric (format: grading/README.md, "Rubrics") for each test's kind,
+points, visibility, variants and scoring, and nothing else: the rubric's hidden sizes are never
+read. Each visible correctness test runs ./labNN --variant V[,W...] --size CHECK_SIZES --json
+FILE --reps 1 --guard-buffers, CHECK_SIZES being the lab's own (./labNN --describe). Its score
+is points x the fraction of rows that pass (per_row), or all or nothing (all_or_nothing).
+Sanitizer and performance tests are not previewed: the grader runs them.
+Prints a table, what the previewed tests would give, and the file to hand in.
+
+Exit codes: 0 every previewed point earned, 1 points lost or a correctness test not run,
+2 bad command line or rubric, 77 no usable CUDA GPU (nothing previewed; the file to hand in
+is still printed).
+"""
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+
+BANNER = ("PREVIEW — the grader also uses sizes and seeds it does not show, and checks much more "
+          "(memory safety, speed, what your file may call): this is not your grade.")
+
+
+def parse_rubric(path):
+    """[(id, {key: value})] in file order: only the keys the preview needs are kept."""
+    keep = ("name", "kind", "points", "visibility", "variants", "variant", "scoring")
+    tests = []
+    with open(path, encoding="utf-8") as f:
+        for number, raw in enumerate(f, 1):
+            line = raw.split("#", 1)[0].strip()
+            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)\]", line)
+            if m:
+                tests.append((m.group(1), {}))
+            elif "=" in line and tests:
+                key, value = (s.strip() for s in line.split("=", 1))
+                if key in keep:
+                    tests[-1][1][key] = value
+            elif line and "=" not in line:
+                raise SystemExit(f"{path}:{number}: not 'key = value' or '[test ID]': {line}")
+    for test_id, t in tests:
+        try:
+            t["points"] = float(t.get("points", ""))
+        except ValueError:
+            raise SystemExit(f"{path}: test '{test_id}' needs points = NUMBER")
+        t["kind"] = t.get("kind", "correctness")
+        t["visibility"] = t.get("visibility", "visible")
+        t["variants"] = (t.get("variants") or t.get("variant", "")).split()
+    return tests
+
+
+def student_file(nn):
+    """labs/NN-topic/TOPIC.cu: the one .cu besides driver.cu."""
+    folders = sorted(d for d in os.listdir("labs") if d.startswith(nn + "-"))
+    if not folders:
+        raise SystemExit(f"grade_preview: no lab {nn} (no folder labs/{nn}-*/)")
+    folder = os.path.join("labs", folders[0])
+    files = sorted(f for f in os.listdir(folder) if f.endswith(".cu") and f != "driver.cu")
+    return os.path.join(folder, files[0]) if len(files) == 1 else f"the .cu file of {folder}/ besides driver.cu"
+
+
+def points(x):
+    return f"{round(x, 1):g}"
+
+
+class NoGpu(Exception):
+    """The program found no usable CUDA GPU (exit 77): nothing can be previewed."""
+
+
+def run_test(args, test_id, variants, sizes, tmp):
+    """(results or None, why not): the rows of one run, from the program or --json-from."""
+    if args.json_from:
+        path = os.path.join(args.json_from, test_id + ".json")
+        if not os.path.isfile(path):
+            return None, f"no results: {path} is missing"
+        with open(path, encoding="utf-8") as f:
+            return json.load(f).get("results", []), ""
+    path = os.path.join(tmp, test_id + ".json")
+    cmd = [args.program, "--variant", ",".join(variants), "--size", ",".join(sizes),
+           "--json", path, "--reps", "1", "--guard-buffers"]
+    try:
+        p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout)
+    except subprocess.TimeoutExpired:
+        return None, f"{args.program} did not finish in {args.timeout} s"
+    if p.returncode == 77:
+        raise NoGpu(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else "exit 77")
+    if p.returncode == 2:
+        return None, "refused: " + (p.stderr.strip().splitlines() or ["exit 2"])[-1]
+    if p.returncode not in (0, 1) or not os.path.isfile(path):
+        end = f"exit {p.returncode}" if p.returncode >= 0 else f"signal {-p.returncode}"
+        return [], f"{args.program} ended ({end}) before writing its results"
+    with open(path, encoding="utf-8") as f:
+        return json.load(f).get("results", []), ""
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
+                                 epilog="\n".join(__doc__.splitlines()[2:]),
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--lab", required=True, help="the lab, two digits (01)")
+    ap.add_argument("--rubric", help="default: grading/rubrics/NN.rubric, else tools/preview/NN.tests (student edition)")
+    ap.add_argument("--program", help="the lab's program (default: ./labNN)")
+    ap.add_argument("--describe", help="the lab's --describe JSON in a file (default: run PROGRAM --describe)")
+    ap.add_argument("--json-from", metavar="DIR",
+                    help="read each test's results from DIR/TEST_ID.json instead of running PROGRAM "
+                         "(and the lab's description from DIR/describe.json when there is one)")
+    ap.add_argument("--timeout", type=int, default=600, help="seconds one run may take (default 600)")
+    args = ap.parse_args()
+    nn = args.lab
+    if not re.fullmatch(r"\d\d", nn):
+        ap.error(f"--lab takes two digits, got {nn!r}")
+    os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
+    # The course's rubric, or in the student edition the copy of its tests without sizes that
+    # tools/release/release.py writes.
+    if not args.rubric:
+        args.rubric = f"grading/rubrics/{nn}.rubric"
+        if not os.path.isfile(args.rubric) and os.path.isfile(f"tools/preview/{nn}.tests"):
+            args.rubric = f"tools/preview/{nn}.tests"
+    args.program = args.program or f"./lab{nn}"
+    hand_in = f"Hand in: {student_file(nn)}"
+    if not os.path.isfile(args.rubric):
+        print(f"grade_preview: no rubric {args.rubric} in this copy: nothing to preview.", file=sys.stderr)
+        print(hand_in)
+        return 2
+    tests = parse_rubric(args.rubric)
+    visible = [(i, t) for i, t in tests if t["visibility"] == "visible"]
+    later = [t for _, t in tests if t["visibility"] != "visible"]
+    if not visible:
+        print(f"The rubric of lab {nn} ({args.rubric}) has no visible test: nothing to preview.")
+        print(hand_in)
+        return 0
+
+    # The lab's own check sizes: the sizes ./labNN runs by default, never the rubric's.
+    describe = args.describe
+    if not describe and args.json_from and os.path.isfile(os.path.join(args.json_from, "describe.json")):
+        describe = os.path.join(args.json_from, "describe.json")
+    if describe:
+        with open(describe, encoding="utf-8") as f:
+            lab = json.load(f)
+    else:
+        if not os.path.isfile(args.program):
+            print(f"grade_preview: no program {args.program}: build it first (make lab{nn}).", file=sys.stderr)
+            print(hand_in)
+            return 2
+        p = subprocess.run([args.program, "--describe"], capture_output=True, text=True)
+        if p.returncode != 0:
+            print(f"grade_preview: {args.program} --describe failed (exit {p.returncode}): {p.stderr.strip()}", file=sys.stderr)
+            return 2
+        lab = json.loads(p.stdout)
+    sizes = lab["check_sizes"]
+
+    rows, earned, possible, not_previewed, lost = [], 0.0, 0.0, 0.0, False
+    with tempfile.TemporaryDirectory() as tmp:
+        for test_id, t in visible:
+            name = t.get("name", test_id)
+            if t["kind"] != "correctness":
+                rows.append((name, t["points"], "not previewed (the grader runs it)", ""))
+                not_previewed += t["points"]
+                continue
+            try:
+                results, why = run_test(args, test_id, t["variants"], sizes, tmp)
+            except NoGpu as e:
+                print(f"grade_preview: no usable CUDA GPU here, so the grade cannot be previewed "
+                      f"({str(e).rstrip('.')}).", file=sys.stderr)
+                print(hand_in)
+                return 77
+            if results is None:
+                rows.append((name, t["points"], "not previewed", why))
+                not_previewed += t["points"]
+                lost = True
+                continue
+            status = {(r.get("variant"), r.get("size")): r for r in results}
+            wanted = [(v, s) for v in t["variants"] for s in sizes]
+            failed = [(v, s) for v, s in wanted if status.get((v, s), {}).get("status") != "PASS"]
+            n_pass = len(wanted) - len(failed)
+            if t.get("scoring") == "all_or_nothing":
+                score = t["points"] if not failed else 0.0
+            else:
+                score = t["points"] * n_pass / len(wanted) if wanted else 0.0
+            detail = f"{n_pass} of {len(wanted)} rows pass"
+            if t.get("scoring") == "all_or_nothing":
+                detail += ", all or nothing"
+            if why:
+                detail += "; " + why
+            elif failed:
+                v, s = failed[0]
+                first = status.get((v, s)) or {}
+                note = first.get("note") or first.get("status") or "no result"
+                detail += f"; first failure: {v} at {s}: {' '.join(note.split())[:240]}"
+            rows.append((name, t["points"], points(score), detail))
+            earned += score
+            possible += t["points"]
+            lost = lost or score < t["points"]
+
+    print(f"Grade preview of lab {nn}: the visible tests of {args.rubric} at the sizes "
+          f"{args.program} shows ({', '.join(sizes)})")
+    print()
+    width = max(len("test"), *(len(r[0]) for r in rows))
+    print(f"{'test':<{width}}  points  preview")
+    print(f"{'-' * width}  ------  -------")
+    for name, pts, score, detail in rows:
+        print(f"{name:<{width}}  {points(pts):>6}  {score}" + (f"  ({detail})" if detail else ""))
+    print()
+    if possible:
+        print(f"Previewed: {points(earned)} of {points(possible)} points.")
+    elif any(t["kind"] == "correctness" for _, t in visible):
+        print("Previewed: nothing: no visible correctness test could be run.")
+    else:
+        print("Previewed: nothing (no visible correctness test).")
+    if not_previewed:
+        print(f"Not previewed: {points(not_previewed)} points of visible tests.")
+    if later:
+        print(f"Not shown here: {points(sum(t['points'] for t in later))} points in {len(later)} "
+              f"test{'s' if len(later) != 1 else ''} whose results you see after grading.")
+    print(BANNER)
+    print(hand_in)
+    return 1 if lost else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
