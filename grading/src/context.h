@@ -44,6 +44,11 @@ struct GradingContext {
     std::string out, priv;                // results; the grader's private folder (0700)
     Limits run_limits;
     bool trace_ok = false;
+    // Kernels are judged by what runs: in a timed repetition (every run has them) only kernels
+    // of the submission's file may run, so a library's kernel (cuBLAS, thrust or cub built
+    // elsewhere), however it was reached, fails the row. On only when the trace works and the
+    // reference's own repetitions show nothing but its kernels (the self-test).
+    bool foreign_kernel_rule = false;
     std::string device = "unknown", tools;
     // What the runs of this context see as CUDA_VISIBLE_DEVICES: "" for the grader's own (passed
     // through); with --gpus, each worker's own GPU.

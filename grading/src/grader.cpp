@@ -191,6 +191,7 @@ private:
     void self_test();
     std::pair<std::string, std::string> reference_case() const;
     bool reference_kernels_seen(const ProgramRun& run) const;
+    bool reference_repetitions_own(const ProgramRun& run) const;
     int count_gpus();
     std::vector<int> choose_gpus();
     void set_up_workers(const std::vector<int>& gpus);
@@ -436,6 +437,12 @@ void Grader::self_test() {
                              "performance was not timed.");
         }
     }
+    ctx_.foreign_kernel_rule = ctx_.trace_ok && reference_repetitions_own(check.run);
+    if (ctx_.trace_ok && !ctx_.foreign_kernel_rule) {
+        steps.push_back("WARNING: the reference's timed repetitions showed no kernel, or a kernel not of its file, so kernels "
+                        "foreign to a submission's file are not looked for");
+        std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
+    }
     if (ctx_.iso.level == "unsafe" || ctx_.iso.level == "uid")
         notes_.push_back("Graded with isolation '" + ctx_.iso.level + "': " + ctx_.iso.describe());
     std::ostringstream d;
@@ -454,6 +461,17 @@ bool Grader::reference_kernels_seen(const ProgramRun& run) const {
         for (const KernelSpan& k : c.kernels)
             if (is_one_of(k, ctx_.sol_kernels)) return true;
     return false;
+}
+
+// Whether the reference's timed repetitions ran kernels, all of them its own (so that a kernel
+// foreign to a submission's file, in its repetitions, is the submission's doing).
+bool Grader::reference_repetitions_own(const ProgramRun& run) const {
+    bool any = false;
+    for (const CaseEvidence& c : run.cases) {
+        if (foreign_kernel(c, ctx_.sol_kernels)) return false;
+        for (const RepetitionEvidence& rep : c.reps) any = any || !rep.kernels.empty();
+    }
+    return any;
 }
 
 // The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded

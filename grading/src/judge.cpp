@@ -50,6 +50,11 @@ RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_
                 " while this part ran: here the result must be computed by your kernels on the device";
         return j;
     }
+    if (require_kernels && !row.foreign_kernel.empty()) {
+        j.why = "the output was right, but a kernel your file did not compile ran in it (" + row.foreign_kernel +
+                "): a library's kernels (cuBLAS, thrust or cub built elsewhere) do not count, however they are reached";
+        return j;
+    }
     if (require_kernels && !row.kernel_ran) {
         j.why = "the output was right, but none of the kernels in your file ran on the GPU: results computed on the "
                 "CPU, copied, or written by other means do not count";

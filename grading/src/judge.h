@@ -23,6 +23,7 @@ struct RowEvidence {
     bool verified = false;         // the trusted verifier said PASS
     std::string verifier_note;     // its reason when not
     bool kernel_ran = false;       // a kernel of the student's file ran during the case
+    std::string foreign_kernel;    // a kernel not of the student's file that ran in a timed repetition
     std::vector<HostTransfer> transfers;
 };
 
@@ -31,7 +32,9 @@ struct RowJudgement {
     std::string why;  // empty when passed; else one sentence for the student
 };
 
-// `require_kernels`: the rows need a student kernel to have run (only when the trace works).
+// `require_kernels`: the rows need a student kernel to have run, and no kernel foreign to the
+// file in its repetitions (only when the trace works: the caller clears foreign_kernel when that
+// rule is off).
 RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_kernels);
 
 // The first transfer that `rule` does not allow, or nullptr.

@@ -41,6 +41,13 @@ bool is_one_of(const KernelSpan& k, const std::set<std::string>& kernels) {
     return matches == 1;
 }
 
+const KernelSpan* foreign_kernel(const CaseEvidence& c, const std::set<std::string>& kernels) {
+    for (const RepetitionEvidence& rep : c.reps)
+        for (const KernelSpan& k : rep.kernels)
+            if (!is_one_of(k, kernels)) return &k;
+    return nullptr;
+}
+
 std::string program_fate(const RunResult& r) {
     if (r.ok()) return "";
     if (!r.started) return "your program could not start: " + r.error;

@@ -99,6 +99,10 @@ bool verify_outputs(GradingContext& ctx, const RunRequest& request, const Progra
 // one kernel it is the start of).
 bool is_one_of(const KernelSpan& k, const std::set<std::string>& kernels);
 
+// The first kernel in the case's timed repetitions (warm-up included) that is not one of
+// `kernels`, or nullptr. The harness runs no kernel of its own inside a repetition.
+const KernelSpan* foreign_kernel(const CaseEvidence& c, const std::set<std::string>& kernels);
+
 // One sentence on how the program ended, for the feedback ("" for a normal end).
 std::string program_fate(const RunResult& r);
 

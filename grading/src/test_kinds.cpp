@@ -128,6 +128,7 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
                 e.verifier_note = short_note(ctx, row.note);
                 if (const CaseEvidence* c = pr.find(v, row.size)) {
                     e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
+                    if (const KernelSpan* k = ctx.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
                     e.transfers = c->transfers;
                 }
                 RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
@@ -311,14 +312,22 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                 }
             }
             // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
-            // the result, or a copy engine that moves it, would be timed as nothing.
-            for (const CaseEvidence& c : pr.cases)
+            // the result, or a copy engine that moves it, would be timed as nothing; and so is a
+            // library's kernel, whose time is not the file's.
+            for (const CaseEvidence& c : pr.cases) {
                 if (ok)
                     if (const HostTransfer* bad = forbidden_transfer(c.transfers, t.host_transfers)) {
                         ok = false;
                         problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
                                   "must be done by your kernels";
                     }
+                if (ok && ctx.foreign_kernel_rule)
+                    if (const KernelSpan* k = foreign_kernel(c, s.kernels)) {
+                        ok = false;
+                        problem = "a kernel your file did not compile ran while it was timed (" + k->name + "): here the work must be "
+                                  "done by your kernels";
+                    }
+            }
             if (!ok) {
                 out << "round " << round + 1 << ": " << problem << "\n"
                     << "Every timed repetition is checked: this test scores 0.\n";

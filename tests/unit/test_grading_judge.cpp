@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include "grading/src/judge.h"
+#include "grading/src/runs.h"
 
 using namespace grading;
 
@@ -37,6 +38,30 @@ TEST_CASE("a verified row counts only when the student's kernels did the work") 
     wrong.verified = false;
     wrong.verifier_note = "wrong value at index 3";
     CHECK(judge_row(wrong, HostTransfers::Allowed, true).why == "wrong value at index 3");
+}
+
+TEST_CASE("a row in which a kernel foreign to the file ran does not count, however the library was reached") {
+    RowEvidence r = verified_row();
+    r.foreign_kernel = "ampere_sgemm_128x64_nn";
+    const RowJudgement j = judge_row(r, HostTransfers::Allowed, true);
+    CHECK_FALSE(j.passed);
+    CHECK(j.why.find("a kernel your file did not compile ran in it (ampere_sgemm_128x64_nn)") != std::string::npos);
+    CHECK(judge_row(r, HostTransfers::Allowed, false).passed);  // the trace is off
+}
+
+TEST_CASE("foreign_kernel finds a kernel of another file in any repetition, and only there") {
+    const std::set<std::string> mine = {"_Z6kernelPf"};
+    CaseEvidence c;
+    c.kernels = {{"cudalabs_reference_gemm", false, 1}};  // outside the repetitions: the harness's
+    c.reps.resize(2);
+    c.reps[0].warmup = true;
+    c.reps[0].kernels = {{"_Z6kernelPf", false, 1}};
+    c.reps[1].kernels = {{"_Z6kernelPf", false, 1}};
+    CHECK(foreign_kernel(c, mine) == nullptr);
+    c.reps[0].kernels.push_back({"cutlass_80_tensorop_s1688gemm", false, 1});  // the warm-up counts too
+    const KernelSpan* k = foreign_kernel(c, mine);
+    REQUIRE(k != nullptr);
+    CHECK(k->name == "cutlass_80_tensorop_s1688gemm");
 }
 
 TEST_CASE("host transfers follow the test's rule") {
