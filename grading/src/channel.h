@@ -1,14 +1,15 @@
-// The grader's end of the result channel (common/channel_format.h): reads the pipe a lab program
-// writes its records to (--channel FD), checks the framing and the grammar, stores every output
-// straight into a private folder under the names the verifier reads (--verify-outputs), and
-// returns what happened as a RunLog. Host-only.
+// The grader's end of the result channel (the format: common/channel_format.h; the decoder:
+// channel_decoder.h): reads the pipe a lab program writes its records to (--channel FD),
+// checks the framing and the grammar, stores every output straight into a private folder under
+// the names the verifier reads (--verify-outputs), and returns what happened as a RunLog.
+// Host-only.
 #pragma once
 #include <atomic>
 #include <cstdint>
 #include <string>
 #include <thread>
 
-#include "channel_format.h"
+#include "channel_decoder.h"
 
 namespace grading {
 

@@ -1,5 +1,5 @@
 // The result channel: the record format and its streaming decoder, the grammar checker that
-// builds the RunLog (common/channel_format.h), the program's writer (common/channel.h) and the
+// builds the RunLog (grading/src/channel_decoder.h), the program's writer (common/channel.h) and the
 // grader's reader on a real pipe (grading/src/channel.h).
 #include <doctest/doctest.h>
 #include <fcntl.h>
