@@ -80,9 +80,13 @@ $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP)
 # ---- the shared harness ---------------------------------------------------------------------
 COMMON_HOST_SRC := common/args.cpp common/shape.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
                    common/channel.cpp
-# grading_shims.cu goes only into the grader's builds (grading/grading.mk).
-COMMON_CUDA_SRC := $(filter-out common/grading_shims.cu,$(wildcard common/*.cu))
-COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o)
+COMMON_CUDA_SRC := $(filter-out common/without_grading.cu,$(wildcard common/*.cu))
+# The grader's harness (grading/harness/: repetitions watched, fresh inputs) goes into every
+# program built here; the student edition, which has no grading/, links its stand-in instead.
+# The grading shims go only into the grader's builds (grading/grading.mk).
+HARNESS_CUDA_SRC := $(filter-out %/grading_shims.cu,$(wildcard grading/harness/*.cu))
+HARNESS_OBJS := $(if $(HARNESS_CUDA_SRC),$(HARNESS_CUDA_SRC:%.cu=$(BUILD)/%.o),$(BUILD)/common/without_grading.o)
+COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o) $(HARNESS_OBJS)
 
 $(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -91,6 +95,10 @@ $(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
 $(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/grading/harness/%.o: grading/harness/%.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -Igrading/harness -MMD -MP -c $< -o $@
 
 # ---- the labs -------------------------------------------------------------------------------
 # Each labs/NN-topic/ holds driver.cu (main, data, checks), TOPIC.h (the interface), TOPIC.cu (the

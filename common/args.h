@@ -34,7 +34,7 @@ struct Options {
     int channel_fd = -1;                // --channel FD; -1: none
     std::string verify_dir;             // --verify-outputs DIR
     // --fresh-inputs KEY (with --channel or --verify-outputs): every timed repetition gets new
-    // input values and sends a sample of its outputs, chosen by KEY (fresh_inputs.h); 0: off.
+    // input values and sends a sample of its outputs, chosen by KEY (grading/harness/fresh_inputs.h); 0: off.
     uint64_t fresh_key = 0;
     // --guard-buffers: device buffers get guard zones and inputs are checked unchanged after
     // every case (see buffers.h). Off by default: memcheck wants exactly sized allocations.

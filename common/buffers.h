@@ -64,7 +64,7 @@ void download_region(const OutputRegion& region, void* host);  // rows packed: r
 // ---- inputs of the current run (grading: fresh inputs for every timed repetition) ------------
 // upload() marks a buffer as an input. With tracking on (the grader's runs), each input made of
 // floating-point scalars is remembered until it is freed or poisoned, so that the grader's
-// harness can give every timed repetition new input values (fresh_inputs.h).
+// harness can give every timed repetition new input values (grading/harness/fresh_inputs.h).
 struct InputRegion {
     char* ptr = nullptr;
     size_t pitch = 0;         // bytes from one row to the next

@@ -36,7 +36,7 @@ enum class RecordType : uint32_t {
     CaseBegin = 2,    // {str variant, str size}
     Output = 3,       // {u32 k, u64 n, n bytes}: the k-th checked output of the case
     TimedOutput = 4,  // {u32 k, u32 rep, u64 n, n bytes}: output k after repetition rep (with
-                      // --fresh-inputs, its sampled elements: fresh_inputs.h)
+                      // --fresh-inputs, its sampled elements: grading/harness/)
     Transfer = 5,     // {str api, u32 direction, u64 bytes}
     Kernel = 6,       // {str name, u32 truncated, u64 start_ns, u64 end_ns}
     RepBegin = 7,     // {u32 rep, u32 warm-up}: warm-up 1 when the repetition's time is not used

@@ -16,7 +16,6 @@
 #include "args.h"
 #include "buffers.h"
 #include "check.h"
-#include "fresh_inputs.h"
 #include "gpu.h"
 #include "report.h"
 #include "shape.h"
@@ -76,8 +75,9 @@ public:
     // With --channel every repetition (warm-up included) is also checked: the case's outputs
     // (the buffers poison()ed in it) are poisoned again before it, outside the timed region, and
     // read back after it; one that differs from the checked output goes to the grader too.
-    // With --fresh-inputs every repetition also gets new input values (fresh_inputs.h), and the
-    // verifier makes the same repetitions with the reference to judge the samples it was sent.
+    // With --fresh-inputs every repetition also gets new input values, and the verifier makes
+    // the same repetitions with the reference to judge the samples it was sent (the grader's
+    // harness, grading/harness/).
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
         TimingPlan plan = timing;
@@ -107,9 +107,7 @@ public:
                std::vector<size_t> shape = {}) {
         const int k = checks_in_case_++;
         const size_t bytes = count * sizeof(T);
-        note_output(k, got, bytes, sizeof(T), [tol](const void* sample, const void* reference, const std::vector<size_t>& at) {
-            return compare_samples(static_cast<const T*>(sample), static_cast<const T*>(reference), at, tol);
-        });
+        note_output(k, got, bytes, sizeof(T), element_kind<T>(), tol);
         std::vector<unsigned char> other;
         const T* judged = got;
         if (!options.verify_dir.empty()) {
@@ -154,10 +152,8 @@ private:
     bool verifying_fresh() const { return !options.verify_dir.empty() && options.fresh_key != 0; }
     L2Flusher* flusher_for(double working_set_bytes);
     std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
-    // Compares sampled elements of output k with the reference's.
-    using SampleCompare = std::function<SampleVerdict(const void*, const void*, const std::vector<size_t>&)>;
     // Remembers checked output k (grading, or verifying fresh repetitions) and sends it (grading).
-    void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, SampleCompare compare);
+    void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, ElementKind kind, Tolerance tol);
     std::string output_path(int k) const;
     std::vector<std::pair<int, std::string>> timed_output_paths(int k) const;  // (rep, path), by rep
     static bool read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data);
@@ -172,7 +168,8 @@ private:
         uint64_t hash = 0;
         size_t bytes = 0;
         size_t elem_bytes = 0;
-        SampleCompare compare;
+        ElementKind kind = ElementKind::Other;
+        Tolerance tol;  // the check's: samples of timed repetitions are judged with it
     };
     std::vector<SentOutput> sent_;
     int reps_in_case_ = 0;

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <cstring>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 namespace cudalabs {
@@ -26,6 +27,18 @@ bool is_poison(const T& value) {
 template <class T>
 void poison_fill(T* data, size_t count) {
     std::memset(static_cast<void*>(data), kPoisonByte, count * sizeof(T));
+}
+
+// What an element is, for code that compares elements it holds only as bytes (the grader's
+// samples of timed repetitions).
+enum class ElementKind { Float32, Float64, Int32, UInt32, Other };
+template <class T>
+constexpr ElementKind element_kind() {
+    return std::is_same<T, float>::value      ? ElementKind::Float32
+           : std::is_same<T, double>::value   ? ElementKind::Float64
+           : std::is_same<T, int>::value      ? ElementKind::Int32
+           : std::is_same<T, unsigned>::value ? ElementKind::UInt32
+                                              : ElementKind::Other;
 }
 
 // An element passes when |got - expected| <= abs + rel * |expected|.

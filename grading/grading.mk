@@ -36,7 +36,7 @@ $(BUILD)/grading/libkernel_trace.so: grading/src/kernel_trace.cpp $(FLAGS_STAMP)
 # in the result channel and forward it. The grader renames the student object's imports to them
 # (objcopy --redefine-sym, table in grading/shimmed-imports.txt) and links this object in.
 SHIM_OBJECT := $(BUILD)/grading/grading_shims.o
-$(SHIM_OBJECT): common/grading_shims.cu $(FLAGS_STAMP)
+$(SHIM_OBJECT): grading/harness/grading_shims.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
 

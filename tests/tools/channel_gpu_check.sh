@@ -18,7 +18,8 @@ NVCC=$(info NVCC)
 NVCCFLAGS=$(info NVCCFLAGS)
 LDLIBS=$(info LDLIBS)
 COMMON="$B/common/args.o $B/common/validate.o $B/common/stats.o $B/common/report.o $B/common/todo_hint.o \
-$B/common/channel.o $B/common/buffers.o $B/common/check.o $B/common/gpu.o $B/common/runner.o"
+$B/common/channel.o $B/common/buffers.o $B/common/check.o $B/common/gpu.o $B/common/runner.o \
+$B/grading/harness/repetitions.o $B/grading/harness/fresh_inputs.o"
 step() { printf '\n### %s\n' "$*"; }
 
 step "sol01 fast at 1000 and 4097, 3 repetitions (+1 warm-up), with the trace"

@@ -1,11 +1,11 @@
-// The host half of fresh inputs (common/fresh_inputs.h): keys, sampled elements and the
+// The host half of fresh inputs (grading/harness/fresh_inputs.h): keys, sampled elements and the
 // comparison of a program's samples with the reference's.
 #include <doctest/doctest.h>
 
 #include <set>
 #include <vector>
 
-#include "fresh_inputs.h"
+#include "grading/harness/fresh_inputs.h"
 
 using namespace cudalabs;
 
@@ -50,6 +50,26 @@ TEST_CASE("fresh inputs: gather_elements copies whole elements") {
     CHECK(f[0] == 13);
     CHECK(f[1] == 10);
     CHECK(f[2] == 13);
+}
+
+TEST_CASE("fresh inputs: elements known by kind and size are compared as their type, others bit for bit") {
+    const std::vector<size_t> at = {0, 1};
+    const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
+    const std::vector<float> f = {1.0f, 2.0f}, f_off = {1.0f, 2.0000002f}, f_wrong = {1.0f, -2.0f};
+    CHECK(compare_sample_bytes(ElementKind::Float32, 4, f_off.data(), f.data(), at, tol) == SampleVerdict::Agree);
+    CHECK(compare_sample_bytes(ElementKind::Float32, 4, f_wrong.data(), f.data(), at, tol) == SampleVerdict::Wrong);
+    const std::vector<unsigned> u = {7, 9}, u_wrong = {7, 8};
+    CHECK(compare_sample_bytes(ElementKind::UInt32, 4, u_wrong.data(), u.data(), at, tol) == SampleVerdict::Wrong);
+    struct Pair { short a, b; };
+    const std::vector<Pair> p = {{1, 2}, {3, 4}}, p_off = {{1, 2}, {3, 5}};
+    std::vector<Pair> p_unwritten = p;
+    poison_fill(&p_unwritten[1], 1);
+    CHECK(compare_sample_bytes(ElementKind::Other, sizeof(Pair), p.data(), p.data(), at, tol) == SampleVerdict::Agree);
+    CHECK(compare_sample_bytes(ElementKind::Other, sizeof(Pair), p_off.data(), p.data(), at, tol) == SampleVerdict::Wrong);
+    CHECK(compare_sample_bytes(ElementKind::Other, sizeof(Pair), p_unwritten.data(), p.data(), at, tol) == SampleVerdict::Unwritten);
+    CHECK(element_kind<float>() == ElementKind::Float32);
+    CHECK(element_kind<double>() == ElementKind::Float64);
+    CHECK(element_kind<Pair>() == ElementKind::Other);
 }
 
 TEST_CASE("fresh inputs: samples are judged within twice the tolerance, against the sample's scale") {

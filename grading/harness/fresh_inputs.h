@@ -9,11 +9,14 @@
 // the program's own code never sees, decides which elements are looked at. After the last
 // repetition the inputs are flipped back, so later cases see what was uploaded.
 //
-// Host parts here are inline (unit-tested with g++); flip_input_signs is in fresh_inputs.cu.
+// Part of the grader's harness (grading/harness/), linked into the lab programs built in the
+// course tree. Host parts here are inline (unit-tested with g++); flip_input_signs is in
+// fresh_inputs.cu.
 #pragma once
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -86,6 +89,29 @@ SampleVerdict compare_samples(const T* got, const T* reference, const std::vecto
                                  : "is " + std::to_string(g) + " where " + std::to_string(r) + " was expected");
         return unwritten ? SampleVerdict::Unwritten : SampleVerdict::Wrong;
     }
+    return SampleVerdict::Agree;
+}
+
+// compare_samples for elements known only by their kind and size (RunContext's checked outputs).
+inline SampleVerdict compare_sample_bytes(ElementKind kind, size_t elem_bytes, const void* got, const void* reference,
+                                          const std::vector<size_t>& at, Tolerance tol) {
+    switch (kind) {
+        case ElementKind::Float32: return compare_samples(static_cast<const float*>(got), static_cast<const float*>(reference), at, tol);
+        case ElementKind::Float64: return compare_samples(static_cast<const double*>(got), static_cast<const double*>(reference), at, tol);
+        case ElementKind::Int32: return compare_samples(static_cast<const int*>(got), static_cast<const int*>(reference), at, tol);
+        case ElementKind::UInt32:
+            return compare_samples(static_cast<const unsigned*>(got), static_cast<const unsigned*>(reference), at, tol);
+        case ElementKind::Other: break;
+    }
+    // Anything else must come out bit for bit.
+    const auto* g = static_cast<const unsigned char*>(got);
+    const auto* r = static_cast<const unsigned char*>(reference);
+    for (size_t i = 0; i < at.size(); ++i)
+        if (std::memcmp(g + i * elem_bytes, r + i * elem_bytes, elem_bytes) != 0) {
+            bool poison = true;
+            for (size_t b = 0; b < elem_bytes; ++b) poison = poison && g[i * elem_bytes + b] == kPoisonByte;
+            return poison ? SampleVerdict::Unwritten : SampleVerdict::Wrong;
+        }
     return SampleVerdict::Agree;
 }
 

@@ -1,0 +1,234 @@
+// The grader's watch over timed repetitions, linked into every lab program built in the course
+// tree (the student edition links common/without_grading.cu instead): RunContext's
+// watch_repetitions. In a graded run (--channel) it frames each repetition in the result
+// channel, gives it fresh inputs and sends samples of its outputs (fresh_inputs.h); in the
+// verifier (--verify-outputs with --fresh-inputs) it makes the same repetitions with the
+// reference and judges those samples.
+#include <cstring>
+#include <fstream>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "buffers.h"
+#include "channel.h"
+#include "fresh_inputs.h"
+#include "lab.h"
+
+namespace cudalabs {
+
+namespace {
+
+// The new input values of each repetition (fresh_inputs.h): the flips of the previous repetition
+// are taken back as this one's are made, in one pass, and all are taken back at the end.
+class FreshInputs {
+public:
+    FreshInputs(uint64_t run_key, std::string case_key) : run_key_(run_key), case_key_(std::move(case_key)),
+                                                          inputs_(tracked_inputs()) {}
+    ~FreshInputs() {
+        try {
+            move_to(0);
+            CUDA_CHECK(cudaDeviceSynchronize());
+        } catch (const CudaError&) {  // the case has failed already, and says why
+        }
+    }
+    FreshInputs(const FreshInputs&) = delete;
+    FreshInputs& operator=(const FreshInputs&) = delete;
+
+    // The inputs of repetition `rep`; returns its key (which also chooses the samples).
+    uint64_t enter(int rep) {
+        const uint64_t key = repetition_key(run_key_, case_key_, rep);
+        move_to(key);
+        return key;
+    }
+
+private:
+    void move_to(uint64_t key) {
+        for (size_t i = 0; i < inputs_.size(); ++i) flip_input_signs(inputs_[i], i + 1, current_, key);
+        current_ = key;
+    }
+    uint64_t run_key_;
+    std::string case_key_;
+    std::vector<InputRegion> inputs_;
+    uint64_t current_ = 0;
+};
+
+// The checked output (index k in `sent`) that a region holds a copy of, or -1.
+template <class Sent>
+int checked_output_of(const std::vector<unsigned char>& bytes, const std::vector<Sent>& sent) {
+    const uint64_t hash = content_hash(bytes.data(), bytes.size());
+    for (size_t k = 0; k < sent.size(); ++k)
+        if (sent[k].bytes == bytes.size() && sent[k].hash == hash) return static_cast<int>(k);
+    return -1;
+}
+
+}  // namespace
+
+// The grader's check of timed repetitions (--channel). Each repetition is numbered within its
+// case and framed by REP_BEGIN / REP_END; the kernel trace is flushed before the first and at
+// the end of each, so every kernel lands in the repetition it ran in (between repetitions the
+// harness's own work is flushed before REP_BEGIN). For device timings (time_gpu) the case's
+// outputs are also poisoned before each repetition and read back after it.
+//  - With --fresh-inputs, when every output is the copy of a checked output k, each repetition
+//    first gets new input values, and a keyed sample of each output is sent after it as
+//    TIMED_OUTPUT; the verifier judges it (FreshVerification).
+//  - Otherwise an output bitwise equal to the checked one needs nothing more; one that differs
+//    is sent whole as TIMED_OUTPUT (checked by the verifier like the first) when it is the copy
+//    of a checked output k, and is a fault otherwise.
+class RepetitionWatch : public RepetitionObserver {
+public:
+    RepetitionWatch(RunContext& ctx, bool device_outputs) : ctx_(ctx) {
+        channel::flush_trace();  // the checked launch's kernels land before the repetitions
+        if (!device_outputs) return;
+        bool all_checked = true;
+        for (const OutputRegion& region : tracked_outputs()) {
+            Watched w;
+            w.region = region;
+            w.verified.resize(region.packed_bytes());
+            w.now.resize(region.packed_bytes());
+            download_region(region, w.verified.data());
+            w.k = checked_output_of(w.verified, ctx.sent_);
+            all_checked = all_checked && w.k >= 0;
+            watched_.push_back(std::move(w));
+        }
+        if (ctx.options.fresh_key && all_checked && !watched_.empty())
+            fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
+    }
+
+    void before(int i) override {
+        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
+        for (const Watched& w : watched_) poison_region(w.region);
+        CUDA_CHECK(cudaDeviceSynchronize());
+        if (fresh_) channel::flush_trace();  // the harness's flips land outside the repetition
+        channel::write(channel::RecordType::RepBegin,
+                       channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.timing.warmup));
+        ctx_.rep_open_ = true;
+    }
+
+    void after(int) override {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        channel::flush_trace();
+        const int rep = ctx_.reps_in_case_++;
+        channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(rep)));
+        ctx_.rep_open_ = false;
+        for (Watched& w : watched_) {
+            download_region(w.region, w.now.data());
+            if (fresh_) send_sample(w, rep);
+            else if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
+        }
+    }
+
+private:
+    struct Watched {
+        OutputRegion region;
+        std::vector<unsigned char> verified, now;  // packed rows: as checked, and after a repetition
+        int k = -1;               // the checked output it is a copy of; -1: none
+        bool reported = false;    // a fault about it was recorded already
+    };
+
+    void send_sample(const Watched& w, int rep) {
+        const size_t elem = ctx_.sent_[w.k].elem_bytes;
+        const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / elem);
+        const std::vector<unsigned char> sample = gather_elements(w.now.data(), elem, at);
+        channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), sample.data(), sample.size());
+    }
+
+    // Every differing output is sent and checked against the tolerance, however many there are:
+    // a correct kernel whose float sums change order from run to run (atomics, a split k)
+    // differs in its last bits every time, and is right every time.
+    void judge_difference(Watched& w, int rep) {
+        const size_t bytes = w.now.size();
+        if (w.k >= 0) {
+            channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), w.now.data(), bytes);
+            return;
+        }
+        if (w.reported) return;
+        w.reported = true;
+        ctx_.rep_faults_.push_back("the output of timed repetition " + std::to_string(rep) + " differs from the verified output");
+    }
+
+    RunContext& ctx_;
+    std::vector<Watched> watched_;
+    std::unique_ptr<FreshInputs> fresh_;
+    uint64_t key_ = 0;
+};
+
+// The verifier's half of fresh repetitions (--verify-outputs with --fresh-inputs): the same
+// repetitions, with the same new inputs, run with the reference; the samples the program sent
+// are compared with the reference's elements at the same places. A repetition with no sample,
+// or a sample of the wrong size, fails the case. The message does not depend on the run's key
+// (which repetition, which element), so a regrade with the same seed gives the same feedback.
+class FreshVerification : public RepetitionObserver {
+public:
+    explicit FreshVerification(RunContext& ctx) : ctx_(ctx) {
+        bool all_checked = true;
+        for (const OutputRegion& region : tracked_outputs()) {
+            Watched w;
+            w.region = region;
+            w.now.resize(region.packed_bytes());
+            download_region(region, w.now.data());
+            w.k = checked_output_of(w.now, ctx.sent_);
+            all_checked = all_checked && w.k >= 0;
+            watched_.push_back(std::move(w));
+        }
+        // As in the program (RepetitionWatch): no fresh repetitions, nothing sampled to judge.
+        if (all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
+    }
+
+    void before(int) override {
+        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
+        for (const Watched& w : watched_) poison_region(w.region);
+    }
+
+    void after(int) override {
+        CUDA_CHECK(cudaDeviceSynchronize());
+        const int rep = ctx_.reps_in_case_++;
+        if (!fresh_) return;
+        for (Watched& w : watched_) {
+            if (w.reported) continue;
+            download_region(w.region, w.now.data());
+            const RunContext::SentOutput& checked = ctx_.sent_[w.k];
+            const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / checked.elem_bytes);
+            const std::string path = ctx_.options.verify_dir + "/" +
+                                     channel::timed_output_file_name(ctx_.case_key_, static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep));
+            std::vector<unsigned char> sample;
+            std::string why;
+            if (!RunContext::read_output(path, at.size() * checked.elem_bytes, sample))
+                why = "a timed repetition sent no sample of its output";
+            else {
+                const std::vector<unsigned char> reference = gather_elements(w.now.data(), checked.elem_bytes, at);
+                const SampleVerdict verdict =
+                    compare_sample_bytes(checked.kind, checked.elem_bytes, sample.data(), reference.data(), at, checked.tol);
+                if (verdict != SampleVerdict::Agree)
+                    why = std::string("a timed repetition, given new input values, ") +
+                          (verdict == SampleVerdict::Unwritten ? "left some of its output unwritten" : "produced a wrong result") +
+                          " (the grader changes the inputs between repetitions: compute from them on every call)";
+            }
+            if (why.empty()) continue;
+            w.reported = true;
+            ctx_.rep_faults_.push_back(why);
+        }
+    }
+
+private:
+    struct Watched {
+        OutputRegion region;
+        std::vector<unsigned char> now;
+        int k = -1;
+        bool reported = false;
+    };
+    RunContext& ctx_;
+    std::vector<Watched> watched_;
+    std::unique_ptr<FreshInputs> fresh_;
+    uint64_t key_ = 0;
+};
+
+std::unique_ptr<RepetitionObserver> RunContext::watch_repetitions(bool device_outputs) {
+    if (verifying_fresh()) {
+        if (!device_outputs) return nullptr;
+        return std::make_unique<FreshVerification>(*this);
+    }
+    return std::make_unique<RepetitionWatch>(*this, device_outputs);
+}
+
+}  // namespace cudalabs
