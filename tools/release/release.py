@@ -40,7 +40,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
                  "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt",
-                 "tools/scorecard.py", "tools/grade_preview.py"]
+                 "tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
 # The reference solution's measured runs (rows of times and ratios, no code), which the
 # scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
 # course tree, as reference/<device>.d/NN.json in the student edition.
@@ -287,7 +287,7 @@ def zip_command(args):
 
 
 # ---- Gradescope -----------------------------------------------------------------------------
-GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "tools/install-deps.sh",
+GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/harness/*", "tools/install-deps.sh",
                     "tools/deps/*.txt"]
 
 
