@@ -240,6 +240,10 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
         skip "grade lab$nn on the GPU" "no GPU on this machine"
         continue
     fi
+    # Every GPU of the machine grades the corpus (--gpus all), so a node of several GPUs takes a
+    # fraction of the time; grading_gpus.sh checks that this grades as one GPU does.
+    spread=()
+    [ "$(nvidia-smi -L 2> /dev/null | grep -c '^GPU ')" -ge 2 ] && spread=(--gpus all)
     for level in ${isolations:-default}; do
         gpu_out=$grading_dir/gpu-$nn${isolations:+-$level}
         iso=(); [ -n "$isolations" ] && iso=(--isolation "$level")
@@ -247,7 +251,7 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
         # for: one trial per correctness test (GRADING_TRIALS) keeps a class of 40 to minutes.
         rubric_used=$grading_dir/rubric-$nn.rubric
         sed -E "s/^trials = [0-9]+/trials = ${GRADING_TRIALS:-1}/" "$rubric" > "$rubric_used"
-        expect "grader lab$nn grades the class${isolations:+ ($level)}" 0 'results: ' $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" --out "$gpu_out" "$subs"
+        expect "grader lab$nn grades the class${isolations:+ ($level)}" 0 'results: ' $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" "${spread[@]}" --out "$gpu_out" "$subs"
         [ -f "$gpu_out/summary.txt" ] && sed 's/^/    /' "$gpu_out/summary.txt"
         if [ -f "tests/grading/$nn/expected.txt" ]; then
             grading_ok=0 grading_cases=0
