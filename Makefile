@@ -192,12 +192,17 @@ bench: solutions labs
 	+@BUILD=$(BUILD) bash bench/run.sh
 
 # make profileNN: a lab's Nsight Compute recipe, labs/NN-topic/profile.sh, on ./solNN (on your
-# ./labNN in the student edition). The script is looked for first: a lab without one builds nothing.
-PROFILED := $(if $(HAVE_SOLUTIONS),sol,lab)
+# ./labNN in the student edition): counters said as hints (tools/profile_hints.py). PROGRAM=lab:
+# on your ./labNN, each hint beside the reference's number (./solNN, where there is one). The
+# script is looked for first: a lab without one builds nothing. (PROFILED is set before the
+# PROGRAM ?= lab below, so that only a PROGRAM given on the command line counts.)
+PROFILED := $(if $(filter undefined,$(origin PROGRAM)),$(if $(HAVE_SOLUTIONS),sol,lab),$(PROGRAM))
+PROFILE_REFERENCE = $(if $(and $(HAVE_SOLUTIONS),$(filter-out sol,$(PROFILED))),sol$(1))
 profile%:
 	@script=$(call lab_dir,$*)/profile.sh; \
 	  [ -f "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; \
-	  $(MAKE) --no-print-directory $(PROFILED)$* && bash "$$script" ./$(PROFILED)$*
+	  $(MAKE) --no-print-directory $(PROFILED)$* $(call PROFILE_REFERENCE,$*) && \
+	  bash "$$script" ./$(PROFILED)$* $(addprefix ./,$(call PROFILE_REFERENCE,$*))
 
 list-labs:
 	@echo $(LAB_NUMS)
@@ -269,7 +274,7 @@ help:
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
 	@echo "  make scorecard LAB=NN [RESULTS=r.json]   your run beside the reference's, as SVG and PNG"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
-	@echo "  make profileNN        Nsight Compute counters of lab NN's $(if $(HAVE_SOLUTIONS),solution,kernels) (labs that have profile.sh)"
+	@echo "  make profileNN        Nsight Compute hints for lab NN's $(if $(HAVE_SOLUTIONS),solution (PROGRAM=lab: yours beside its numbers),kernels) (labs with profile.sh)"
 	@echo "  make arch             which nvcc and CUDA version, and the GPU architecture flags (ARCH=sm_90)"
 	$(if $(wildcard tools/check-cuda12.sh),@echo "  make check-cuda12     build everything with CUDA 12 too (CUDA12_HOME, or Debian's 12.4 fetched)")
 	@echo "  make clean            remove build outputs"

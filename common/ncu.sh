@@ -44,7 +44,7 @@ ncu_failed() {
 # profile_ran LOG: true when ncu's log holds counters, or says that no kernel ran (an unfinished
 # variant: the hints say so).
 profile_ran() {
-    grep -q -E '^"ID"|No kernels were profiled' "$1"
+    tr '\r' '\n' < "$1" | grep -q -E '^"ID"|No kernels were profiled'
 }
 
 profile_lab() {

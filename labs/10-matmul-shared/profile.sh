@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
-# make profile10: Nsight Compute's shared-memory bank-conflict counters for the variants of
-# lab 10 whose tiles differ only in their layout, at 2048 x 2048 x 2048.
-#   bash labs/10-matmul-shared/profile.sh ./sol10
-set -eu
-prog=${1:-./sol10}
-NCU=$(command -v ncu || echo /usr/local/cuda/bin/ncu)
-for v in tiled32 conflict padded tiled32_double conflict_double padded_double; do
-    echo "== $v"
-    "$NCU" --clock-control none --kernel-name regex:matmul --launch-count 1 \
-        --metrics l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_st.sum,smsp__sass_inst_executed_op_shared_ld.sum,smsp__sass_inst_executed_op_shared_st.sum,gpu__time_duration.sum \
-        "$prog" --variant "$v" --size 2048 --reps 1
-done
+# make profile10: Nsight Compute counters of lab 10, said as hints:
+# shared-memory wavefronts per request (bank conflicts) of the tile layouts,
+# float and double, and registers and achieved occupancy of tiled16 and tiled32, at 2048.
+# Each hint is one sentence with your number beside the reference's (the table of hints, its
+# variants, size and metrics: tools/profile_hints.py).
+#
+#   bash labs/10-matmul-shared/profile.sh ./sol10            the reference alone (make profile10)
+#   bash labs/10-matmul-shared/profile.sh ./lab10 ./sol10    yours beside it (make profile10 PROGRAM=lab)
+#   SIZE=... VARIANTS="..." NCU=/path/to/ncu    another size, some variants, another ncu
+#
+# Each variant's first launch at --size is profiled (ncu flushes the caches before it), at the
+# GPU's normal clocks; the CSV (ncu --csv --page raw) is kept in build/profile/lab10/. Without
+# ncu, or where reading counters is not allowed (ERR_NVGPUCTRPERM, Colab), one sentence says
+# what to do, and the exit status is 2.
+set -u
+. "$(dirname "$0")/../../common/ncu.sh"
+profile_lab 10 "${1:-./sol10}" "${2:-}"

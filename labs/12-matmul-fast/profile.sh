@@ -3,6 +3,8 @@
 # row per rung.
 #
 #   bash labs/12-matmul-fast/profile.sh ./sol12     (or ./lab12 once your kernels pass)
+#   bash labs/12-matmul-fast/profile.sh ./lab12 ./sol12   your table, and hints beside the
+#                                                   reference's numbers (make profile12 PROGRAM=lab)
 #   SIZE=2048 make profile12                        another size (default 4096)
 #   NCU=/path/to/ncu make profile12                 an ncu that is not on the PATH
 #
@@ -20,8 +22,13 @@
 #                                                               smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct
 #   FMA pipe %    how busy the FMA pipe was                     sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active
 #   FMA/ld        FMA instructions per shared-memory load instruction
+# Then the hints of tools/profile_hints.py: registers and occupancy of each rung, and the shared
+# loads' wavefronts, said in the lesson's words (your numbers beside the reference's when it is
+# given). ncu's output is kept in build/profile/lab12/. Without ncu, or where reading counters
+# is not allowed (ERR_NVGPUCTRPERM, Colab), one sentence says what to do (exit 2).
 set -u
 prog=${1:-./sol12}
+ref=${2:-}
 size=${SIZE:-4096}
 variants=${VARIANTS:-tiled coarse1d coarse2d vectorized warptile fast}
 
@@ -36,19 +43,28 @@ metrics+=,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sa
 metrics+=,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
-echo "Nsight Compute counters, lab 12 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
-echo
-printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' variant 'time (us)' regs 'occupancy %' 'ld wf/req' \
-    'st conflicts' 'gld eff %' 'FMA pipe %' 'FMA/ld'
-printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' ----------- ---------- ----- ------------ ---------- \
-    ------------- ---------- ----------- -------
-status=0
-for v in $variants; do
-    log=$(mktemp)
+header() {
+    echo "Nsight Compute counters, lab 12 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
+    echo
+    printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' variant 'time (us)' regs 'occupancy %' 'ld wf/req' \
+        'st conflicts' 'gld eff %' 'FMA pipe %' 'FMA/ld'
+    printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' ----------- ---------- ----- ------------ ---------- \
+        ------------- ---------- ----------- -------
+}
+out=${PROFILE_DIR:-build/profile}/lab12
+[ -n "$ref" ] && { [ "$(basename "$ref")" = "$(basename "$prog")" ] || [ ! -x "$ref" ]; } && ref=""
+status=0 shown=0
+for p in "$prog" $ref; do
+  dir=$out/$(basename "$p")
+  rm -rf "$dir" && mkdir -p "$dir" || exit 2
+  for v in $variants; do
+    log=$dir/$v.log
     # Launch 0 is the correctness check; launch 1 is the first timed one.
     "$NCU" --clock-control none --metrics "$metrics" --print-units base -k 'regex:^sgemm_' \
-        --launch-skip 1 --launch-count 1 "$prog" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
+        --launch-skip 1 --launch-count 1 "$p" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
     rc=$?
+    ncu_allowed profile12 "$log"
+    [ "$p" = "$prog" ] || continue  # the reference's run is only for the hints
     # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
     row=$(awk -v v="$v" '
         $1 ~ /^(gpu|launch|sm|smsp|l1tex)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
@@ -70,8 +86,19 @@ for v in $variants; do
         ncu_failed "$v" "$rc" "$log"
         status=1
     else
+        [ "$shown" = 1 ] || header
+        shown=1
         echo "$row"
     fi
-    rm -f "$log"
+  done
 done
+# The hints: one sentence per lesson, yours beside the reference's (tools/profile_hints.py).
+tool=$(dirname "$0")/../../tools/profile_hints.py
+if command -v python3 > /dev/null && [ -f "$tool" ]; then
+    echo
+    who=your
+    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
+    python3 "$tool" --lab 12 --student "$out/$(basename "$prog")" ${ref:+--reference "$out/$(basename "$ref")"} \
+        --who "$who" || status=1
+fi
 exit $status

@@ -2,6 +2,8 @@
 # make profile13: Nsight Compute counters of lab 13's kernels, one table.
 #
 #   bash labs/13-matvec/profile.sh ./sol13      (or ./lab13 once your kernels pass)
+#   bash labs/13-matvec/profile.sh ./lab13 ./sol13   your table, and hints beside the reference's
+#                                               numbers (make profile13 PROGRAM=lab)
 #   SIZE=16384x16384 make profile13             another size (default 4096x4096)
 #   NCU=/path/to/ncu make profile13             an ncu that is not on the PATH
 #
@@ -15,8 +17,14 @@
 #                  / smsp__inst_executed_op_shared_ld.sum        (shared_load_transactions_per_request)
 # and, for coalescing, global load sectors per request (4 is ideal for 32 floats; 32 means
 # every thread of the warp touched its own 32-byte sector) and the DRAM read rate.
+# Then the hints of tools/profile_hints.py: sectors per request of matvec against vecmat, and
+# the bandwidth of the fast ones against the measured copy, in the lesson's words (your numbers
+# beside the reference's when it is given). ncu's output is kept in build/profile/lab13/.
+# Without ncu, or where reading counters is not allowed (ERR_NVGPUCTRPERM, Colab), one sentence
+# says what to do (exit 2).
 set -u
 prog=${1:-./sol13}
+ref=${2:-}
 size=${SIZE:-4096x4096}
 variants=${VARIANTS:-matvec_naive matvec_shared matvec_warp vecmat_naive vecmat_shared}
 
@@ -24,7 +32,8 @@ variants=${VARIANTS:-matvec_naive matvec_shared matvec_warp vecmat_naive vecmat_
 find_ncu profile13
 [ -x "$prog" ] || { echo "profile13: $prog not found (make sol13 builds it)" >&2; exit 2; }
 
-metrics=gpu__time_duration.sum,dram__bytes_read.sum
+metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
+metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
 metrics+=,l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum,l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum
 metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
@@ -32,19 +41,28 @@ metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_execut
 metrics+=,smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
-echo "Nsight Compute counters, lab 13 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
-echo
-printf '%-14s %10s %9s %12s %13s %13s %11s %10s\n' variant 'time (us)' 'DRAM GB/s' 'gld sect/req' \
-    'ld conflicts' 'st conflicts' 'smem eff %' 'ld wf/req'
-printf '%-14s %10s %9s %12s %13s %13s %11s %10s\n' -------------- ---------- --------- ------------ \
-    ------------- ------------- ----------- ----------
-status=0
-for v in $variants; do
-    log=$(mktemp)
+header() {
+    echo "Nsight Compute counters, lab 13 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
+    echo
+    printf '%-14s %10s %9s %12s %13s %13s %11s %10s\n' variant 'time (us)' 'DRAM GB/s' 'gld sect/req' \
+        'ld conflicts' 'st conflicts' 'smem eff %' 'ld wf/req'
+    printf '%-14s %10s %9s %12s %13s %13s %11s %10s\n' -------------- ---------- --------- ------------ \
+        ------------- ------------- ----------- ----------
+}
+out=${PROFILE_DIR:-build/profile}/lab13
+[ -n "$ref" ] && { [ "$(basename "$ref")" = "$(basename "$prog")" ] || [ ! -x "$ref" ]; } && ref=""
+status=0 shown=0
+for p in "$prog" $ref; do
+  dir=$out/$(basename "$p")
+  rm -rf "$dir" && mkdir -p "$dir" || exit 2
+  for v in $variants; do
+    log=$dir/$v.log
     # Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
     "$NCU" --clock-control none --metrics "$metrics" --print-units base -k 'regex:^(matvec|vecmat)_' \
-        --launch-skip 1 --launch-count 1 "$prog" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
+        --launch-skip 1 --launch-count 1 "$p" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
     rc=$?
+    ncu_allowed profile13 "$log"
+    [ "$p" = "$prog" ] || continue  # the reference's run is only for the hints
     # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
     row=$(awk -v v="$v" '
         $1 ~ /^(gpu|dram|l1tex|smsp)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
@@ -66,9 +84,11 @@ for v in $variants; do
         ncu_failed "$v" "$rc" "$log"
         status=1
     else
+        [ "$shown" = 1 ] || header
+        shown=1
         echo "$row"
     fi
-    rm -f "$log"
+  done
 done
 echo
 echo "ld wf/req: shared-memory wavefronts (passes through the 32 banks) per warp-wide load; 1.00 is"
@@ -76,4 +96,13 @@ echo "conflict-free, k means a k-way conflict. A warp reading one word (broadcas
 echo "words needs 1. smem eff (nvprof's shared_efficiency): requested bytes per wavefront, in % of"
 echo "what a wavefront can carry. gld sect/req: 32-byte sectors per warp-wide global load (4 for 32"
 echo "consecutive floats, 16 for float4s; 32 when each thread reads a different row)."
+# The hints: one sentence per lesson, yours beside the reference's (tools/profile_hints.py).
+tool=$(dirname "$0")/../../tools/profile_hints.py
+if command -v python3 > /dev/null && [ -f "$tool" ]; then
+    echo
+    who=your
+    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
+    python3 "$tool" --lab 13 --student "$out/$(basename "$prog")" ${ref:+--reference "$out/$(basename "$ref")"} \
+        --who "$who" || status=1
+fi
 exit $status

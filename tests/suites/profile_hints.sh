@@ -1,0 +1,215 @@
+# The counters' hints (tools/profile_hints.py, make profileNN, labs/*/profile.sh), sourced by
+# tests/run_tests.sh; alone: bash tests/suites/profile_hints.sh. Without a GPU: the hints drawn
+# from the fixtures of tests/fixtures/profile/ (ncu's CSV, --page raw and --page details, and its
+# text output; a student's runs beside the reference's), checked sentence by sentence, numbers
+# included; every profile.sh without ncu, and with an ncu that may not read the counters
+# (ERR_NVGPUCTRPERM): one sentence, exit 2; profile.sh end to end through a fake ncu that
+# replays the fixtures; make profileNN PROGRAM=lab's wiring. With a GPU and ncu: make profileNN
+# on the reference and on the untouched starter, for every lab that has a profile.sh.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+# hints_hold NAME FILE LINE...: passes when FILE holds every LINE, whole and exact.
+hints_hold() {
+    local name=$1 file=$2 line missing=""
+    shift 2
+    for line in "$@"; do
+        grep -qxF -- "$line" "$file" || missing="$missing${missing:+ | }${line:0:90}..."
+    done
+    if [ -z "$missing" ]; then pass "$name"
+    else fail "$name" "missing: $missing; got: $(head -c 300 "$file")"; fi
+}
+
+profile_hints_suite() {
+    local py tool=tools/profile_hints.py fx=tests/fixtures/profile tmp f nn lab labs_with="" bad n plan m v got
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "profile hints" "no python3"; return; }
+    [ -f "$tool" ] || { skip "profile hints" "no tools/profile_hints.py in this edition"; return; }
+    [ -d "$fx" ] || { skip "profile hints" "no tests/fixtures/profile in this edition"; return; }
+    tmp=$(mktemp -d)
+    for f in labs/*/profile.sh; do labs_with="$labs_with $(basename "$(dirname "$f")" | cut -c1-2)"; done
+
+    expect "profile_hints.py --help" 0 '^usage: profile_hints.py' "$py" "$tool" --help
+    expect "profile_hints.py refuses a lab without hints" 2 'lab 05 has no counter hints' "$py" "$tool" --lab 05 --plan
+
+    # Every lab with a profile.sh has hints, and its hints name variants the lab has; labs 12 and
+    # 13 (their own ncu runs) measure every metric their hints need.
+    bad=""
+    for nn in $labs_with; do
+        lab=$(lab_dir "$nn")
+        if ! plan=$("$py" "$tool" --lab "$nn" --plan 2> /dev/null); then bad="$bad lab $nn has no hints;"; continue; fi
+        for v in $(printf '%s\n' "$plan" | sed -n "s/^variants='\{0,1\}\([^']*\)'\{0,1\}$/\1/p"); do
+            grep -qE "\{\"$v\"," "$lab/driver.cu" || bad="$bad lab $nn has no variant $v;"
+        done
+        if grep -q '^profile_lab ' "$lab/profile.sh"; then
+            grep -q "^profile_lab $nn " "$lab/profile.sh" || bad="$bad $lab/profile.sh profiles another lab;"
+        else
+            for m in $(printf '%s\n' "$plan" | sed -n 's/^metrics=//p' | tr -d "'" | tr ',' ' '); do
+                grep -q "$m" "$lab/profile.sh" || bad="$bad $lab/profile.sh does not measure $m;"
+            done
+        fi
+    done
+    if [ -n "$labs_with" ] && [ -z "$bad" ]; then pass "every lab with a profile.sh ($labs_with ) has hints of its own variants, and measures their metrics"
+    else fail "every lab with a profile.sh has hints" "${bad:-no profile.sh found}"; fi
+
+    # ---- the sentences, from the fixtures ----------------------------------------------------
+    "$py" "$tool" --lab 07 --student "$fx/07-student" --reference "$fx/07-reference" > "$tmp/07.txt" 2>&1
+    hints_hold "lab 07 hints: sectors per request and bandwidth, the student's beside the reference's (raw CSV in base and in scaled units, --page details, a missing counter, a variant not run)" "$tmp/07.txt" \
+        "Coalescing: your soa kernel reads 4.0 sectors per request, where the reference's reads 4.0 sectors per request (SoA: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used)." \
+        "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request (in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
+        "Coalescing: your strided kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." \
+        "Coalescing: your aos kernel gave no value for l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum, l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum (this GPU or ncu lacks the counter), where the reference's reads 12.0 sectors per request (AoS: in[i].x of 32 lanes is 12 bytes apart, so each load spans 12 sectors and a third of each is used)." \
+        "Coalescing: your aos16 kernel was not profiled, where the reference's reads 16.0 sectors per request (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)." \
+        "Bandwidth: your soa kernel moves 2,000 GB/s, 0.61 of the measured copy of 3,300 GB/s and 59% of DRAM peak, where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 88% of DRAM peak (SoA should reach 0.85 of the copy, the lab's target)."
+    n=$(grep -c . "$tmp/07.txt")
+    if [ "$n" -eq 6 ]; then pass "lab 07 hints: one sentence per hint (6)"; else fail "lab 07 hints: one sentence per hint" "$n lines"; fi
+
+    "$py" "$tool" --lab 08 --student "$fx/08-student" --reference "$fx/08-reference" > "$tmp/08.txt" 2>&1
+    hints_hold "lab 08 hints: strided stores, bank conflicts on whichever side has them, the harness's kernel not taken for the student's" "$tmp/08.txt" \
+        "Coalescing: your naive kernel writes 32.0 sectors per request, where the reference's writes 32.0 sectors per request (writing out[col][row] puts each lane's float in another row, 32 sectors per warp where a coalesced write needs 4)." \
+        "Bank conflicts: your tiled kernel needs 32.00 shared-memory wavefronts per request, where the reference's needs 32.00 shared-memory wavefronts per request (reading a 32 x 32 float tile by column puts all 32 lanes in one bank: a 32-way conflict, 32 wavefronts where 1 would do)." \
+        "Bank conflicts: your padded kernel needs 2.00 shared-memory wavefronts per request, where the reference's needs 1.00 shared-memory wavefronts per request (a 32 x 33 tile shifts each row by one bank, so a column falls in 32 different banks: 1 wavefront per request)." \
+        "Bandwidth: your fast kernel did not run (ncu saw no kernel of this variant: is its TODO(lab08) written yet?), where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 91% of DRAM peak (the fast transpose should reach 0.90 of the copy, the lab's target)."
+
+    "$py" "$tool" --lab 04 --student "$fx/04-student" --reference "$fx/04-reference" > "$tmp/04.txt" 2>&1
+    hints_hold "lab 04 hints: the constant kernel's bandwidth, the divergent one's time over the broadcast's" "$tmp/04.txt" \
+        "Bandwidth: your constant kernel moves 1,342 GB/s, 0.41 of the measured copy of 3,300 GB/s and 70% of DRAM peak, where the reference's moves 3,050 GB/s, 0.91 of the measured copy of 3,350 GB/s and 70% of DRAM peak (coefficients read from __constant__ at one address per warp are a broadcast and cost no memory traffic: the kernel should run at 0.80 of the copy)." \
+        "Broadcast: your divergent kernel takes 19.0x the time of its constant kernel, where the reference's takes 10.0x the time of its constant kernel (32 lanes reading 32 different __constant__ addresses are served one address after another, where one address is one broadcast)."
+
+    "$py" "$tool" --lab 12 --student "$fx/12-student" --reference "$fx/12-reference" > "$tmp/12.txt" 2>&1
+    hints_hold "lab 12 hints from ncu's text output: registers, achieved occupancy, float4 shared loads (a template kernel's name matched)" "$tmp/12.txt" \
+        "Registers and occupancy: your coarse2d kernel uses 255 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy), where the reference's uses 128 registers per thread and keeps 31% of the SM's warp slots busy (achieved occupancy) (an 8 x 8 register tile: 64 accumulators, so more registers and fewer warps, but each shared load feeds 8 FMAs)." \
+        "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a conflict)."
+    if grep -q 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt"; then fail "lab 12 hints: rungs profiled by neither run are left out" "$(grep -m1 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt")"
+    else pass "lab 12 hints: rungs profiled by neither run are left out"; fi
+
+    "$py" "$tool" --lab 07 --student "$fx/07-reference" --who "the reference's" > "$tmp/07ref.txt" 2>&1
+    hints_hold "lab 07 hints of the reference alone" "$tmp/07ref.txt" \
+        "Coalescing: the reference's strided kernel reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)."
+
+    # The checks above can fail: one sector count changed in a copy of the fixtures.
+    cp -r "$fx/07-reference" "$tmp/07-changed"
+    sed -i 's/"16,777,216","524,288"/"8,388,608","524,288"/' "$tmp/07-changed/strided.csv"
+    "$py" "$tool" --lab 07 --student "$tmp/07-changed" --who "the reference's" > "$tmp/07changed.txt" 2>&1
+    if ! grep -qxF "Coalescing: the reference's strided kernel reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." "$tmp/07changed.txt" \
+        && grep -q "strided kernel reads 16.0 sectors per request" "$tmp/07changed.txt"; then
+        pass "the hints follow the counters (a changed sector count changes the sentence)"
+    else fail "the hints follow the counters" "$(grep strided "$tmp/07changed.txt")"; fi
+
+    # ---- profile.sh without ncu, and with counters not allowed ---------------------------------
+    mkdir -p "$tmp/bin" "$tmp/fakencu-perm" "$tmp/fakencu-fixtures"
+    for nn in $labs_with; do
+        printf '#!/bin/sh\necho "a lab program"\n' > "$tmp/bin/lab$nn"
+        cp "$tmp/bin/lab$nn" "$tmp/bin/sol$nn"
+        chmod +x "$tmp/bin/lab$nn" "$tmp/bin/sol$nn"
+    done
+    cat > "$tmp/fakencu-perm/ncu" << 'EOF'
+#!/bin/sh
+# ncu where the counters may not be read (not root; Colab)
+[ "$1" = --version ] && { echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (build 36398880) (public-release)"; exit 0; }
+echo "==PROF== Connected to process 4242 (/tmp/prog)"
+echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0. For instructions on enabling permissions and to get more information see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
+echo "==PROF== Disconnected from process 4242"
+echo "==WARNING== No kernels were profiled."
+exit 1
+EOF
+    chmod +x "$tmp/fakencu-perm/ncu"
+    local nonce_bad="" perm_bad="" script out1
+    for nn in $labs_with; do
+        script=$(lab_dir "$nn")/profile.sh
+        run_capture "profile$nn without ncu" env NCU=/nonexistent/ncu PROFILE_DIR="$tmp/prof" bash "$script" "$tmp/bin/sol$nn"
+        out1=$(printf '%s\n%s\n' "$out" "$err" | grep -c .)
+        if [ "$rc" -ne 2 ] || [ "$out1" -ne 1 ] || ! printf '%s' "$err" | grep -q 'ncu) was not found.*set NCU=/path/to/ncu'; then
+            nonce_bad="$nonce_bad $nn (exit $rc, $out1 lines)"
+        fi
+        run_capture "profile$nn with counters not allowed" env -u NCU PATH="$tmp/fakencu-perm:$PATH" PROFILE_DIR="$tmp/prof" \
+            bash "$script" "$tmp/bin/lab$nn" "$tmp/bin/sol$nn"
+        out1=$(printf '%s\n%s\n' "$out" "$err" | grep -c .)
+        if [ "$rc" -ne 2 ] || [ "$out1" -ne 1 ] \
+            || ! printf '%s' "$err" | grep -q "^profile$nn: .*(ERR_NVGPUCTRPERM).*run it as root (sudo make profile$nn).*Colab"; then
+            perm_bad="$perm_bad $nn (exit $rc, $out1 lines: $(printf '%s %s' "$out" "$err" | head -c 160))"
+        fi
+    done
+    if [ -z "$nonce_bad" ]; then pass "every profile.sh without ncu ($labs_with ): one sentence that says where ncu comes from, exit 2"
+    else fail "every profile.sh without ncu: one sentence, exit 2" "$nonce_bad"; fi
+    if [ -z "$perm_bad" ]; then pass "every profile.sh where counters are not allowed (ERR_NVGPUCTRPERM): one sentence with the fix, exit 2"
+    else fail "every profile.sh where counters are not allowed: one sentence, exit 2" "${perm_bad:0:500}"; fi
+
+    # ---- profile.sh end to end, through an ncu that replays the fixtures -----------------------
+    # The fixture of the variant run (--variant V), of the student (labNN) or the reference (solNN).
+    cat > "$tmp/fakencu-fixtures/ncu" << EOF
+#!/bin/bash
+[ "\$1" = --version ] && { echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (fake)"; exit 0; }
+prog="" variant=""
+while [ \$# -gt 0 ]; do
+    case \$1 in
+        */lab[0-9][0-9]|*/sol[0-9][0-9]) prog=\$(basename "\$1");;
+        --variant) variant=\$2; shift;;
+    esac
+    shift
+done
+side=student; case \$prog in sol*) side=reference;; esac
+dir=$PWD/$fx/\${prog:3:2}-\$side
+for f in "\$dir/\$variant.csv" "\$dir/\$variant.log"; do [ -f "\$f" ] && { cat "\$f"; exit 0; }; done
+echo "==WARNING== No kernels were profiled."
+EOF
+    chmod +x "$tmp/fakencu-fixtures/ncu"
+    run_capture "profile07 through a replaying ncu" env NCU="$tmp/fakencu-fixtures/ncu" PROFILE_DIR="$tmp/prof" \
+        bash labs/07-coalescing/profile.sh "$tmp/bin/lab07" "$tmp/bin/sol07"
+    printf '%s\n' "$out" > "$tmp/run07.txt"
+    if [ "$rc" -eq 0 ] && [ -f "$tmp/prof/lab07/lab07/soa.csv" ] && [ -f "$tmp/prof/lab07/sol07/soa.csv" ] \
+        && grep -q "^Nsight Compute hints, lab 07 at 16777216 on .*: $tmp/bin/lab07 beside the reference $tmp/bin/sol07" "$tmp/run07.txt"; then
+        hints_hold "labs/07-coalescing/profile.sh labNN solNN: ncu's CSV saved for both, the hints beside the reference's" "$tmp/run07.txt" \
+            "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request (in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
+            "Coalescing: your aos16 kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 16.0 sectors per request (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)."
+    else fail "labs/07-coalescing/profile.sh through a replaying ncu" "exit $rc: $(head -c 300 "$tmp/run07.txt") $(printf '%s' "$err" | head -c 200)"; fi
+    run_capture "profile12 through a replaying ncu" env NCU="$tmp/fakencu-fixtures/ncu" PROFILE_DIR="$tmp/prof" \
+        VARIANTS="tiled coarse2d vectorized" bash labs/12-matmul-fast/profile.sh "$tmp/bin/lab12" "$tmp/bin/sol12"
+    printf '%s\n' "$out" > "$tmp/run12.txt"
+    if [ "$rc" -eq 0 ] && grep -qE '^coarse2d +1530\.1 +255 +12\.4 +1\.00 ' "$tmp/run12.txt"; then
+        hints_hold "labs/12-matmul-fast/profile.sh lab12 sol12: the student's table, then the hints beside the reference's" "$tmp/run12.txt" \
+            "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a conflict)."
+    else fail "labs/12-matmul-fast/profile.sh through a replaying ncu" "exit $rc: $(head -c 400 "$tmp/run12.txt") $(printf '%s' "$err" | head -c 200)"; fi
+
+    # make profileNN PROGRAM=lab builds both programs and hands both to profile.sh (make -n builds
+    # nothing; the script stops at once without ncu).
+    if [ -d solutions ]; then
+        run_capture "make -n profile07 PROGRAM=lab" make -n --no-print-directory profile07 PROGRAM=lab NVCC=/bin/true \
+            NCU=/nonexistent/ncu BUILD="$tmp/build"
+        if printf '%s' "$out" | grep -q -- '-o lab07 ' && printf '%s' "$out" | grep -q -- '-o sol07 ' \
+            && printf '%s' "$err" | grep -q '^profile07: Nsight Compute (ncu) was not found'; then
+            pass "make profile07 PROGRAM=lab builds lab07 and sol07 and runs labs/07-coalescing/profile.sh"
+        else fail "make profile07 PROGRAM=lab" "exit $rc: $(printf '%s %s' "$out" "$err" | tail -c 300)"; fi
+    fi
+
+    # ---- on the GPU: every lab's hints, on the reference and on the untouched starter ----------
+    local ncu
+    ncu=${NCU:-$(command -v ncu 2> /dev/null || ls /usr/local/cuda/bin/ncu 2> /dev/null || true)}
+    if [ "${gpu:-0}" != 1 ]; then skip "make profileNN on the GPU" "no GPU on this machine"
+    elif [ -z "$ncu" ] || [ ! -x "$ncu" ]; then skip "make profileNN on the GPU" "no Nsight Compute (ncu)"
+    elif [ ! -d solutions ]; then skip "make profileNN on the GPU" "this edition has no reference solutions"
+    else
+        for nn in $labs_with; do
+            n=$("$py" "$tool" --list | awk -v l="$nn" '$1 == l { print $(NF - 1) }')
+            run_capture "make profile$nn" make -s --no-print-directory profile$nn BUILD="$BUILD" PROFILE_DIR="$tmp/gpu"
+            if printf '%s' "$err" | grep -q ERR_NVGPUCTRPERM; then
+                skip "make profile$nn on the GPU" "this GPU's counters may not be read here (ERR_NVGPUCTRPERM)"; continue
+            fi
+            got=$(printf '%s\n' "$out" | grep -cE "^[A-Z][A-Za-z ]+: the reference's [a-z0-9_]+ kernel (reads|writes|moves|needs|uses|keeps|takes) [0-9]")
+            if [ "$rc" -eq 0 ] && [ "$got" -eq "$n" ] && ! printf '%s' "$out" | grep -qE 'did not run|gave no value'; then
+                pass "make profile$nn: $n hints, every one with the reference's number"
+            else fail "make profile$nn" "exit $rc, $got of $n hints with a number: $(printf '%s\n%s' "$out" "$err" | grep -m2 -E 'did not run|gave no value|ERROR|rror')"; fi
+            run_capture "make profile$nn PROGRAM=lab" make -s --no-print-directory profile$nn PROGRAM=lab BUILD="$BUILD" PROFILE_DIR="$tmp/gpu"
+            got=$(printf '%s\n' "$out" | grep -cE "^[A-Z][A-Za-z ]+: your [a-z0-9_]+ kernel .*(, where the reference's (reads|writes|moves|needs|uses|keeps|takes) [0-9]).*\)\.$")
+            # The starter's unwritten variants say so; 12 and 13 also print their table (exit 1 for
+            # the rungs without a kernel).
+            if { [ "$rc" -eq 0 ] || [ "$rc" -eq 1 ]; } && [ "$got" -eq "$n" ]; then
+                pass "make profile$nn PROGRAM=lab on the untouched starter: $n hints beside the reference's numbers"
+            else fail "make profile$nn PROGRAM=lab on the untouched starter" "exit $rc, $got of $n hints: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | head -c 300)"; fi
+        done
+    fi
+    rm -rf "$tmp"
+}
+profile_hints_suite
