@@ -10,12 +10,21 @@ the notebook check.
   check.py pages PDF TEX             the printed pages (pdftotext): no page ends with a heading
                                      (those of TEX, the PDF's LaTeX source) or a table's caption,
                                      no page starts with a figure's caption; exit 1 with the page
+  check.py figures MD...             each handout shows at least one figure of handouts/figures/
+                                     (![caption](figures/NAME.svg)), with a caption, and each
+                                     figure it names exists and is an SVG document (well-formed
+                                     XML, an <svg> root with a width and a height); prints each
+                                     handout's figures, exit 1 with the reasons
 """
+import os
 import re
 import subprocess
 import struct
 import sys
 import zlib
+import xml.etree.ElementTree as ET
+
+FIGURE = re.compile(r"!\[([^\]]*)\]\((figures/[^)\s]+\.svg)\)")
 
 
 def png_pixels(data):
@@ -220,6 +229,43 @@ def check_pages(pdf_path, tex_path):
     return not problems
 
 
+def svg_problem(path):
+    """Why the file at path is not a usable SVG figure, or None."""
+    if not os.path.isfile(path):
+        return "not found"
+    try:
+        root = ET.parse(path).getroot()
+    except ET.ParseError as e:
+        return f"not well-formed XML ({e})"
+    if root.tag != "{http://www.w3.org/2000/svg}svg":
+        return f"its root is <{root.tag}>, not an SVG <svg>"
+    if not root.get("width") or not root.get("height"):
+        return "its <svg> has no width or height"
+    return None
+
+
+def check_figures(md_paths):
+    """Each handout references at least one figure, each with a caption, each a valid SVG."""
+    problems = []
+    for md in md_paths:
+        with open(md, encoding="utf-8") as f:
+            figures = FIGURE.findall(f.read())
+        if not figures:
+            problems.append(f"{md}: shows no figure (![caption](figures/NAME.svg))")
+        for caption, ref in figures:
+            path = os.path.join(os.path.dirname(md), ref)
+            why = svg_problem(path)
+            if why:
+                problems.append(f"{md}: {ref}: {why}")
+            if not caption.strip():
+                problems.append(f"{md}: {ref} has no caption")
+        if figures:
+            print(f"{md}: {', '.join(ref for _, ref in figures)}")
+    for p in problems:
+        print(p)
+    return not problems
+
+
 def main(argv):
     if len(argv) == 3 and argv[0] == "pages":
         return 0 if check_pages(argv[1], argv[2]) else 1
@@ -227,6 +273,8 @@ def main(argv):
         return 0 if all(nonblank(p) for p in argv[1:]) else 1
     if len(argv) == 4 and argv[0] == "notebook":
         return 0 if check_notebook(argv[1], argv[2], argv[3]) else 1
+    if len(argv) >= 2 and argv[0] == "figures":
+        return 0 if check_figures(argv[1:]) else 1
     print(__doc__, file=sys.stderr)
     return 2
 

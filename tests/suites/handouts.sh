@@ -1,14 +1,73 @@
-# The handouts' tests, sourced by tests/run_tests.sh (pass/fail/skip/expect/run_capture, $BUILD).
-# No GPU needed: every lab has a handout; every code include resolves; each handout builds (PDF,
-# HTML, notebook; student and instructor editions) without warnings; each PDF has its pages
-# numbered and a non-blank first page, no heading or caption alone at a page's end, and short
-# tables whole; each HTML page loads in headless Chromium without errors and its screenshot is
-# not blank; each notebook validates (nbformat) and its cells are in order; the instructor
-# handouts' rubric tables are the grader's rubrics.
+# The handouts' tests, sourced by tests/run_tests.sh (pass/fail/skip/expect/run_capture, $BUILD);
+# alone: bash tests/suites/handouts.sh.
+# No GPU needed: every lab has a handout; every lab's handout shows a figure, each a well-formed
+# SVG, and handouts/figures/ is what handouts/tools/figures.py draws, byte for byte (these need
+# Python alone); every code include resolves; each handout builds (PDF, HTML, notebook; student
+# and instructor editions) without warnings; each PDF has its pages numbered and a non-blank first
+# page, no heading or caption alone at a page's end, and short tables whole; each HTML page loads
+# in headless Chromium without errors and its screenshot is not blank; each notebook validates
+# (nbformat) and its cells are in order; the instructor handouts' rubric tables are the grader's
+# rubrics; each handout's figures are in its HTML page (the SVG file itself, embedded) and in its
+# PDF (converted, in the LaTeX source).
 # The tools: tools/deps/handouts.txt. Missing tools skip these tests, except in CI where they fail.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+# The labs whose handouts show a concept figure (all of them): a new lab joins with its figure.
+HANDOUT_FIGURE_LABS="01 02 03 04 05 06 07 08 09 10 11 12 13"
+
+# figures_differ WANT GOT: the SVG files that differ between two folders or are in one only
+# (nothing when the folders hold the same files, byte for byte).
+figures_differ() {
+    diff -rq "$1" "$2" 2> /dev/null | sed -E 's|^Files .*/([^/]+) and .* differ$|\1 differs|; s|^Only in ([^:]+): (.*)$|\2 only in \1|' | tr '\n' ';'
+}
+
+# The figures: Python alone, so they are checked where the build tools are missing too.
+handouts_figures() {
+    local tmp nn md differ
+    tmp=$(mktemp -d)
+    # handouts/tools/figures.py draws them, the SVG files are committed. Each lab of
+    # HANDOUT_FIGURE_LABS shows one, with a caption; each figure a handout names exists and is a
+    # well-formed SVG document; the committed files are what the script draws now, byte for byte
+    # (run it after changing it, and after new results in bench/results/, from which lab 06's
+    # timeline is drawn). Each check also finds what it is meant to find.
+    for nn in $HANDOUT_FIGURE_LABS; do
+        md=$(ls handouts/"$nn"-*.md 2> /dev/null | head -n 1)
+        if [ -z "$md" ]; then fail "lab$nn handout shows a figure" "no handouts/$nn-*.md"; continue; fi
+        expect "lab$nn handout shows a figure, a well-formed SVG with a caption" 0 'figures/' \
+            python3 handouts/tools/check.py figures "$md"
+    done
+    mkdir -p "$tmp/fig/figures"
+    printf -- '---\nlab: "01"\n---\n\nText without a figure.\n' > "$tmp/fig/none.md"
+    expect "handouts: a lab handout without a figure is found" 1 'none.md: shows no figure' \
+        python3 handouts/tools/check.py figures "$tmp/fig/none.md"
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect></svg>\n' > "$tmp/fig/figures/bad.svg"
+    printf -- '![A broken figure.](figures/bad.svg)\n\n![A lost one.](figures/lost.svg)\n\n![](figures/bad.svg)\n' > "$tmp/fig/bad.md"
+    expect "handouts: a figure that is not well-formed XML, a missing one, one without a caption are found" 1 \
+        'bad.svg: not well-formed XML.*lost.svg: not found.*bad.svg has no caption' \
+        bash -c 'python3 handouts/tools/check.py figures "$1" | tr "\n" " "; exit "${PIPESTATUS[0]}"' _ "$tmp/fig/bad.md"
+    run_capture "handouts: figures.py draws the figures" python3 handouts/tools/figures.py --out "$tmp/fig/drawn"
+    if [ "$rc" -ne 0 ]; then
+        fail "handouts/figures/ is what figures.py draws" "figures.py: exit $rc: $(printf '%s' "$err" | tail -n 1)"
+    else
+        differ=$(figures_differ handouts/figures "$tmp/fig/drawn")
+        if [ -z "$differ" ]; then
+            pass "handouts/figures/ is what figures.py draws ($(ls "$tmp/fig/drawn" | wc -l) SVG files, byte for byte)"
+        else fail "handouts/figures/ is what figures.py draws" "${differ%;} (python3 handouts/tools/figures.py)"; fi
+        cp -r "$tmp/fig/drawn" "$tmp/fig/changed"
+        printf '<!-- -->\n' >> "$tmp/fig/changed/$(ls "$tmp/fig/changed" | head -n 1)"
+        differ=$(figures_differ "$tmp/fig/drawn" "$tmp/fig/changed")
+        if [ -n "$differ" ]; then pass "handouts: a figure that differs from figures.py's is found (${differ%;})"
+        else fail "handouts: a figure that differs from figures.py's is found" "no difference reported"; fi
+    fi
+    rm -rf "$tmp"
+}
 
 handouts_suite() {
     local out_dir=$BUILD/handouts tmp nn name lab_dir md ed f missing="" tool py
+    handouts_figures
     for tool in pandoc lualatex rsvg-convert pdfinfo pdftoppm pdftotext chromium; do
         command -v "$tool" > /dev/null || missing="$missing $tool"
     done
@@ -193,6 +252,19 @@ handouts_suite() {
                 if grep -qE 'Instructor edition\.|Solution, ' "$f.html" "$f.ipynb" 2> /dev/null; then
                     fail "$name ($ed) holds no instructor material"
                 else pass "$name ($ed) holds no instructor material"; fi
+            fi
+            # The handout's figures are on its pages: in the HTML the SVG file itself, embedded; in
+            # the PDF each figure converted by the filter and included by the LaTeX source.
+            local fig figs missing_figs
+            figs=$(grep -oE '\]\(figures/[^)]+\.svg\)' "$md" | sed -E 's|^\]\(figures/||; s|\.svg\)$||' | sort -u)
+            if [ -n "$figs" ] && [ -s "$f.html" ] && [ -s "$out_dir/tex/$ed/$name.tex" ]; then
+                missing_figs=""
+                for fig in $figs; do
+                    grep -qF "$(base64 -w0 "handouts/figures/$fig.svg")" "$f.html" || missing_figs="$missing_figs $fig.svg (HTML)"
+                    grep -qF "figures_${fig}_svg.pdf" "$out_dir/tex/$ed/$name.tex" || missing_figs="$missing_figs $fig.svg (PDF)"
+                done
+                if [ -z "$missing_figs" ]; then pass "$name ($ed): its figures in the HTML and the PDF: $(echo $figs)"
+                else fail "$name ($ed): its figures in the HTML and the PDF" "missing:$missing_figs"; fi
             fi
             # Notebook (labs only): valid, and the cells in the order a student runs them.
             [ "$nn" = 00 ] && continue
