@@ -120,7 +120,43 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
                   j.slowdown, m, 100 * j.fraction);
     j.text += buf;
+    j.text += scorecard_lines(e, median_ms(e, false), median_ms(e, true));
     return j;
+}
+
+// The median over rounds of one side's time per repetition.
+double median_ms(const PerformanceEvidence& e, bool reference) {
+    std::vector<double> t;
+    for (const PerformanceRound& r : e.rounds) {
+        const TimedRun& run = reference ? r.reference : r.student;
+        if (run.repetitions > 0 && run.kernel_ns > 0) t.push_back(run.per_rep_ms());
+    }
+    if (t.empty()) return 0;
+    std::sort(t.begin(), t.end());
+    const size_t m = t.size();
+    return m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
+}
+
+std::string scorecard_lines(const PerformanceEvidence& e, double student_ms, double reference_ms) {
+    if (student_ms <= 0 || reference_ms <= 0) return "";
+    std::string text;
+    char buf[240];
+    if (e.bytes > 0) {
+        const double yours = e.bytes / (student_ms * 1e6), theirs = e.bytes / (reference_ms * 1e6);  // GB/s
+        if (e.copy_gbs > 0)
+            std::snprintf(buf, sizeof buf,
+                          "scorecard: yours moves %.0f GB/s, %.0f%% of the %.0f GB/s this GPU copies at; the reference %.0f GB/s (%.0f%%)\n",
+                          yours, 100 * yours / e.copy_gbs, e.copy_gbs, theirs, 100 * theirs / e.copy_gbs);
+        else
+            std::snprintf(buf, sizeof buf, "scorecard: yours moves %.0f GB/s; the reference %.0f GB/s\n", yours, theirs);
+        text += buf;
+    }
+    if (e.flops > 0) {
+        std::snprintf(buf, sizeof buf, "scorecard: yours computes %.0f GFLOP/s; the reference %.0f GFLOP/s\n",
+                      e.flops / (student_ms * 1e6), e.flops / (reference_ms * 1e6));
+        text += buf;
+    }
+    return text;
 }
 
 }  // namespace grading

@@ -67,6 +67,12 @@ struct PerformanceJudgement {
     std::string text;      // what the student reads
 };
 
+// The student's and the reference's median time per repetition, as rates: the bytes a
+// repetition must move per second against the copy bandwidth measured on this GPU, and the
+// FLOP rate, each beside the reference's ("" when the evidence has neither). A line each.
+std::string scorecard_lines(const PerformanceEvidence& e, double student_ms, double reference_ms);
+double median_ms(const PerformanceEvidence& e, bool reference);
+
 // The score of a performance test: the median slowdown on `curve`; a student repetition faster
 // than the plausibility floor (bytes over copy bandwidth x plausible_bandwidth, or flops over
 // the reference's own FLOP rate x plausible_flop_rate) scores 0 as tampering.

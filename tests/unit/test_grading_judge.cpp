@@ -99,6 +99,21 @@ TEST_CASE("performance: the median slowdown on the curve") {
     CHECK(j.text.find("median of 3 interleaved rounds") != std::string::npos);
 }
 
+TEST_CASE("performance: the feedback's scorecard gives both rates against this GPU's copy bandwidth") {
+    PerformanceEvidence e;
+    e.bytes = 300e6;  // 300 MB in 0.2 ms: 1500 GB/s; in 0.15 ms: 2000 GB/s
+    e.copy_gbs = 2500;
+    e.rounds = {round_of(0.15, 0.2), round_of(0.15, 0.2), round_of(0.15, 0.21)};
+    const PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK(j.text.find("scorecard: yours moves 1500 GB/s, 60% of the 2500 GB/s this GPU copies at; the reference 2000 GB/s (80%)") !=
+          std::string::npos);
+    CHECK(j.text.find("GFLOP/s") == std::string::npos);  // no FLOP count: no FLOP rate
+    e.flops = 2e9;  // 2 GFLOP in 0.2 ms: 10000 GFLOP/s
+    CHECK(scorecard_lines(e, 0.2, 0.1).find("yours computes 10000 GFLOP/s; the reference 20000 GFLOP/s") != std::string::npos);
+    CHECK(scorecard_lines(e, 0, 0.1).empty());
+    CHECK(median_ms(e, true) == doctest::Approx(0.15));
+}
+
 TEST_CASE("performance: faster than the memory allows is tampering") {
     PerformanceEvidence e;
     e.bytes = 200e6;  // 200 MB at 3000 GB/s: 0.0667 ms; the floor at 2x is 0.0333 ms
