@@ -161,9 +161,9 @@ private:
     std::unique_ptr<L2Flusher> flusher_;
     std::string case_key_;
     int checks_in_case_ = 0;
-    // --channel (and verifying fresh repetitions): each checked output of this case (index k), the case's
-    // repetitions so far (numbered across all its timings), whether one is open, and what the
-    // repetitions found.
+    // --channel (and verifying fresh repetitions): each checked output of this case (index k),
+    // the case's repetitions so far (numbered across all its timings), whether one is open, and
+    // what the repetitions found.
     struct SentOutput {
         uint64_t hash = 0;
         size_t bytes = 0;
