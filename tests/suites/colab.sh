@@ -36,7 +36,7 @@ colab_suite() {
     mkdir -p "$tmp/nobench"
     "$py" handouts/tools/results.py --bench-dir "$tmp/nobench" --out "$tmp/gen" 01 > /dev/null
     "$py" handouts/tools/rubric.py --out "$tmp/gen" 01 > /dev/null
-    local flags=(--lua-filter handouts/filters/cudalabs.lua -M edition=student -M gen_dir="$tmp/gen" -M python="$py")
+    local flags=(--lua-filter handouts/filters/cudalabs.lua --resource-path=.:handouts -M edition=student -M gen_dir="$tmp/gen" -M python="$py")
     pandoc handouts/01-vector-add.md "${flags[@]}" -M colab_base="$base" -t html -o "$tmp/01.html" \
         && pandoc handouts/01-vector-add.md "${flags[@]}" -M colab_base="$base" -t ipynb -o "$tmp/01.ipynb" \
         && pandoc handouts/00-course.md "${flags[@]}" -M colab_base="$base" -t html -o "$tmp/00.html" \
