@@ -66,7 +66,7 @@ notebooks_suite() {
         nb=$tmp/repo-$kind/13-matvec.ipynb
         mkdir -p "$(dirname "$nb")"
         run_capture "notebook with REPO_URL ($kind)" pandoc handouts/13-matvec.md \
-            --lua-filter handouts/filters/cudalabs.lua -M edition=student -M gen_dir="$BUILD/handouts/gen" \
+            --lua-filter handouts/filters/cudalabs.lua --resource-path=.:handouts -M edition=student -M gen_dir="$BUILD/handouts/gen" \
             -M python="$py" -M repo_url="$url" -t ipynb -o "$nb"
         [ "$rc" -eq 0 ] && run_capture "notebook with REPO_URL ($kind)" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/run-$kind"
