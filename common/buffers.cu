@@ -61,6 +61,17 @@ void audit(BufferRecord& r) {
     }
 }
 
+// forget_region: drops the region that starts at ptr, if one is tracked (a buffer freed or
+// re-registered; a region is tracked once).
+template <typename Region>
+void forget_region(std::vector<Region>& regions, const void* ptr) {
+    for (auto it = regions.begin(); it != regions.end(); ++it)
+        if (it->ptr == ptr) {
+            regions.erase(it);
+            return;
+        }
+}
+
 }  // namespace
 
 void enable_output_tracking(bool on) { g_track_outputs = on; }
@@ -72,13 +83,7 @@ void track_output(const OutputRegion& region) {
 }
 
 void untrack_output(const void* ptr) {
-    if (!g_track_outputs) return;
-    auto& v = outputs();
-    for (size_t i = 0; i < v.size(); ++i)
-        if (v[i].ptr == ptr) {
-            v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
-            return;
-        }
+    if (g_track_outputs) forget_region(outputs(), ptr);
 }
 
 std::vector<OutputRegion> tracked_outputs() { return outputs(); }
@@ -89,14 +94,7 @@ void track_input(const InputRegion& region) {
     inputs().push_back(region);
 }
 
-void untrack_input(const void* ptr) {
-    auto& v = inputs();
-    for (size_t i = 0; i < v.size(); ++i)
-        if (v[i].ptr == ptr) {
-            v.erase(v.begin() + static_cast<std::ptrdiff_t>(i));
-            return;
-        }
-}
+void untrack_input(const void* ptr) { forget_region(inputs(), ptr); }
 
 std::vector<InputRegion> tracked_inputs() { return inputs(); }
 void clear_tracked_outputs() { outputs().clear(); }

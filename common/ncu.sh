@@ -7,6 +7,15 @@
 #   ncu_allowed NAME LOG      when LOG says that reading the GPU's counters is not allowed
 #                             (ERR_NVGPUCTRPERM: not root, or Colab), says so in one sentence, with
 #                             the fix, and exits 2
+#   ncu_reference PROGRAM REFERENCE
+#                             prints REFERENCE, or nothing where it is PROGRAM itself or not built
+#   ncu_variants NAME DIR PROGRAM SIZE "VARIANTS" EXT NCU_ARG...
+#                             profiles each variant (ncu NCU_ARG... PROGRAM --variant V --size
+#                             SIZE --reps 1) into DIR/V.EXT, DIR made afresh; NCU_RC[V] is ncu's
+#                             exit status; exits 2 where counters are not allowed
+#   ncu_hints NN OUT PROGRAM [REFERENCE]
+#                             the hints of tools/profile_hints.py from the counters in
+#                             OUT/PROGRAM/ (beside OUT/REFERENCE/'s)
 #   profile_lab NN PROGRAM [REFERENCE]
 #                             the whole recipe of a lab whose hints are in tools/profile_hints.py:
 #                             runs ncu on each variant (CSV saved in $PROFILE_DIR, default
@@ -47,33 +56,55 @@ profile_ran() {
     tr '\r' '\n' < "$1" | grep -q -E '^"ID"|No kernels were profiled'
 }
 
+ncu_reference() {
+    [ -n "$2" ] && [ "$(basename "$2")" != "$(basename "$1")" ] && [ -x "$2" ] && echo "$2"
+    return 0
+}
+
+declare -A NCU_RC
+ncu_variants() {
+    local name=$1 dir=$2 prog=$3 size=$4 variants=$5 ext=$6 v
+    shift 6
+    rm -rf "$dir" && mkdir -p "$dir" || exit 2
+    for v in $variants; do
+        "$NCU" "$@" "$prog" --variant "$v" --size "$size" --reps 1 > "$dir/$v.$ext" 2>&1
+        NCU_RC[$v]=$?
+        ncu_allowed "$name" "$dir/$v.$ext"
+    done
+}
+
+NCU_HINTS_TOOL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/profile_hints.py
+ncu_hints() {
+    local nn=$1 out=$2 prog=$3 ref=${4:-} who=your
+    if ! command -v python3 > /dev/null || [ ! -f "$NCU_HINTS_TOOL" ]; then
+        echo "profile$nn: the hints need python3 and tools/profile_hints.py; install python3 (sudo apt-get install python3)." >&2
+        return 2
+    fi
+    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
+    python3 "$NCU_HINTS_TOOL" --lab "$nn" --student "$out/$(basename "$prog")" \
+        ${ref:+--reference "$out/$(basename "$ref")"} --who "$who"
+}
+
 profile_lab() {
-    local nn=$1 prog=$2 ref=${3:-} name=profile$1
-    local tool py size variants metrics kernel launch_skip out p v log dir rc status=0 who device
-    tool=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/profile_hints.py
+    local nn=$1 prog=$2 ref name=profile$1
+    local size variants metrics kernel launch_skip out p v status=0 device
     find_ncu "$name"
     [ -x "$prog" ] || { echo "$name: $prog not found (make ${prog#./} builds it)" >&2; exit 2; }
-    py=$(command -v python3 || true)
-    if [ -z "$py" ] || [ ! -f "$tool" ]; then
+    if ! command -v python3 > /dev/null || [ ! -f "$NCU_HINTS_TOOL" ]; then
         echo "$name: the hints need python3 and tools/profile_hints.py; install python3 (sudo apt-get install python3)." >&2
         exit 2
     fi
-    eval "$("$py" "$tool" --lab "$nn" --plan)" || exit 2
+    eval "$(python3 "$NCU_HINTS_TOOL" --lab "$nn" --plan)" || exit 2
     size=${SIZE:-$size} variants=${VARIANTS:-$variants}
     out=${PROFILE_DIR:-build/profile}/lab$nn
-    [ -n "$ref" ] && { [ "$(basename "$ref")" = "$(basename "$prog")" ] || [ ! -x "$ref" ]; } && ref=""
+    ref=$(ncu_reference "$prog" "${3:-}")
     for p in "$prog" $ref; do
-        dir=$out/$(basename "$p")
-        rm -rf "$dir" && mkdir -p "$dir" || exit 2
+        ncu_variants "$name" "$out/$(basename "$p")" "$p" "$size" "$variants" csv \
+            --csv --page raw --print-units base --clock-control none --metrics "$metrics" \
+            ${kernel:+-k "regex:$kernel"} --launch-skip "$launch_skip" --launch-count 1
         for v in $variants; do
-            log=$dir/$v.csv
-            "$NCU" --csv --page raw --print-units base --clock-control none --metrics "$metrics" \
-                ${kernel:+-k "regex:$kernel"} --launch-skip "$launch_skip" --launch-count 1 \
-                "$p" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
-            rc=$?
-            ncu_allowed "$name" "$log"
-            if ! profile_ran "$log"; then
-                ncu_failed "$v" "$rc" "$log"
+            if ! profile_ran "$out/$(basename "$p")/$v.csv"; then
+                ncu_failed "$v" "${NCU_RC[$v]}" "$out/$(basename "$p")/$v.csv"
                 status=1
             fi
         done
@@ -81,9 +112,6 @@ profile_lab() {
     device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -n1)
     echo "Nsight Compute hints, lab $nn at $size on ${device:-the GPU}: $prog${ref:+ beside the reference $ref}" \
          "(counters in $out/)"
-    who=your
-    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
-    "$py" "$tool" --lab "$nn" --student "$out/$(basename "$prog")" \
-        ${ref:+--reference "$out/$(basename "$ref")"} --who "$who" || status=1
+    ncu_hints "$nn" "$out" "$prog" "$ref" || status=1
     return $status
 }

@@ -52,19 +52,15 @@ header() {
         ------------- ---------- ----------- -------
 }
 out=${PROFILE_DIR:-build/profile}/lab12
-[ -n "$ref" ] && { [ "$(basename "$ref")" = "$(basename "$prog")" ] || [ ! -x "$ref" ]; } && ref=""
-status=0 shown=0
-for p in "$prog" $ref; do
-  dir=$out/$(basename "$p")
-  rm -rf "$dir" && mkdir -p "$dir" || exit 2
-  for v in $variants; do
-    log=$dir/$v.log
-    # Launch 0 is the correctness check; launch 1 is the first timed one.
-    "$NCU" --clock-control none --metrics "$metrics" --print-units base -k 'regex:^sgemm_' \
-        --launch-skip 1 --launch-count 1 "$p" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
-    rc=$?
-    ncu_allowed profile12 "$log"
-    [ "$p" = "$prog" ] || continue  # the reference's run is only for the hints
+ref=$(ncu_reference "$prog" "$ref")
+# Launch 0 is the correctness check; launch 1 is the first timed one.
+for p in $ref "$prog"; do
+    ncu_variants profile12 "$out/$(basename "$p")" "$p" "$size" "$variants" log \
+        --clock-control none --metrics "$metrics" --print-units base \
+        -k 'regex:^sgemm_' --launch-skip 1 --launch-count 1
+done
+status=0 shown=0 dir=$out/$(basename "$prog")
+for v in $variants; do
     # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
     row=$(awk -v v="$v" '
         $1 ~ /^(gpu|launch|sm|smsp|l1tex)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
@@ -81,24 +77,17 @@ for p in "$prog" $ref; do
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"],
                 gld,
                 m["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"], fpl
-        }' "$log")
+        }' "$dir/$v.log")
     if [ $? -ne 0 ] || [ -z "$row" ]; then
-        ncu_failed "$v" "$rc" "$log"
+        ncu_failed "$v" "${NCU_RC[$v]}" "$dir/$v.log"
         status=1
     else
         [ "$shown" = 1 ] || header
         shown=1
         echo "$row"
     fi
-  done
 done
 # The hints: one sentence per lesson, yours beside the reference's (tools/profile_hints.py).
-tool=$(dirname "$0")/../../tools/profile_hints.py
-if command -v python3 > /dev/null && [ -f "$tool" ]; then
-    echo
-    who=your
-    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
-    python3 "$tool" --lab 12 --student "$out/$(basename "$prog")" ${ref:+--reference "$out/$(basename "$ref")"} \
-        --who "$who" || status=1
-fi
+echo
+ncu_hints 12 "$out" "$prog" "$ref" || status=1
 exit $status

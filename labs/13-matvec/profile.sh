@@ -50,19 +50,15 @@ header() {
         ------------- ------------- ----------- ----------
 }
 out=${PROFILE_DIR:-build/profile}/lab13
-[ -n "$ref" ] && { [ "$(basename "$ref")" = "$(basename "$prog")" ] || [ ! -x "$ref" ]; } && ref=""
-status=0 shown=0
-for p in "$prog" $ref; do
-  dir=$out/$(basename "$p")
-  rm -rf "$dir" && mkdir -p "$dir" || exit 2
-  for v in $variants; do
-    log=$dir/$v.log
-    # Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
-    "$NCU" --clock-control none --metrics "$metrics" --print-units base -k 'regex:^(matvec|vecmat)_' \
-        --launch-skip 1 --launch-count 1 "$p" --variant "$v" --size "$size" --reps 1 > "$log" 2>&1
-    rc=$?
-    ncu_allowed profile13 "$log"
-    [ "$p" = "$prog" ] || continue  # the reference's run is only for the hints
+ref=$(ncu_reference "$prog" "$ref")
+# Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
+for p in $ref "$prog"; do
+    ncu_variants profile13 "$out/$(basename "$p")" "$p" "$size" "$variants" log \
+        --clock-control none --metrics "$metrics" --print-units base \
+        -k 'regex:^(matvec|vecmat)_' --launch-skip 1 --launch-count 1
+done
+status=0 shown=0 dir=$out/$(basename "$prog")
+for v in $variants; do
     # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
     row=$(awk -v v="$v" '
         $1 ~ /^(gpu|dram|l1tex|smsp)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
@@ -79,16 +75,15 @@ for p in "$prog" $ref; do
             printf "%-14s %10.1f %9.0f %12s %13s %13s %11s %10s\n", v, t, gbs, gld,
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"],
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], eff, wf
-        }' "$log")
+        }' "$dir/$v.log")
     if [ $? -ne 0 ] || [ -z "$row" ]; then
-        ncu_failed "$v" "$rc" "$log"
+        ncu_failed "$v" "${NCU_RC[$v]}" "$dir/$v.log"
         status=1
     else
         [ "$shown" = 1 ] || header
         shown=1
         echo "$row"
     fi
-  done
 done
 echo
 echo "ld wf/req: shared-memory wavefronts (passes through the 32 banks) per warp-wide load; 1.00 is"
@@ -97,12 +92,6 @@ echo "words needs 1. smem eff (nvprof's shared_efficiency): requested bytes per 
 echo "what a wavefront can carry. gld sect/req: 32-byte sectors per warp-wide global load (4 for 32"
 echo "consecutive floats, 16 for float4s; 32 when each thread reads a different row)."
 # The hints: one sentence per lesson, yours beside the reference's (tools/profile_hints.py).
-tool=$(dirname "$0")/../../tools/profile_hints.py
-if command -v python3 > /dev/null && [ -f "$tool" ]; then
-    echo
-    who=your
-    case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
-    python3 "$tool" --lab 13 --student "$out/$(basename "$prog")" ${ref:+--reference "$out/$(basename "$ref")"} \
-        --who "$who" || status=1
-fi
+echo
+ncu_hints 13 "$out" "$prog" "$ref" || status=1
 exit $status
