@@ -39,7 +39,7 @@ DRAM_PEAK_PCT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 TIME = "gpu__time_duration.sum"
 
 # Kernels of the harness, never the lab's (--fresh-inputs).
-HARNESS_KERNEL = re.compile(r"^(void\s+)?cudalabs_")
+HARNESS_KERNEL = re.compile(r"^cudalabs_")  # matched against base_name()
 
 
 def ratio(num, den):
@@ -377,6 +377,14 @@ def parse_file(path):
     return kernels, (parse_number(copy.group(1)) if copy else None), text
 
 
+def base_name(printed):
+    """A kernel's name as ncu prints it, without what comes before the function's own name:
+    "void " (templates) and namespaces, "(anonymous namespace)::" included, so that
+    "void (anonymous namespace)::sgemm_fast<128>(const float *)" reads "sgemm_fast<128>(...)"."""
+    name = re.sub(r"^void\s+", "", printed)
+    return re.sub(r"^(?:\(anonymous namespace\)::|[A-Za-z_]\w*::)+", "", name)
+
+
 def load_side(folder, lab):
     """One program's runs: {variant: {"metrics", "kernel", "status"}} and its copy bandwidth."""
     spec = HINTS[lab]
@@ -394,9 +402,8 @@ def load_side(folder, lab):
         kernels, copy, text = parse_file(path)
         if copy and not side["copy_gbs"]:
             side["copy_gbs"] = copy
-        # Names as ncu prints them: "void name<...>(args)" for templates, "name(args)" otherwise.
         chosen = [(n, m) for n, m in kernels
-                  if want.search(re.sub(r"^void\s+", "", n)) and not HARNESS_KERNEL.search(n)]
+                  if want.search(base_name(n)) and not HARNESS_KERNEL.search(base_name(n))]
         if not chosen:
             side["status"][variant] = "no kernel"
             continue
