@@ -15,7 +15,7 @@
 # In the student edition (make release: no solutions/) the checks of the reference solutions
 # are skipped, and the command-line checks run the starter's program.
 # CUDALABS_GPU=0 or 1 overrides the GPU detection (nvidia-smi -L); TEST_LABS="01 08" limits the
-# lab checks, grading and benchmarks to those labs.
+# lab checks, grading, the profile hints on the GPU and benchmarks to those labs.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}

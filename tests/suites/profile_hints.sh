@@ -5,7 +5,8 @@
 # included; every profile.sh without ncu, and with an ncu that may not read the counters
 # (ERR_NVGPUCTRPERM): one sentence, exit 2; profile.sh end to end through a fake ncu that
 # replays the fixtures; make profileNN PROGRAM=lab's wiring. With a GPU and ncu: make profileNN
-# on the reference and on the untouched starter, for every lab that has a profile.sh.
+# on the reference and on the untouched starter, for every lab that has a profile.sh (of
+# TEST_LABS, where it is set).
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -192,6 +193,8 @@ EOF
     elif [ ! -d solutions ]; then skip "make profileNN on the GPU" "this edition has no reference solutions"
     else
         for nn in $labs_with; do
+            # TEST_LABS (a GPU run split in parts) profiles only its own labs.
+            [ -n "${TEST_LABS:-}" ] && [[ " $TEST_LABS " != *" $nn "* ]] && continue
             n=$("$py" "$tool" --list | awk -v l="$nn" '$1 == l { print $(NF - 1) }')
             run_capture "make profile$nn" make -s --no-print-directory profile$nn BUILD="$BUILD" PROFILE_DIR="$tmp/gpu"
             if printf '%s' "$err" | grep -q ERR_NVGPUCTRPERM; then
