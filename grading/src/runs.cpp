@@ -10,6 +10,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <thread>
 
 #include "channel.h"
@@ -205,12 +206,47 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     return pr;
 }
 
+namespace {
+
+// A time limit can be reached because the machine was busy (other grade runs on the GPU, builds,
+// sanitizer runs): a run that timed out is made once more with kTimeoutStretch times its limit
+// before the timeout counts. Once one has counted, the submission's later timeouts count at once
+// (a program that hangs costs one long run, not one per test).
+constexpr double kTimeoutStretch = 4;
+const char* const kTimedOut = "timed out with a longer limit";
+
+std::string seconds_text(double s) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g s", s);
+    return buf;
+}
+
+// pr timed out: the run again with the longer limit, or pr itself where a timeout counts already.
+ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun pr, std::string* log,
+                         std::vector<std::string>& reasons) {
+    if (!pr.run.timed_out || ctx.program_failures.count(kTimedOut)) return pr;
+    RunRequest longer = req;
+    longer.timeout_s = req.timeout_s * kTimeoutStretch;
+    ProgramRun again = run_program(ctx, longer, log);
+    if (again.run.timed_out) {
+        ctx.program_failures.insert(kTimedOut);
+        again.retry_note = "it timed out after " + seconds_text(req.timeout_s) + ", and again when run with " +
+                           seconds_text(longer.timeout_s) + ": this is your program's doing";
+        return again;
+    }
+    reasons.push_back("it timed out after " + seconds_text(req.timeout_s) + " (a busy machine can do that)");
+    return again;
+}
+
+}  // namespace
+
 ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* log) {
     std::vector<std::string> reasons;
     ProgramRun pr;
     for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
         pause_before(ctx.retry, attempt);
-        pr = run_program(ctx, req, log);
+        pr = after_timeout(ctx, req, run_program(ctx, req, log), log, reasons);
+        if (pr.run.timed_out) return pr;
         const FailureOrigin origin = failure_origin(pr);
         if (origin.blame == Blame::Program) {
             if (!reasons.empty())

@@ -309,6 +309,31 @@ TEST_CASE("a run that needed a retry and then worked is scored in full, and says
     CHECK(lab.runs_of("flaky") == 2);
 }
 
+TEST_CASE("a run that timed out is made again with four times the limit: scored when it then ends, a timeout once it does not") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    GradingContext ctx = lab.context();
+    TestSpec t = correctness_test();
+    t.timeout_s = 0.5;
+    // Slow the first time only (a machine busy with other grade runs): full marks, said.
+    const std::string slow_once = lab.program("slow_once", std::string("import time\nif open('") + lab.dir +
+                                                               "/slow_once.count').read() == 'x': time.sleep(5)\n" + kCleanRun);
+    TestResult r = run_correctness(ctx, lab.graded(slow_once), t);
+    INFO(r.output);
+    CHECK(r.score == 10);
+    CHECK(r.output.find("run again after: it timed out after 0.5 s") != std::string::npos);
+    CHECK(lab.runs_of("slow_once") == 2);
+
+    // Hangs every time: 0, said; its second variant's timeout counts at once (no longer run).
+    const std::string hangs = lab.program("hangs", "import time\ntime.sleep(30)");
+    t.variants = {"v", "w"};
+    TestResult h = run_correctness(ctx, lab.graded(hangs), t);
+    INFO(h.output);
+    CHECK(h.score == 0);
+    CHECK(h.output.find("it timed out after 0.5 s, and again when run with 2 s") != std::string::npos);
+    CHECK(lab.runs_of("hangs") == 3);
+}
+
 TEST_CASE("machine locks: each grading run gets its own sandbox identity; a GPU grades one submission at a time") {
     char tmpl[] = "/tmp/grading-locks-XXXXXX";
     const std::string folder = mkdtemp(tmpl);
