@@ -3,9 +3,9 @@
 # two GPUs (CUDA_VISIBLE_DEVICES, when set, says which: it is counted like CUDA counts it);
 # otherwise one SKIP line, and on its own exit 77.
 #
-# A class of GPUS_CLASS (40) lab 01 submissions: the reference, the untouched starter and
-# deterministic cases of tests/grading/01/*.patch (wrong answers, crashes, rejections...), in turn,
-# each student in a folder of its own. It is graded twice with one seed and one trial per
+# A class of lab 01 submissions: the reference, the untouched starter and deterministic cases of
+# tests/grading/01/*.patch (wrong answers, crashes, rejections...), one of each (21; GPUS_CLASS=N:
+# N students, the cases in turn), each student in a folder of its own. It is graded twice with one seed and one trial per
 # correctness test (GRADING_TRIALS, default 1): with --gpus all, and with one GPU (no --gpus, as
 # before the option existed). Then:
 #   - both runs graded every student once, the gradebook and audit log in the same (class) order;
@@ -126,7 +126,7 @@ gpus_suite() {
            long_kernel_name anon_namespace templates host_lambda unused_cublas_include"
     set -- $cases
     local count=$#
-    for ((i = 0; i < ${GPUS_CLASS:-40}; i++)); do
+    for ((i = 0; i < ${GPUS_CLASS:-$count}; i++)); do
         set -- $cases
         shift $((i % count))
         c=$1
@@ -160,7 +160,7 @@ gpus_suite() {
     local saved_timeout=${RUN_TIMEOUT:-600}
     RUN_TIMEOUT=${GRADING_RUN_TIMEOUT:-3600}
     t0=$(date +%s)
-    expect "grading on every GPU: --gpus $gpus_arg grades the class of ${GPUS_CLASS:-40}" 0 'results: ' \
+    expect "grading on every GPU: --gpus $gpus_arg grades the class of ${GPUS_CLASS:-$count}" 0 'results: ' \
         grading/grade --lab 01 --rubric "$used" --seed "$seed" --gpus "$gpus_arg" --out "$dir/all" "$subs"
     t1=$(date +%s); t_all=$((t1 - t0))
     printf '%s\n' "$err" | grep -E '^grade: (GPU|grading on|GRADING_SHARED_GPUS)' | sed 's/^/    /' | tee -a "$LOG"
