@@ -13,6 +13,12 @@
 #                             profiles each variant (ncu NCU_ARG... PROGRAM --variant V --size
 #                             SIZE --reps 1) into DIR/V.EXT, DIR made afresh; NCU_RC[V] is ncu's
 #                             exit status; exits 2 where counters are not allowed
+#   ncu_table NN OUT PROGRAM REFERENCE SIZE "VARIANTS" KERNEL METRICS HEADER ROW
+#                             the counters' table of labs 12 and 13: each variant's first timed
+#                             launch (launch 1) of a kernel matching KERNEL, ncu's text output in
+#                             OUT/PROGRAM/V.log (and OUT/REFERENCE/ for the hints); then HEADER
+#                             once and ROW V LOG (prints the row; fails without counters) per
+#                             variant of PROGRAM; returns 1 where a variant has no row
 #   ncu_hints NN OUT PROGRAM [REFERENCE]
 #                             the hints of tools/profile_hints.py from the counters in
 #                             OUT/PROGRAM/ (beside OUT/REFERENCE/'s)
@@ -71,6 +77,27 @@ ncu_variants() {
         NCU_RC[$v]=$?
         ncu_allowed "$name" "$dir/$v.$ext"
     done
+}
+
+ncu_table() {
+    local nn=$1 out=$2 prog=$3 ref=$4 size=$5 variants=$6 kernel=$7 metrics=$8 header=$9 row=${10}
+    local p v line status=0 shown=0
+    for p in $ref "$prog"; do
+        ncu_variants "profile$nn" "$out/$(basename "$p")" "$p" "$size" "$variants" log \
+            --clock-control none --metrics "$metrics" --print-units base \
+            -k "regex:$kernel" --launch-skip 1 --launch-count 1
+    done
+    for v in $variants; do
+        if line=$("$row" "$v" "$out/$(basename "$prog")/$v.log") && [ -n "$line" ]; then
+            [ "$shown" = 1 ] || "$header"
+            shown=1
+            echo "$line"
+        else
+            ncu_failed "$v" "${NCU_RC[$v]}" "$out/$(basename "$prog")/$v.log"
+            status=1
+        fi
+    done
+    return $status
 }
 
 NCU_HINTS_TOOL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/profile_hints.py

@@ -52,17 +52,9 @@ header() {
         ------------- ---------- ----------- -------
 }
 out=${PROFILE_DIR:-build/profile}/lab12
-ref=$(ncu_reference "$prog" "$ref")
-# Launch 0 is the correctness check; launch 1 is the first timed one.
-for p in $ref "$prog"; do
-    ncu_variants profile12 "$out/$(basename "$p")" "$p" "$size" "$variants" log \
-        --clock-control none --metrics "$metrics" --print-units base \
-        -k 'regex:^sgemm_' --launch-skip 1 --launch-count 1
-done
-status=0 shown=0 dir=$out/$(basename "$prog")
-for v in $variants; do
-    # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
-    row=$(awk -v v="$v" '
+# Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
+table_row() {
+    awk -v v="$1" '
         $1 ~ /^(gpu|launch|sm|smsp|l1tex)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
         END {
             if (n == 0) exit 1
@@ -77,16 +69,12 @@ for v in $variants; do
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"],
                 gld,
                 m["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"], fpl
-        }' "$dir/$v.log")
-    if [ $? -ne 0 ] || [ -z "$row" ]; then
-        ncu_failed "$v" "${NCU_RC[$v]}" "$dir/$v.log"
-        status=1
-    else
-        [ "$shown" = 1 ] || header
-        shown=1
-        echo "$row"
-    fi
-done
+        }' "$2"
+}
+ref=$(ncu_reference "$prog" "$ref")
+status=0
+# Launch 0 is the correctness check; launch 1 is the first timed one.
+ncu_table 12 "$out" "$prog" "$ref" "$size" "$variants" '^sgemm_' "$metrics" header table_row || status=1
 # The hints: one sentence per lesson, yours beside the reference's (tools/profile_hints.py).
 echo
 ncu_hints 12 "$out" "$prog" "$ref" || status=1

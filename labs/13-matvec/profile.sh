@@ -50,17 +50,9 @@ header() {
         ------------- ------------- ----------- ----------
 }
 out=${PROFILE_DIR:-build/profile}/lab13
-ref=$(ncu_reference "$prog" "$ref")
-# Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
-for p in $ref "$prog"; do
-    ncu_variants profile13 "$out/$(basename "$p")" "$p" "$size" "$variants" log \
-        --clock-control none --metrics "$metrics" --print-units base \
-        -k 'regex:^(matvec|vecmat)_' --launch-skip 1 --launch-count 1
-done
-status=0 shown=0 dir=$out/$(basename "$prog")
-for v in $variants; do
-    # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
-    row=$(awk -v v="$v" '
+# Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
+table_row() {
+    awk -v v="$1" '
         $1 ~ /^(gpu|dram|l1tex|smsp)__/ { val = $NF; gsub(",", "", val); m[$1] = val; n++ }
         END {
             if (n == 0) exit 1
@@ -75,16 +67,12 @@ for v in $variants; do
             printf "%-14s %10.1f %9.0f %12s %13s %13s %11s %10s\n", v, t, gbs, gld,
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum"],
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], eff, wf
-        }' "$dir/$v.log")
-    if [ $? -ne 0 ] || [ -z "$row" ]; then
-        ncu_failed "$v" "${NCU_RC[$v]}" "$dir/$v.log"
-        status=1
-    else
-        [ "$shown" = 1 ] || header
-        shown=1
-        echo "$row"
-    fi
-done
+        }' "$2"
+}
+ref=$(ncu_reference "$prog" "$ref")
+status=0
+# Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
+ncu_table 13 "$out" "$prog" "$ref" "$size" "$variants" '^(matvec|vecmat)_' "$metrics" header table_row || status=1
 echo
 echo "ld wf/req: shared-memory wavefronts (passes through the 32 banks) per warp-wide load; 1.00 is"
 echo "conflict-free, k means a k-way conflict. A warp reading one word (broadcast) or 32 consecutive"
