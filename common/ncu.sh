@@ -101,12 +101,16 @@ ncu_table() {
 }
 
 NCU_HINTS_TOOL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/profile_hints.py
+# hints_tool_ready NAME: false, with one sentence, where python3 or the hints' table is missing.
+hints_tool_ready() {
+    command -v python3 > /dev/null && [ -f "$NCU_HINTS_TOOL" ] && return 0
+    echo "$1: the hints need python3 and tools/profile_hints.py; install python3 (sudo apt-get install python3)." >&2
+    return 1
+}
+
 ncu_hints() {
     local nn=$1 out=$2 prog=$3 ref=${4:-} who=your
-    if ! command -v python3 > /dev/null || [ ! -f "$NCU_HINTS_TOOL" ]; then
-        echo "profile$nn: the hints need python3 and tools/profile_hints.py; install python3 (sudo apt-get install python3)." >&2
-        return 2
-    fi
+    hints_tool_ready "profile$nn" || return 2
     case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
     python3 "$NCU_HINTS_TOOL" --lab "$nn" --student "$out/$(basename "$prog")" \
         ${ref:+--reference "$out/$(basename "$ref")"} --who "$who"
@@ -117,10 +121,7 @@ profile_lab() {
     local size variants metrics kernel launch_skip out p v status=0 device
     find_ncu "$name"
     [ -x "$prog" ] || { echo "$name: $prog not found (make ${prog#./} builds it)" >&2; exit 2; }
-    if ! command -v python3 > /dev/null || [ ! -f "$NCU_HINTS_TOOL" ]; then
-        echo "$name: the hints need python3 and tools/profile_hints.py; install python3 (sudo apt-get install python3)." >&2
-        exit 2
-    fi
+    hints_tool_ready "$name" || exit 2
     eval "$(python3 "$NCU_HINTS_TOOL" --lab "$nn" --plan)" || exit 2
     size=${SIZE:-$size} variants=${VARIANTS:-$variants}
     out=${PROFILE_DIR:-build/profile}/lab$nn
