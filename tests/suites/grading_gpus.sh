@@ -5,9 +5,9 @@
 #
 # A class of lab 01 submissions: the reference, the untouched starter and deterministic cases of
 # tests/grading/01/*.patch (wrong answers, crashes, rejections...), one of each (21; GPUS_CLASS=N:
-# N students, the cases in turn), each student in a folder of its own. It is graded twice with one seed and one trial per
-# correctness test (GRADING_TRIALS, default 1): with --gpus all, and with one GPU (no --gpus, as
-# before the option existed). Then:
+# N students, the cases in turn), each student in a folder of its own. It is graded twice with
+# one seed and one trial per correctness test (GRADING_TRIALS, default 1): with --gpus all, and
+# with one GPU (no --gpus, as before the option existed). Then:
 #   - both runs graded every student once, the gradebook and audit log in the same (class) order;
 #   - the correctness scores and the reasons for not grading are the same for every student, and
 #     so are the correctness parts of every feedback, byte for byte (performance varies with the
