@@ -9,7 +9,6 @@
 #include <atomic>
 #include <chrono>
 #include <cctype>
-#include <cstdio>
 #include <stdexcept>
 #include <thread>
 
@@ -262,9 +261,7 @@ BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& truste
             return r;
         }
         if (c.timed_out) {
-            char limit[32];
-            std::snprintf(limit, sizeof limit, "%g", spec.compile_timeout_s);
-            r.rejected = std::string("compilation took longer than ") + limit + " s";
+            r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s";
         } else {
             r.rejected = "compile error (" + c.describe() + ")";
         }

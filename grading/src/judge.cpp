@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "util.h"
+
 namespace grading {
 
 namespace {
@@ -15,16 +17,17 @@ std::string describe(const HostTransfer& t) {
     return "your code " + what + " (" + t.api + ")";
 }
 
-std::string format_factor(double v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g", v);
-    return buf;
-}
-
 std::string ms(double v) {
     char buf[32];
     std::snprintf(buf, sizeof buf, "%.4f ms", v);
     return buf;
+}
+
+// The median of a non-empty sample.
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    const size_t m = v.size();
+    return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
 }  // namespace
 
@@ -86,8 +89,8 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve
     const std::string floor_reason =
         memory_floor >= compute_floor
             ? std::to_string(static_cast<long long>(e.bytes)) + " bytes at " + std::to_string(static_cast<long long>(e.copy_gbs * plausible_bandwidth)) +
-                  " GB/s, " + format_factor(plausible_bandwidth) + "x the copy bandwidth measured on this GPU"
-            : std::string("the work at ") + format_factor(plausible_flop_rate) + "x the reference solution's measured FLOP rate on this GPU";
+                  " GB/s, " + number_text(plausible_bandwidth) + "x the copy bandwidth measured on this GPU"
+            : std::string("the work at ") + number_text(plausible_flop_rate) + "x the reference solution's measured FLOP rate on this GPU";
     for (size_t i = 0; i < e.rounds.size(); ++i) {
         const PerformanceRound& r = e.rounds[i];
         std::string round = "round " + std::to_string(i + 1) + ": ";
@@ -112,13 +115,11 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& e, const Curve
         ratios.push_back(student / reference);
     }
     if (ratios.empty()) return j;
-    std::sort(ratios.begin(), ratios.end());
-    const size_t m = ratios.size();
-    j.slowdown = m % 2 ? ratios[m / 2] : 0.5 * (ratios[m / 2 - 1] + ratios[m / 2]);
+    j.slowdown = median(ratios);
     j.fraction = curve.fraction(j.slowdown);
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
-                  j.slowdown, m, 100 * j.fraction);
+                  j.slowdown, ratios.size(), 100 * j.fraction);
     j.text += buf;
     j.text += scorecard_lines(e, median_ms(e, false), median_ms(e, true));
     return j;
@@ -131,10 +132,7 @@ double median_ms(const PerformanceEvidence& e, bool reference) {
         const TimedRun& run = reference ? r.reference : r.student;
         if (run.repetitions > 0 && run.kernel_ns > 0) t.push_back(run.per_rep_ms());
     }
-    if (t.empty()) return 0;
-    std::sort(t.begin(), t.end());
-    const size_t m = t.size();
-    return m % 2 ? t[m / 2] : 0.5 * (t[m / 2 - 1] + t[m / 2]);
+    return t.empty() ? 0 : median(t);
 }
 
 std::string scorecard_lines(const PerformanceEvidence& e, double student_ms, double reference_ms) {

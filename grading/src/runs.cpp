@@ -10,7 +10,6 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
-#include <cstdio>
 #include <thread>
 
 #include "channel.h"
@@ -215,12 +214,6 @@ namespace {
 constexpr double kTimeoutStretch = 4;
 const char* const kTimedOut = "timed out with a longer limit";
 
-std::string seconds_text(double s) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%g s", s);
-    return buf;
-}
-
 // pr timed out: the run again with the longer limit, or pr itself where a timeout counts already.
 ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun pr, std::string* log,
                          std::vector<std::string>& reasons) {
@@ -230,11 +223,11 @@ ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun 
     ProgramRun again = run_program(ctx, longer, log);
     if (again.run.timed_out) {
         ctx.program_failures.insert(kTimedOut);
-        again.retry_note = "it timed out after " + seconds_text(req.timeout_s) + ", and again when run with " +
-                           seconds_text(longer.timeout_s) + ": this is your program's doing";
+        again.retry_note = "it timed out after " + number_text(req.timeout_s) + " s, and again when run with " +
+                           number_text(longer.timeout_s) + " s: this is your program's doing";
         return again;
     }
-    reasons.push_back("it timed out after " + seconds_text(req.timeout_s) + " (a busy machine can do that)");
+    reasons.push_back("it timed out after " + number_text(req.timeout_s) + " s (a busy machine can do that)");
     return again;
 }
 

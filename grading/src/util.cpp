@@ -127,6 +127,12 @@ std::string elapsed_text(double s) {
     return buf;
 }
 
+std::string number_text(double v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", v);
+    return buf;
+}
+
 std::string random_hex(size_t bytes) {
     std::ifstream f("/dev/urandom", std::ios::binary);
     std::string raw(bytes, '\0');

@@ -25,6 +25,7 @@ std::string clip(const std::string& s, size_t max);
 // A student id safe as a file name: letters, digits, . _ - (others become _), at most 100.
 std::string safe_id(const std::string& s);
 std::string elapsed_text(double seconds);  // "3m07s"
+std::string number_text(double v);         // the shortest form (%g): "4", "0.5", "180"
 std::string random_hex(size_t bytes);
 
 // Runs a trusted tool (make, nm, nvcc --version) with the grader's environment (`env_override`:
