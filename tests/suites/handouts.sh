@@ -15,9 +15,6 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
-# The labs whose handouts show a concept figure (all of them): a new lab joins with its figure.
-HANDOUT_FIGURE_LABS="01 02 03 04 05 06 07 08 09 10 11 12 13"
-
 # figures_differ WANT GOT: the SVG files that differ between two folders or are in one only
 # (nothing when the folders hold the same files, byte for byte).
 figures_differ() {
@@ -28,12 +25,13 @@ figures_differ() {
 handouts_figures() {
     local tmp nn md differ
     tmp=$(mktemp -d)
-    # handouts/tools/figures.py draws them, the SVG files are committed. Each lab of
-    # HANDOUT_FIGURE_LABS shows one, with a caption; each figure a handout names exists and is a
-    # well-formed SVG document; the committed files are what the script draws now, byte for byte
-    # (run it after changing it, and after new results in bench/results/, from which lab 06's
-    # timeline is drawn). Each check also finds what it is meant to find.
-    for nn in $HANDOUT_FIGURE_LABS; do
+    # handouts/tools/figures.py draws them, the SVG files are committed. Every lab's handout
+    # (make list-labs: a new lab joins with its figure) shows one, with a caption; each figure a
+    # handout names exists and is a well-formed SVG document; the committed files are what the
+    # script draws now, byte for byte (run it after changing it, and after new results in
+    # bench/results/, from which lab 06's timeline is drawn). Each check also finds what it is
+    # meant to find.
+    for nn in $(make -s --no-print-directory list-labs); do
         md=$(ls handouts/"$nn"-*.md 2> /dev/null | head -n 1)
         if [ -z "$md" ]; then fail "lab$nn handout shows a figure" "no handouts/$nn-*.md"; continue; fi
         expect "lab$nn handout shows a figure, a well-formed SVG with a caption" 0 'figures/' \
