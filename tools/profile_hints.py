@@ -379,10 +379,11 @@ def parse_file(path):
 
 def base_name(printed):
     """A kernel's name as ncu prints it, without what comes before the function's own name:
-    "void " (templates) and namespaces, "(anonymous namespace)::" included, so that
-    "void (anonymous namespace)::sgemm_fast<128>(const float *)" reads "sgemm_fast<128>(...)"."""
+    "void " (templates) and namespaces, the anonymous one included: ncu's text output prints it
+    "<unnamed>::", its CSV "(anonymous namespace)::". So "void <unnamed>::sgemm_fast<128>(const
+    float *)" reads "sgemm_fast<128>(...)"."""
     name = re.sub(r"^void\s+", "", printed)
-    return re.sub(r"^(?:\(anonymous namespace\)::|[A-Za-z_]\w*::)+", "", name)
+    return re.sub(r"^(?:\(anonymous namespace\)::|<unnamed>::|[A-Za-z_]\w*::)+", "", name)
 
 
 def load_side(folder, lab):
