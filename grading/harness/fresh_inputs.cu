@@ -16,8 +16,12 @@ __device__ uint64_t mix64_device(uint64_t x) {  // random.h's mix64, on the devi
     return x ^ (x >> 31);
 }
 
-__device__ bool chosen(uint64_t key, uint64_t salt, uint64_t index) {
-    return key != 0 && (mix64_device(mix64_device(key ^ salt) + index) & 1);
+// A keyed random half of the scalars, and always the one at a keyed place (of `total`): even an
+// input of one element differs from the checked one in every repetition.
+__device__ bool chosen(uint64_t key, uint64_t salt, uint64_t index, uint64_t total) {
+    if (key == 0) return false;
+    const uint64_t h = mix64_device(key ^ salt);
+    return index == mix64_device(h ^ 0xA0761D6478BD642Full) % total || (mix64_device(h + index) & 1);
 }
 
 __global__ void cudalabs_fresh_input_signs(char* base, size_t pitch, size_t scalars_per_row, size_t rows,
@@ -26,7 +30,7 @@ __global__ void cudalabs_fresh_input_signs(char* base, size_t pitch, size_t scal
     const size_t total = scalars_per_row * rows;
     for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < total;
          i += static_cast<size_t>(gridDim.x) * blockDim.x) {
-        if (chosen(undo_key, salt, i) == chosen(apply_key, salt, i)) continue;
+        if (chosen(undo_key, salt, i, total) == chosen(apply_key, salt, i, total)) continue;
         char* row = base + (i / scalars_per_row) * pitch;
         const size_t col = i % scalars_per_row;
         if (scalar_bytes == 8) reinterpret_cast<unsigned long long*>(row)[col] ^= 1ull << 63;

@@ -1,7 +1,8 @@
 // Fresh inputs for every timed repetition (the grader's runs, --fresh-inputs KEY).
 //
 // Before each timed repetition (warm-up included) the harness flips the sign of a keyed random
-// half of every floating-point input (buffers.h: InputRegion). A sign flip is exact and keeps
+// half of every floating-point input, and always at least one scalar of it (buffers.h:
+// InputRegion). A sign flip is exact and keeps
 // every magnitude, so each tolerance still holds, while the result changes everywhere. After
 // the repetition it sends a keyed sample of each output (every element of a small one); the
 // verifier makes the same flips, runs the reference, and compares the samples. A result that is
@@ -26,6 +27,11 @@
 namespace cudalabs {
 
 struct InputRegion;
+
+// The start of every fault that a fresh repetition gives (FreshVerification, repetitions.cu).
+// The grader (judge.cpp) reads a row that fails with it as a result that did not follow its
+// inputs: right for the inputs it was checked with, not for new ones.
+constexpr char kFreshInputsFault[] = "a timed repetition, given new input values, ";
 
 // Elements of each output sent after a repetition: all of them up to this many.
 constexpr size_t kFreshSamples = 65536;

@@ -194,13 +194,13 @@ public:
             std::vector<unsigned char> sample;
             std::string why;
             if (!RunContext::read_output(path, at.size() * checked.elem_bytes, sample))
-                why = "a timed repetition sent no sample of its output";
+                why = std::string(kFreshInputsFault) + "sent no sample of its output";
             else {
                 const std::vector<unsigned char> reference = gather_elements(w.now.data(), checked.elem_bytes, at);
                 const SampleVerdict verdict =
                     compare_sample_bytes(checked.kind, checked.elem_bytes, sample.data(), reference.data(), at, checked.tol);
                 if (verdict != SampleVerdict::Agree)
-                    why = std::string("a timed repetition, given new input values, ") +
+                    why = std::string(kFreshInputsFault) +
                           (verdict == SampleVerdict::Unwritten ? "left some of its output unwritten" : "produced a wrong result") +
                           " (the grader changes the inputs between repetitions: compute from them on every call)";
             }

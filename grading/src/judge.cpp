@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "../harness/fresh_inputs.h"
 #include "util.h"
 
 namespace grading {
@@ -46,24 +47,21 @@ RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_
     RowJudgement j;
     if (!row.verified) {
         j.why = row.verifier_note.empty() ? "the output was not right" : row.verifier_note;
+        j.cheats = row.verifier_note.rfind(cudalabs::kFreshInputsFault, 0) == 0;
         return j;
     }
-    if (const HostTransfer* t = forbidden_transfer(row.transfers, rule)) {
+    // The output was right: whatever fails it now is how it was made.
+    if (const HostTransfer* t = forbidden_transfer(row.transfers, rule))
         j.why = "the output was right, but " + describe(*t) +
                 " while this part ran: here the result must be computed by your kernels on the device";
-        return j;
-    }
-    if (require_kernels && !row.foreign_kernel.empty()) {
+    else if (require_kernels && !row.foreign_kernel.empty())
         j.why = "the output was right, but a kernel your file did not compile ran in it (" + row.foreign_kernel +
                 "): a library's kernels (cuBLAS, thrust or cub built elsewhere) do not count, however they are reached";
-        return j;
-    }
-    if (require_kernels && !row.kernel_ran) {
+    else if (require_kernels && !row.kernel_ran)
         j.why = "the output was right, but none of the kernels in your file ran on the GPU: results computed on the "
                 "CPU, copied, or written by other means do not count";
-        return j;
-    }
-    j.passed = true;
+    j.passed = j.why.empty();
+    j.cheats = !j.passed;
     return j;
 }
 

@@ -29,12 +29,18 @@ struct RowEvidence {
 
 struct RowJudgement {
     bool passed = false;
-    std::string why;  // empty when passed; else one sentence for the student
+    std::string why;    // empty when passed; else one sentence for the student
+    bool cheats = false;  // the result was not made by the test's rules (below): the test scores 0
 };
 
 // `require_kernels`: the rows need a student kernel to have run, and no kernel foreign to the
 // file in its repetitions (only when the trace works: the caller clears foreign_kernel when that
 // rule is off).
+// A row that fails because its result did not come from its own inputs (right when checked,
+// wrong once the grader gave a timed repetition new input values), or because it was right but
+// made by other means than the test allows (a copy the rule forbids, a library's kernel, no
+// kernel of the file), cheats the test: `cheats` is set, and the test scores 0 however its other
+// rows did. A row that is merely wrong, or wrong already when checked, is only that row's loss.
 RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_kernels);
 
 // The first transfer that `rule` does not allow, or nullptr.

@@ -78,6 +78,7 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
     size_t rows_total = 0, rows_passed = 0;
+    std::string cheated;  // the first row that cheats the test (judge.h): then it scores 0
     std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
     // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
     std::map<std::string, std::string> stopped;
@@ -138,6 +139,7 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
                 auto& count = tally[v + "/" + row.size];
                 (j.passed ? count.first : count.second) += 1;
                 if (!j.passed) out << "  FAIL at size " << row.size << ": " << j.why << "\n";
+                if (j.cheats && cheated.empty()) cheated = v + " at size " + row.size;
             }
             // A size the verdict left out counts as failed.
             size_t judged_here = 0;
@@ -154,6 +156,11 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
     const bool all = rows_total > 0 && rows_passed == rows_total;
     if (t.all_or_nothing) res.score = all ? t.points : 0;
     else res.score = rows_total ? t.points * static_cast<double>(rows_passed) / static_cast<double>(rows_total) : 0;
+    if (!cheated.empty()) {
+        res.score = 0;
+        out << "this test scores 0: the result of " << cheated << " (above) did not follow its own inputs, or was made by "
+            << "other means than this test allows, so no size of it counts\n";
+    }
     std::vector<std::string> flaky;
     for (const auto& [key, count] : tally)
         if (count.first > 0 && count.second > 0) flaky.push_back(key);

@@ -17,6 +17,7 @@
 #include <string>
 #include <thread>
 
+#include "grading/harness/fresh_inputs.h"
 #include "grading/src/context.h"
 #include "grading/src/failures.h"
 #include "grading/src/gpus.h"
@@ -80,15 +81,19 @@ def case(variant, size, output=None, fault=None):
         return exists(dir + "/" + name + ".count") ? static_cast<int>(read_file(dir + "/" + name + ".count").size()) : 0;
     }
 
-    // The trusted verifier: every row as `status` with `note`.
-    void verifier(const std::string& status, const std::string& note) const {
+    // The trusted verifier: every row as `status` with `note`; with `only_size`, that size's row
+    // only, and the others PASS.
+    void verifier(const std::string& status, const std::string& note, const std::string& only_size = "") const {
         const std::string path = dir + "/verifier";
         write_file(path, "#!/usr/bin/env python3\nimport json, sys\na = sys.argv[1:]\n"
-                         "rows = [{'variant': a[a.index('--variant') + 1], 'size': s, 'status': '" + status + "', 'note': '" + note +
-                             "'} for s in a[a.index('--size') + 1].split(',')]\n"
+                         "def row(s):\n"
+                         "    hit = '" + only_size + "' in ('', s)\n"
+                         "    return {'variant': a[a.index('--variant') + 1], 'size': s, 'status': '" + status +
+                             "' if hit else 'PASS', 'note': '" + note + "' if hit else ''}\n"
+                             "rows = [row(s) for s in a[a.index('--size') + 1].split(',')]\n"
                              "json.dump({'device': {'name': 'Fake GPU', 'cuda_driver': '13.0'}, 'results': rows}, "
                              "open(a[a.index('--json') + 1], 'w'))\n"
-                             "sys.exit(0 if '" + status + "' == 'PASS' else 1)\n");
+                             "sys.exit(0 if all(r['status'] == 'PASS' for r in rows) else 1)\n");
         chmod(path.c_str(), 0755);
     }
 
@@ -271,6 +276,25 @@ TEST_CASE("the student's own failures are scored: a wrong result, a crash once t
 
     TestResult right = run_correctness(ctx, lab.graded(lab.program("right", kCleanRun)), correctness_test());
     CHECK(right.score == 10);
+}
+
+TEST_CASE("a result that does not follow its own inputs zeroes its test; a merely wrong size costs only that size") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    const std::string program = lab.program("replays", kCleanRun);
+    // Right when checked, wrong once a timed repetition had new input values (size 2 of 2).
+    lab.verifier("FAIL", std::string(cudalabs::kFreshInputsFault) + "produced a wrong result", "2");
+    TestResult replayed = run_correctness(ctx, lab.graded(program), correctness_test());
+    INFO(replayed.output);
+    CHECK(replayed.score == 0);
+    CHECK(replayed.output.find("1 of 2 sizes passed") != std::string::npos);
+    CHECK(replayed.output.find("this test scores 0: the result of v at size 2") != std::string::npos);
+
+    lab.verifier("FAIL", "element 0 is 1 but should be 2", "2");
+    TestResult wrong = run_correctness(ctx, lab.graded(program), correctness_test());
+    INFO(wrong.output);
+    CHECK(wrong.score == 5);
+    CHECK(wrong.output.find("this test scores 0") == std::string::npos);
 }
 
 TEST_CASE("an unclear failure that persists is the program's when the reference runs in the sandbox, else a grader error") {

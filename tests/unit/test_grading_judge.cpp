@@ -2,6 +2,7 @@
 // performance test with its plausibility floor.
 #include <doctest/doctest.h>
 
+#include "grading/harness/fresh_inputs.h"
 #include "grading/src/judge.h"
 #include "grading/src/runs.h"
 
@@ -38,6 +39,32 @@ TEST_CASE("a verified row counts only when the student's kernels did the work") 
     wrong.verified = false;
     wrong.verifier_note = "wrong value at index 3";
     CHECK(judge_row(wrong, HostTransfers::Allowed, true).why == "wrong value at index 3");
+}
+
+TEST_CASE("a row cheats its test when its result did not follow its inputs, or was right but made against the rule") {
+    RowEvidence r = verified_row();
+    CHECK_FALSE(judge_row(r, HostTransfers::None, true).cheats);
+    RowEvidence wrong = verified_row();
+    wrong.verified = false;
+    wrong.verifier_note = "wrong value at index 3";
+    CHECK_FALSE(judge_row(wrong, HostTransfers::None, true).cheats);  // wrong when checked: that row's loss only
+    // Wrong when checked, and on new inputs too: the first fault is the check's.
+    wrong.verifier_note = "wrong value at index 3 (and 1 more)";
+    CHECK_FALSE(judge_row(wrong, HostTransfers::None, true).cheats);
+    wrong.verifier_note = std::string(cudalabs::kFreshInputsFault) + "produced a wrong result";
+    CHECK(judge_row(wrong, HostTransfers::None, true).cheats);  // right when checked, not for new inputs
+    wrong.verifier_note = std::string(cudalabs::kFreshInputsFault) + "left some of its output unwritten";
+    CHECK(judge_row(wrong, HostTransfers::None, true).cheats);
+
+    r.kernel_ran = false;  // right, but no kernel of the file made it
+    CHECK(judge_row(r, HostTransfers::None, true).cheats);
+    r.kernel_ran = true;
+    r.foreign_kernel = "ampere_sgemm_128x64_nn";
+    CHECK(judge_row(r, HostTransfers::None, true).cheats);
+    r.foreign_kernel.clear();
+    r.transfers = {{"cudaMemcpy", "device_to_host", 4000}};
+    CHECK(judge_row(r, HostTransfers::None, true).cheats);
+    CHECK_FALSE(judge_row(r, HostTransfers::Allowed, true).cheats);
 }
 
 TEST_CASE("a row in which a kernel foreign to the file ran does not count, however the library was reached") {
