@@ -169,6 +169,11 @@ def handin_fragment(nn, path, labs_dir="labs"):
     rules.append("its code runs only inside the lab's functions: no global object with a constructor "
                  "or destructor (make it a `static` inside the function that uses it), no `exit`, and "
                  "printing through `printf` or `std::cout` and `std::cerr`, not `stderr`")
+    rules.append("every call must compute from the inputs it is given: the grader changes the input "
+                 "values between repeated calls, and a result that does not follow them (kept from an "
+                 "earlier call, or made ahead of time) scores 0 on its whole test, as does a right result "
+                 "made by other means than the test allows (a library's kernels, a copy the test "
+                 "forbids, no kernel of your file)")
     lines.append("Also: " + "; ".join(rules) + ". A test that finds a problem says which in your "
                  "feedback.")
     return "\n".join(lines) + "\n"
