@@ -49,6 +49,11 @@ FailureOrigin failure_origin(const ProgramRun& pr) {
     // of the student's could run (static initialisers run before RUN_BEGIN).
     if (pr.began && !pr.device_ready)
         return {Blame::Environment, with_message("the program could not get the GPU (" + r.describe() + ")", r.err)};
+    // The trace announces itself when CUDA starts (CUDA_INJECTION64_PATH), before DEVICE_READY:
+    // without it, no kernel of the run is seen, and its rows would read "no kernel of your file
+    // ran". Nothing of the student's has run by then, so a trace that did not start is never theirs.
+    if (pr.device_ready && pr.trace_wanted && !pr.trace_ready)
+        return {Blame::Environment, "the grader's kernel trace did not start in the program (CUPTI refused it)"};
     if (!pr.began && !r.ok())
         return {Blame::Unclear, with_message("the program ended before the lab began (" + r.describe() + ")", r.err)};
     if (r.signal == SIGKILL) return {Blame::Unclear, "the program was killed from outside (SIGKILL, not the time limit)"};

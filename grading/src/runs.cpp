@@ -174,6 +174,7 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     std::vector<std::string> trace_env;
     if (req.trace && ctx.trace_ok)
         trace_env = {"LD_PRELOAD=" + ctx.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.info.trace_lib};
+    pr.trace_wanted = !trace_env.empty();
     if (!req.sandboxed) {
         spec.limits.mem_mb = 0;
         spec.argv = argv;

@@ -37,6 +37,7 @@ struct ProgramRun {
     std::string retry_note;      // how often it was run again, and why, for the feedback
     bool channel_complete = false;
     std::string channel_problem;    // the first thing wrong with the records, for the student
+    bool trace_wanted = false;      // the kernel trace was loaded into it (the run needs it)
     bool trace_ready = false;       // the kernel trace announced itself
     // The run's --fresh-inputs key (new inputs every timed repetition, samples chosen by it):
     // random per run, never seen by the program's own code; the verifier is given it too.

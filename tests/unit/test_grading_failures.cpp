@@ -165,6 +165,13 @@ TEST_CASE("failures: a run that stopped before the GPU was open is the environme
     CHECK(failure_origin(pr).blame == Blame::Program);
     pr.run.exit_code = 0;
     CHECK(failure_origin(pr).blame == Blame::Program);
+    // A kernel trace that was loaded but never announced itself (it starts with CUDA, before any
+    // code of the student's): the rows would say that no kernel ran.
+    pr.trace_wanted = true;
+    CHECK(failure_origin(pr).blame == Blame::Environment);
+    CHECK(failure_origin(pr).reason.find("kernel trace did not start") != std::string::npos);
+    pr.trace_ready = true;
+    CHECK(failure_origin(pr).blame == Blame::Program);
 }
 
 TEST_CASE("failures: what the program itself can say makes a failure only unclear") {
