@@ -54,6 +54,7 @@ enum class Direction : uint32_t {
     DeviceToDevice = 2,
     HostToHost = 3,
     HostAlloc = 4,  // host memory the GPU can reach (pinned, mapped, registered, managed)
+    DeviceToScratch = 5,  // a plain (1D) copy within the device into memory that is no output
 };
 
 inline const char* type_name(RecordType t) {
@@ -84,6 +85,7 @@ inline const char* direction_name(Direction d) {
         case Direction::DeviceToDevice: return "device_to_device";
         case Direction::HostToHost: return "host_to_host";
         case Direction::HostAlloc: return "host_alloc";
+        case Direction::DeviceToScratch: return "device_to_scratch";
     }
     return "unknown";
 }
@@ -219,7 +221,7 @@ inline bool parse_payload(const unsigned char* data, size_t size, Record& r) {
         case RecordType::TraceReady: ok = in.u32(r.version); break;
         case RecordType::CaseBegin: ok = in.str(r.variant, kMaxText) && in.str(r.size, kMaxText); break;
         case RecordType::Transfer:
-            ok = in.str(r.text, kMaxText) && in.u32(dir) && dir <= 4 && in.u64(r.bytes);
+            ok = in.str(r.text, kMaxText) && in.u32(dir) && dir <= 5 && in.u64(r.bytes);
             r.direction = static_cast<Direction>(dir);
             break;
         case RecordType::Kernel:

@@ -12,6 +12,7 @@
 // for the per-thread default stream.
 #include <cuda_runtime.h>
 
+#include "buffers.h"
 #include "channel.h"
 
 using cudalabs::channel::Direction;
@@ -64,6 +65,26 @@ Direction direction_of(cudaMemcpyKind kind, const void* dst, const void* src) {
 
 void record(const char* api, Direction d, uint64_t bytes) { cudalabs::channel::write_transfer(api, d, bytes); }
 
+// Whether [p, p + bytes) touches an output of the current case (buffers.h: the regions the
+// harness poisoned, and checks after the call).
+bool touches_output(const void* p, size_t bytes) {
+    const char* lo = static_cast<const char*>(p);
+    const char* hi = lo + bytes;
+    for (const cudalabs::OutputRegion& r : cudalabs::tracked_outputs()) {
+        const char* end = r.ptr + (r.rows - 1) * r.pitch + r.row_bytes;  // tracked regions are never empty
+        if (lo < end && r.ptr < hi) return true;
+    }
+    return false;
+}
+
+// A 1D copy within the device moves bytes unchanged. Into an output it would do a kernel's work
+// (DeviceToDevice, as recorded); anywhere else -- scratch memory, a __constant__ or __device__
+// variable -- it is staging, which the copy rules allow (DeviceToScratch). 2D and 3D copies stay
+// DeviceToDevice wherever they land: their pitches can reorder elements (a transpose).
+Direction within_device(Direction d, const void* dst, size_t bytes) {
+    return d == Direction::DeviceToDevice && !touches_output(dst, bytes) ? Direction::DeviceToScratch : d;
+}
+
 // Bytes a 3D copy moves: its extent (for a CUDA array the width counts elements, not bytes).
 uint64_t bytes_3d(const cudaExtent& e) {
     return static_cast<uint64_t>(e.width) * (e.height ? e.height : 1) * (e.depth ? e.depth : 1);
@@ -83,10 +104,11 @@ Direction direction_3d(const cudaMemcpy3DParms* p) {
 }
 
 // The kind decides the direction: a symbol is device memory, the other side is what kind says
-// (cudaMemcpyDefault: looked up).
+// (cudaMemcpyDefault: looked up). A symbol is never an output: a copy into it from the device is
+// staging (within_device, below).
 Direction to_symbol(cudaMemcpyKind kind, const void* src) {
-    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToDevice;
-    if (kind == cudaMemcpyDefault) return on_device(src) ? Direction::DeviceToDevice : Direction::HostToDevice;
+    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToScratch;
+    if (kind == cudaMemcpyDefault) return on_device(src) ? Direction::DeviceToScratch : Direction::HostToDevice;
     return Direction::HostToDevice;
 }
 Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
@@ -101,21 +123,21 @@ extern "C" {
 
 // ---- 1D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-    record("cudaMemcpy", direction_of(kind, dst, src), count);
+    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, count), count);
     return cudaMemcpy(dst, src, count, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-    record("cudaMemcpy", direction_of(kind, dst, src), count);
+    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, count), count);
     return cudaMemcpy_ptds(dst, src, count, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
-    record("cudaMemcpyAsync", direction_of(kind, dst, src), count);
+    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, count), count);
     return cudaMemcpyAsync(dst, src, count, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                                cudaStream_t stream) {
-    record("cudaMemcpyAsync", direction_of(kind, dst, src), count);
+    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, count), count);
     return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
 }
 
@@ -189,12 +211,12 @@ cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                                cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", from_symbol(kind, dst), count);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, count), count);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", from_symbol(kind, dst), count);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, count), count);
     return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
@@ -209,12 +231,12 @@ cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", from_symbol(kind, dst), count);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, count), count);
     return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", from_symbol(kind, dst), count);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, count), count);
     return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream);
 }
 

@@ -51,6 +51,7 @@ struct TimedRun {
     double kernel_ns = 0;  // the program's own kernels, summed over its timed repetitions
     int repetitions = 0;   // timed repetitions that ran (warm-up not counted)
     int launches = 0;      // its kernels launched in them
+    double staged_bytes = 0;  // what its copies into scratch memory (device_to_scratch) moved in them
     double per_rep_ms() const { return repetitions > 0 ? kernel_ns / 1e6 / repetitions : 0; }
 };
 

@@ -95,6 +95,9 @@ void take_log(const RunLog& log, ProgramRun& pr) {
                 rep.kernels.push_back(to_span(k));
                 e.kernels.push_back(rep.kernels.back());
             }
+            for (const TransferRec& t : c.transfers)
+                if (t.rep == static_cast<int>(r.rep) && t.direction == cudalabs::channel::Direction::DeviceToScratch)
+                    rep.staged_bytes += static_cast<double>(t.bytes);
             e.reps.push_back(rep);
         }
         // Copies made outside any case (by static initialisers) count against every case.

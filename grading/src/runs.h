@@ -19,6 +19,7 @@ struct KernelSpan {
 struct RepetitionEvidence {
     bool warmup = false;  // checked like the others, but its time is not used
     std::vector<KernelSpan> kernels;
+    double staged_bytes = 0;  // moved by its copies into scratch memory (device_to_scratch)
 };
 
 struct CaseEvidence {

@@ -234,6 +234,7 @@ TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
         for (const RepetitionEvidence& rep : c.reps) {
             if (rep.warmup) continue;
             ++t.repetitions;
+            t.staged_bytes += rep.staged_bytes;
             for (const KernelSpan& k : rep.kernels)
                 if (is_one_of(k, mine)) {
                     t.kernel_ns += k.ns;

@@ -111,9 +111,26 @@ TEST_CASE("host transfers follow the test's rule") {
     RowJudgement d2d = judge_row(r, HostTransfers::None, true);
     CHECK_FALSE(d2d.passed);
     CHECK(d2d.why.find("within the device (cudaMemcpy2DAsync)") != std::string::npos);
+    // A plain copy within the device into memory that is no output (an input staged in scratch
+    // or __constant__ memory, as the shims tell it): allowed by every rule.
+    r.transfers = {{"cudaMemcpyToSymbolAsync", "device_to_scratch", 4000}, {"cudaMemcpyAsync", "device_to_scratch", 64}};
+    CHECK(judge_row(r, HostTransfers::None, true).passed);
+    CHECK(judge_row(r, HostTransfers::ToDevice, true).passed);
     r.transfers = {{"cudaMallocHost", "host_alloc", 4000}};
     CHECK_FALSE(judge_row(r, HostTransfers::None, true).passed);
     CHECK(forbidden_transfer(r.transfers, HostTransfers::ToDevice) != nullptr);
+}
+
+TEST_CASE("performance: copies into scratch memory are charged at the measured copy bandwidth") {
+    PerformanceEvidence e;
+    e.copy_gbs = 1000;  // GB/s: 1 byte per ps
+    e.rounds = {round_of(1.0, 1.0), round_of(1.0, 1.0), round_of(1.0, 1.0)};
+    CHECK(judge_performance(e, curve(), 2, 4).slowdown == doctest::Approx(1.0));
+    // 10 repetitions that each copy 100 MB into scratch: 2 x 100 MB at 1000 GB/s is 0.2 ms more each.
+    for (PerformanceRound& r : e.rounds) r.student.staged_bytes = 10 * 100e6;
+    const PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    CHECK(j.slowdown == doctest::Approx(1.2));
+    CHECK(j.text.find("copies into scratch memory charged at the measured copy bandwidth") != std::string::npos);
 }
 
 TEST_CASE("performance: the median slowdown on the curve") {
