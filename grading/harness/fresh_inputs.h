@@ -1,14 +1,14 @@
 // Fresh inputs for every timed repetition (the grader's runs, --fresh-inputs KEY).
 //
 // Before each timed repetition (warm-up included) the harness flips the sign of a keyed random
-// half of every floating-point input, and always at least one scalar of it (buffers.h:
-// InputRegion). A sign flip is exact and keeps
-// every magnitude, so each tolerance still holds, while the result changes everywhere. After
-// the repetition it sends a keyed sample of each output (every element of a small one); the
-// verifier makes the same flips, runs the reference, and compares the samples. A result that is
-// cached, replayed or computed ahead of time is then wrong by construction, and the key, which
-// the program's own code never sees, decides which elements are looked at. After the last
-// repetition the inputs are flipped back, so later cases see what was uploaded.
+// half of every floating-point input, and always of at least one scalar of it (buffers.h:
+// InputRegion). A sign flip is exact and keeps every magnitude, so each tolerance still holds,
+// while the result changes everywhere. After the repetition it sends a keyed sample of each
+// output (every element of a small one); the verifier makes the same flips, runs the reference,
+// and compares the samples. A result that is cached, replayed or computed ahead of time is then
+// wrong by construction, and the key, which the program's own code never sees, decides which
+// elements are looked at. After the last repetition the inputs are flipped back, so later cases
+// see what was uploaded.
 //
 // Part of the grader's harness (grading/harness/), linked into the lab programs built in the
 // course tree. Host parts here are inline (unit-tested with g++); flip_input_signs is in

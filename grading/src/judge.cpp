@@ -13,8 +13,6 @@ std::string describe(const HostTransfer& t) {
     std::string what = t.direction == "device_to_host"     ? "copied " + std::to_string(t.bytes) + " bytes from the device to the host"
                        : t.direction == "host_to_device"   ? "copied " + std::to_string(t.bytes) + " bytes from the host to the device"
                        : t.direction == "device_to_device" ? "copied " + std::to_string(t.bytes) + " bytes within the device"
-                       : t.direction == "device_to_scratch"
-                           ? "copied " + std::to_string(t.bytes) + " bytes within the device, into memory that is no output"
                        : t.direction == "host_alloc"       ? "allocated host memory the GPU can reach"
                                                            : "copied " + std::to_string(t.bytes) + " bytes between host buffers";
     return "your code " + what + " (" + t.api + ")";
