@@ -86,6 +86,16 @@ profile_hints_suite() {
     if grep -q 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt"; then fail "lab 12 hints: rungs profiled by neither run are left out" "$(grep -m1 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt")"
     else pass "lab 12 hints: rungs profiled by neither run are left out"; fi
 
+    # ncu's own text output for lab 12's reference on an H200 (make profile12, kept as it came):
+    # every rung's kernel is found, in its anonymous namespace ("<unnamed>::") and templates.
+    "$py" "$tool" --lab 12 --student "$fx/12-h200-reference" --who "the reference's" > "$tmp/12h200.txt" 2>&1
+    hints_hold "lab 12 hints from a real H200 run of the reference: each of the six rungs found (<unnamed>:: namespaces, templates)" "$tmp/12h200.txt" \
+        "Registers and occupancy: the reference's tiled kernel uses 31 registers per thread and keeps 100% of the SM's warp slots busy (achieved occupancy) (one output per thread: few registers, many warps)." \
+        "Registers and occupancy: the reference's fast kernel uses 227 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy) (256 x 128 tiles and a 3-stage pipeline trade occupancy for reuse)."
+    if [ "$(grep -c "^Registers and occupancy: the reference's [a-z0-9]* kernel uses" "$tmp/12h200.txt")" = 6 ] && ! grep -q "did not run" "$tmp/12h200.txt"; then
+        pass "lab 12 hints from a real H200 run: registers and occupancy for all six rungs, none said not to run"
+    else fail "lab 12 hints from a real H200 run: all six rungs" "$(head -c 400 "$tmp/12h200.txt")"; fi
+
     "$py" "$tool" --lab 07 --student "$fx/07-reference" --who "the reference's" > "$tmp/07ref.txt" 2>&1
     hints_hold "lab 07 hints of the reference alone" "$tmp/07ref.txt" \
         "Coalescing: the reference's strided kernel reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)."
