@@ -38,16 +38,33 @@ cudaError_t CUDARTAPI cudaMemcpyFromSymbolAsync_ptsz(void*, const void*, size_t,
 
 namespace {
 
-// Where a pointer lives, for cudaMemcpyDefault: device (or managed) memory counts as device.
-bool on_device(const void* p) {
+// What memory a pointer is in; unregistered (host) when the runtime does not know it. The
+// program's own error state stays as it was.
+cudaMemoryType memory_type(const void* p) {
     cudaPointerAttributes a{};
     const cudaError_t earlier = cudaPeekAtLastError();
     if (cudaPointerGetAttributes(&a, p) != cudaSuccess) {
-        // Taken as host memory. The program's own error state stays as it was.
         if (earlier == cudaSuccess) cudaGetLastError();
-        return false;
+        return cudaMemoryTypeUnregistered;
     }
-    return a.type == cudaMemoryTypeDevice || a.type == cudaMemoryTypeManaged;
+    return a.type;
+}
+
+// Where a pointer lives, for cudaMemcpyDefault: device (or managed) memory counts as device.
+bool on_device(const void* p) {
+    const cudaMemoryType t = memory_type(p);
+    return t == cudaMemoryTypeDevice || t == cudaMemoryTypeManaged;
+}
+
+// The device address `offset` bytes into a symbol, or nullptr (the error state as it was).
+const void* symbol_at(const void* symbol, size_t offset) {
+    void* p = nullptr;
+    const cudaError_t earlier = cudaPeekAtLastError();
+    if (cudaGetSymbolAddress(&p, symbol) != cudaSuccess) {
+        if (earlier == cudaSuccess) cudaGetLastError();
+        return nullptr;
+    }
+    return static_cast<const char*>(p) + offset;
 }
 
 Direction direction_of(cudaMemcpyKind kind, const void* dst, const void* src) {
@@ -79,10 +96,17 @@ bool touches_output(const void* p, size_t bytes) {
 
 // A 1D copy within the device moves bytes unchanged. Into an output it would do a kernel's work
 // (DeviceToDevice, as recorded); anywhere else -- scratch memory, a __constant__ or __device__
-// variable -- it is staging, which the copy rules allow (DeviceToScratch). 2D and 3D copies stay
-// DeviceToDevice wherever they land: their pitches can reorder elements (a transpose).
-Direction within_device(Direction d, const void* dst, size_t bytes) {
-    return d == Direction::DeviceToDevice && !touches_output(dst, bytes) ? Direction::DeviceToScratch : d;
+// variable -- it is staging, which the copy rules allow (DeviceToScratch). Staging needs both
+// ends in plain device memory, whatever the copy's kind says: host memory (which a kind of
+// "device to device" can reach where the GPU shares the CPU's page tables) and managed memory
+// are the CPU's to read and write. It also needs the case's outputs to be known (tracked):
+// otherwise where the copy lands cannot be told. 2D and 3D copies stay DeviceToDevice wherever
+// they land: their pitches can reorder elements (a transpose).
+Direction within_device(Direction d, const void* dst, const void* src, size_t bytes) {
+    const bool staging = d == Direction::DeviceToDevice && memory_type(dst) == cudaMemoryTypeDevice &&
+                         memory_type(src) == cudaMemoryTypeDevice && !cudalabs::tracked_outputs().empty() &&
+                         !touches_output(dst, bytes);
+    return staging ? Direction::DeviceToScratch : d;
 }
 
 // Bytes a 3D copy moves: its extent (for a CUDA array the width counts elements, not bytes).
@@ -104,11 +128,11 @@ Direction direction_3d(const cudaMemcpy3DParms* p) {
 }
 
 // The kind decides the direction: a symbol is device memory, the other side is what kind says
-// (cudaMemcpyDefault: looked up). A symbol is never an output: a copy into it from the device is
-// staging (within_device, below).
+// (cudaMemcpyDefault: looked up). A copy into a symbol from the device may be staging
+// (within_device, above).
 Direction to_symbol(cudaMemcpyKind kind, const void* src) {
-    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToScratch;
-    if (kind == cudaMemcpyDefault) return on_device(src) ? Direction::DeviceToScratch : Direction::HostToDevice;
+    if (kind == cudaMemcpyDeviceToDevice) return Direction::DeviceToDevice;
+    if (kind == cudaMemcpyDefault) return on_device(src) ? Direction::DeviceToDevice : Direction::HostToDevice;
     return Direction::HostToDevice;
 }
 Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
@@ -123,21 +147,21 @@ extern "C" {
 
 // ---- 1D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, count), count);
+    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
     return cudaMemcpy(dst, src, count, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
-    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, count), count);
+    record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
     return cudaMemcpy_ptds(dst, src, count, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
-    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, count), count);
+    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
     return cudaMemcpyAsync(dst, src, count, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                                cudaStream_t stream) {
-    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, count), count);
+    record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
     return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
 }
 
@@ -201,42 +225,42 @@ cudaError_t cudalabs_shim_cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms
 // ---- symbols (__constant__ and __device__ variables) ------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                              cudaMemcpyKind kind) {
-    record("cudaMemcpyToSymbol", to_symbol(kind, src), count);
+    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
     return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind) {
-    record("cudaMemcpyToSymbol", to_symbol(kind, src), count);
+    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
     return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                                cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, count), count);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
     return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, count), count);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
     return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind);
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyToSymbolAsync", to_symbol(kind, src), count);
+    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
     return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
                                                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyToSymbolAsync", to_symbol(kind, src), count);
+    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
     return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, count), count);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
     return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, count), count);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
     return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream);
 }
 
