@@ -57,6 +57,7 @@ struct GradingContext {
     std::string work;  // where the sandbox's files live (stages, programs, run folders): reachable by its user
     std::string gpu_uuid;  // the GPU this context grades on (its machine-wide lock); "" when unknown
     RetryPolicy retry;     // pauses between attempts of a run the environment failed
+    bool racecheck_workers_option = false;  // compute-sanitizer takes --racecheck-num-workers (its --help says so)
     // The reference's run in the sandbox (the self-test's): what tells a failure that persists
     // from the environment's, run again when one does (runs.h, reference_runs_in_sandbox).
     struct {

@@ -189,6 +189,7 @@ private:
     void choose_sandbox();
     void prepare(Submission& s);
     void self_test();
+    std::string check_sanitizers();
     std::pair<std::string, std::string> reference_case() const;
     bool reference_kernels_seen(const ProgramRun& run) const;
     bool reference_repetitions_own(const ProgramRun& run) const;
@@ -419,6 +420,10 @@ void Grader::self_test() {
         ctx_.run_limits.mem_mb = 0;
         check = run_reference_in_sandbox(ctx_);
     }
+    if (check.failure.empty()) {
+        const std::string tools = check_sanitizers();
+        if (!tools.empty()) steps.push_back(tools);
+    }
     gpu.release();
     if (!check.failure.empty())
         throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "): " + check.failure +
@@ -453,6 +458,37 @@ void Grader::self_test() {
       << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (ctx_.trace_ok ? "CUPTI" : "off");
     for (const std::string& s : steps) d << "; " << s;
     ctx_.isolation_text = d.str();
+}
+
+// Every sanitizer tool of the rubric must run the reference in the sandbox, the very way its test
+// runs a student's program (sanitizer_request): a tool that cannot -- missing, or stopped by a
+// limit of the sandbox -- is found here, once, and not as a grader error for every correct
+// submission. Returns the step for the isolation's description ("" without sanitizer tests).
+std::string Grader::check_sanitizers() {
+    std::vector<const TestSpec*> tools;  // one test for each distinct tool and options
+    for (const TestSpec& t : ctx_.rubric.tests)
+        if (t.kind == TestKind::Sanitizer && std::none_of(tools.begin(), tools.end(), [&](const TestSpec* u) {
+                return u->tool == t.tool && u->tool_options == t.tool_options;
+            }))
+            tools.push_back(&t);
+    if (tools.empty()) return "";
+    const std::string sanitizer = ctx_.info.cuda_home + "/bin/compute-sanitizer";
+    if (!exists(sanitizer)) throw std::runtime_error("the rubric has sanitizer tests but " + sanitizer + " does not exist");
+    const RunResult help = run_trusted({sanitizer, "--help"}, ctx_.priv, 60, ctx_.priv);
+    ctx_.racecheck_workers_option = help.out.find("--racecheck-num-workers") != std::string::npos;
+    auto limit = [](long v) { return v > 0 ? std::to_string(v) : std::string("unlimited"); };
+    std::vector<std::string> names;
+    for (const TestSpec* t : tools) {
+        const RunRequest like = sanitizer_request(ctx_, *t);
+        const SandboxCheck check = run_reference_in_sandbox(ctx_, &like);
+        if (!check.failure.empty())
+            throw std::runtime_error("the sanitizer test '" + t->id + "' cannot run in the sandbox (" + ctx_.iso.describe() + "): " +
+                                     check.failure + "\n(the sandbox's limits come from the rubric: process_limit " +
+                                     limit(ctx_.run_limits.processes) + " (RLIMIT_NPROC), mem_limit_mb " + limit(ctx_.run_limits.mem_mb) +
+                                     " (RLIMIT_DATA); raise the one the tool ran into)");
+        names.push_back(t->tool);
+    }
+    return "compute-sanitizer " + join(names, ", ") + " checked on the reference in the sandbox";
 }
 
 // Whether the kernel trace saw a kernel of the reference's own in its run.
@@ -655,9 +691,15 @@ void Grader::grade_tests(Worker& w, Submission& s, size_t index, size_t count) {
         }
         TestResult r{t.id, t.name, 0, t.points, t.visibility, ""};
         if (!missing.empty()) r.output = "not run: it needs full marks in '" + missing + "' first";
-        else if (t.kind == TestKind::Correctness) r = run_correctness(ctx, s.graded, t);
-        else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx, s.graded, t);
-        else r = run_performance(ctx, s.graded, t);
+        else {
+            try {
+                if (t.kind == TestKind::Correctness) r = run_correctness(ctx, s.graded, t);
+                else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx, s.graded, t);
+                else r = run_performance(ctx, s.graded, t);
+            } catch (const std::exception& e) {
+                throw GraderError("in test '" + t.id + "': " + e.what());  // which of its runs the grader could not make
+            }
+        }
         done[t.id] = r;
         s.result.tests.push_back(r);
     }
@@ -744,10 +786,6 @@ int Grader::run() {
             std::fprintf(stderr, "grade: no usable CUDA GPU: grading needs one to run the programs (--compile-only builds and audits without)\n");
             return cudalabs::kExitNoGpu;
         }
-        const bool needs_sanitizer = std::any_of(ctx_.rubric.tests.begin(), ctx_.rubric.tests.end(),
-                                                 [](const TestSpec& t) { return t.kind == TestKind::Sanitizer; });
-        if (needs_sanitizer && !exists(ctx_.info.cuda_home + "/bin/compute-sanitizer"))
-            throw std::runtime_error("the rubric has sanitizer tests but " + ctx_.info.cuda_home + "/bin/compute-sanitizer does not exist");
     } else {
         ctx_.isolation_text = ctx_.iso.describe() + " (compile only)";
         if (cfg.gpus.given) std::fprintf(stderr, "grade: --compile-only runs nothing on a GPU: --gpus %s is not used\n", cfg.gpus.text.c_str());

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <nlohmann/json.hpp>
+#include <algorithm>
 #include <atomic>
 #include <cerrno>
 #include <chrono>
@@ -23,6 +24,16 @@ namespace grading {
 using nlohmann::json;
 
 namespace {
+
+// " under compute-sanitizer --tool racecheck": what runs in front of a program, for messages.
+std::string tool_in_front(const std::vector<std::string>& prefix) {
+    if (prefix.empty()) return "";
+    std::string what = " under " + basename_of(prefix[0]);
+    const auto tool = std::find(prefix.begin(), prefix.end(), "--tool");
+    if (tool != prefix.end() && tool + 1 != prefix.end()) what += " --tool " + *(tool + 1);
+    return what;
+}
+
 // The descriptor the program finds its results channel at (--channel).
 constexpr int kChannelFd = 3;
 }  // namespace
@@ -256,8 +267,9 @@ ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* 
     const FailureOrigin last = failure_origin(pr);
     const std::string tries = std::to_string(ctx.retry.attempts()) + " attempts";
     if (last.blame == Blame::Environment) throw GraderError(last.reason + " (" + tries + ")");
-    // Unclear every time: the reference, run in the same sandbox now, decides.
-    const std::string reference = reference_runs_in_sandbox(ctx);
+    // Unclear every time: the reference, run in the same sandbox now and the same way (a
+    // sanitizer's run by the same sanitizer), decides.
+    const std::string reference = reference_runs_in_sandbox(ctx, &req);
     if (!reference.empty())
         throw GraderError(last.reason + " (" + tries + "), and the reference solution fails in the sandbox too: " + reference);
     ctx.program_failures.insert(last.reason);
@@ -276,17 +288,22 @@ ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::
                       (pr.channel_complete ? "" : "; its results: " + pr.channel_problem) + "): " + clip(pr.run.out + pr.run.err, 600));
 }
 
-SandboxCheck run_reference_in_sandbox(GradingContext& ctx) {
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like) {
     RunRequest req;
+    if (like) {
+        req.prefix = like->prefix;
+        req.trace = like->trace;
+        req.log_fd_target = like->log_fd_target;
+    }
     req.program = ctx.reference.program;
     req.args = ctx.reference.args;
     req.workdir = ctx.reference.run_dir;
     req.outputs_dir = ctx.priv + "/reference-check";
-    req.timeout_s = 120;
+    req.timeout_s = like ? std::max(120.0, like->timeout_s) : 120;
     SandboxCheck check;
     try {
         prepare_run_folder(req.workdir, ctx.iso);
-        check.run = run_reference(ctx, req, "the reference solution in the sandbox");
+        check.run = run_reference(ctx, req, "the reference solution in the sandbox" + tool_in_front(req.prefix));
     } catch (const std::exception& e) {
         check.failure = e.what();
     }
@@ -295,8 +312,8 @@ SandboxCheck run_reference_in_sandbox(GradingContext& ctx) {
     return check;
 }
 
-std::string reference_runs_in_sandbox(GradingContext& ctx) {
-    return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx).failure;
+std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like) {
+    return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx, like).failure;
 }
 
 bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,

@@ -75,14 +75,16 @@ ProgramRun run_reference(GradingContext& ctx, const RunRequest& request, const s
 
 // The reference solution run in the sandbox now, as a student's program runs there
 // (ctx.reference: the self-test's program, arguments and run folder), again after ctx.retry's
-// pauses while it fails. `failure` is "" when it ran, else why not.
+// pauses while it fails. `failure` is "" when it ran, else why not. With `like`, it is run the
+// way that request runs its program -- the same tool in front of it (a sanitizer), trace and
+// report pipe -- so that it proves, or disproves, the very configuration a student's run used.
 struct SandboxCheck {
     ProgramRun run;
     std::string failure;
 };
-SandboxCheck run_reference_in_sandbox(GradingContext& ctx);
-// "" when the reference solution runs in the sandbox now (ctx.reference), else why not.
-std::string reference_runs_in_sandbox(GradingContext& ctx);
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
+// "" when the reference solution runs in the sandbox now (ctx.reference), like `like`, else why not.
+std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
 
 struct RowVerdict {
     std::string variant, size, status, note;

@@ -171,28 +171,45 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
     return res;
 }
 
+namespace {
+// compute-sanitizer's exit status when it found errors, and the descriptor its report goes to.
+constexpr int kSanitizerErrorExit = 99, kSanitizerLogFd = 4;
+// racecheck analyses hazards on the host with one thread per CPU unless told otherwise. Those
+// threads count against the sandbox's process limit, so on a machine with as many cores as the
+// limit the tool's own start fails ("Resource temporarily unavailable"). A fixed count makes
+// what a run needs the same on every machine.
+constexpr int kRacecheckWorkers = 4;
+}  // namespace
+
+RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
+    RunRequest req;
+    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
+                  "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kSanitizerLogFd)};
+    const bool workers_set = std::any_of(t.tool_options.begin(), t.tool_options.end(),
+                                         [](const std::string& o) { return o.rfind("--racecheck-num-workers", 0) == 0; });
+    if (t.tool == "racecheck" && ctx.racecheck_workers_option && !workers_set)
+        req.prefix.insert(req.prefix.end(), {"--racecheck-num-workers", std::to_string(kRacecheckWorkers)});
+    req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
+    req.trace = false;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
+    req.log_fd_target = kSanitizerLogFd;
+    return req;
+}
+
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
     const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
     const std::vector<std::string> sizes = sizes_for(t, seed);
     const std::string size_list = join(sizes, ","), variant_list = join(t.variants, ",");
-    const std::string outputs = ctx.priv + "/outputs";
     // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
-    // folder; its exit status (kErrorExit when it found errors) is the verdict, the report the
-    // explanation: the two must agree.
-    constexpr int kErrorExit = 99, kLogFd = 4;
-    RunRequest req;
-    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kErrorExit),
-                  "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kLogFd)};
-    req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
+    // folder; its exit status (kSanitizerErrorExit when it found errors) is the verdict, the
+    // report the explanation: the two must agree.
+    RunRequest req = sanitizer_request(ctx, t);
     req.program = s.program;
     req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
     req.workdir = s.run_dir;
-    req.outputs_dir = outputs;
-    req.trace = false;
-    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
-    req.log_fd_target = kLogFd;
+    req.outputs_dir = ctx.priv + "/outputs";
     std::string report;
     VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
     const ProgramRun& pr = checked.pr;
@@ -207,12 +224,12 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     // N warnings)": warnings are not errors, and do not change the exit status either.
     static const std::regex clean_summary(R"((ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: [0-9]+ hazards? displayed \(0 errors))");
     const bool summary_clean = std::regex_search(report, clean_summary);
-    const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kErrorExit;
+    const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kSanitizerErrorExit;
     out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
         << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
     if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
     const std::string fate = program_fate(pr.run);
-    if (!fate.empty() && pr.run.exit_code != kErrorExit) out << "  " << fate << "\n";
+    if (!fate.empty() && pr.run.exit_code != kSanitizerErrorExit) out << "  " << fate << "\n";
     if (!verified) out << "  " << problem << "\n";
     else if (!outputs_ok) out << "  " << passed << " of " << rows.size() << " outputs were right under the sanitizer: this test needs them all\n";
     if (report.empty()) out << "  the sanitizer wrote no report (did the program end early?)\n";

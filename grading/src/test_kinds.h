@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "results.h"
+#include "runs.h"
 
 namespace grading {
 
@@ -18,6 +19,11 @@ struct GradedProgram {
 };
 
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+// How a sanitizer test `t` runs a program: compute-sanitizer and its options in front of it, its
+// report on a pipe the grader reads, no kernel trace. Only the program, its arguments and its
+// folders are left to fill in. The self-test runs the reference this way too, so a tool that
+// cannot run in the sandbox is found before anyone is graded.
+RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t);
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 

@@ -10,6 +10,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <nlohmann/json.hpp>
@@ -323,6 +324,66 @@ TEST_CASE("an unclear failure that persists is the program's when the reference 
     ctx.program_failures.clear();
     ctx.reference.program = lab.program("broken_reference", "sys.exit(77)");
     CHECK_THROWS_AS(run_correctness(ctx, lab.graded(early), correctness_test()), GraderError);
+}
+
+TEST_CASE("an unclear failure under a sanitizer is judged against the reference under the same sanitizer") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    // A sanitizer that cannot start its own threads in this sandbox: it stops every program it
+    // runs, the reference's too, before the harness begins.
+    write_file(lab.dir + "/cuda/bin/compute-sanitizer",
+               "#!/bin/sh\necho \"terminate called after throwing an instance of 'std::system_error'\" >&2\n"
+               "echo '  what():  Resource temporarily unavailable' >&2\nexit 134\n");
+    chmod((lab.dir + "/cuda/bin/compute-sanitizer").c_str(), 0755);
+    GradingContext ctx = lab.context();
+    ctx.reference.program = lab.program("reference", kCleanRun);  // runs well without the tool
+    ctx.reference.run_dir = lab.dir + "/refrun";
+    ctx.reference.args = {"--variant", "v", "--size", "1"};
+    TestSpec t = correctness_test();
+    t.id = "racecheck";
+    t.kind = TestKind::Sanitizer;
+    t.tool = "racecheck";
+    std::string what;
+    try {
+        run_sanitizer(ctx, lab.graded(lab.program("correct", kCleanRun)), t);
+    } catch (const GraderError& e) {
+        what = e.what();
+    }
+    INFO(what);
+    CHECK(what.find("the reference solution fails in the sandbox too") != std::string::npos);
+    CHECK(what.find("under compute-sanitizer --tool racecheck") != std::string::npos);
+    CHECK(lab.runs_of("reference") == 0);  // never run plain to decide a sanitizer's run
+}
+
+TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the sanitizer takes the option, the rubric's own choice kept") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    TestSpec t = correctness_test();
+    t.kind = TestKind::Sanitizer;
+    t.tool = "racecheck";
+    auto has = [](const RunRequest& r, const std::string& option) { return std::find(r.prefix.begin(), r.prefix.end(), option) != r.prefix.end(); };
+
+    ctx.racecheck_workers_option = true;
+    RunRequest r = sanitizer_request(ctx, t);
+    CHECK(r.prefix.front() == lab.dir + "/cuda/bin/compute-sanitizer");
+    CHECK_FALSE(r.trace);
+    REQUIRE(has(r, "--racecheck-num-workers"));
+    const auto workers = std::find(r.prefix.begin(), r.prefix.end(), "--racecheck-num-workers") + 1;
+    REQUIRE(workers != r.prefix.end());
+    CHECK(std::stoi(*workers) > 0);
+    CHECK(std::stoi(*workers) < 16);  // far below any process limit, on any machine
+
+    t.tool_options = {"--racecheck-num-workers=2"};
+    r = sanitizer_request(ctx, t);
+    CHECK_FALSE(has(r, "--racecheck-num-workers"));
+    CHECK(r.prefix.back() == "--racecheck-num-workers=2");
+
+    t.tool_options.clear();
+    t.tool = "memcheck";
+    CHECK_FALSE(has(sanitizer_request(ctx, t), "--racecheck-num-workers"));
+    t.tool = "racecheck";
+    ctx.racecheck_workers_option = false;  // an older compute-sanitizer, which would refuse it
+    CHECK_FALSE(has(sanitizer_request(ctx, t), "--racecheck-num-workers"));
 }
 
 TEST_CASE("a run that needed a retry and then worked is scored in full, and says it was run again") {
