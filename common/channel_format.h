@@ -46,6 +46,7 @@ enum class RecordType : uint32_t {
     RunEnd = 11,      // {}
     TraceReady = 12,  // {u32 tracer version}: the kernel trace is loaded and recording
     DeviceReady = 13, // {}: the harness opened the GPU (before it, no code of the student's has run)
+    TraceLost = 14,   // {u64 records}: kernel records the trace could not keep (CUPTI dropped them)
 };
 
 enum class Direction : uint32_t {
@@ -72,11 +73,12 @@ inline const char* type_name(RecordType t) {
         case RecordType::RunEnd: return "RUN_END";
         case RecordType::TraceReady: return "TRACE_READY";
         case RecordType::DeviceReady: return "DEVICE_READY";
+        case RecordType::TraceLost: return "TRACE_LOST";
     }
     return "unknown";
 }
 
-inline bool known_type(uint32_t t) { return t >= 1 && t <= 13; }
+inline bool known_type(uint32_t t) { return t >= 1 && t <= 14; }
 
 inline const char* direction_name(Direction d) {
     switch (d) {
@@ -157,6 +159,7 @@ inline std::string fault_payload(const std::string& text) {
     return PayloadWriter().str(text.substr(0, kMaxText)).bytes();
 }
 inline std::string trace_ready_payload(uint32_t tracer_version) { return PayloadWriter().u32(tracer_version).bytes(); }
+inline std::string trace_lost_payload(uint64_t records) { return PayloadWriter().u64(records).bytes(); }
 // The fixed part of OUTPUT / TIMED_OUTPUT payloads; the output's bytes follow it.
 inline std::string output_prefix(uint32_t k, uint64_t bytes) { return PayloadWriter().u32(k).u64(bytes).bytes(); }
 inline std::string timed_output_prefix(uint32_t k, uint32_t rep, uint64_t bytes) {
@@ -174,7 +177,7 @@ struct Record {
     std::string variant, size;   // CASE_BEGIN
     uint32_t k = 0, rep = 0;     // OUTPUT, TIMED_OUTPUT (k, rep), REP_BEGIN/REP_END (rep)
     bool warmup = false;         // REP_BEGIN
-    uint64_t bytes = 0;          // OUTPUT, TIMED_OUTPUT: output bytes; TRANSFER: bytes moved
+    uint64_t bytes = 0;          // OUTPUT, TIMED_OUTPUT: output bytes; TRANSFER: bytes moved; TRACE_LOST: records
     std::string text;            // TRANSFER: api; KERNEL: name; FAULT: text
     Direction direction = Direction::HostToDevice;  // TRANSFER
     bool truncated = false;      // KERNEL
@@ -234,6 +237,7 @@ inline bool parse_payload(const unsigned char* data, size_t size, Record& r) {
             break;
         case RecordType::RepEnd: ok = in.u32(r.rep); break;
         case RecordType::Fault: ok = in.str(r.text, kMaxText); break;
+        case RecordType::TraceLost: ok = in.u64(r.bytes); break;
         case RecordType::CaseEnd:
         case RecordType::RunEnd:
         case RecordType::DeviceReady: break;

@@ -219,6 +219,7 @@ struct RunLog {
     bool complete = false;  // RUN_END arrived and nothing was wrong
     std::string error;      // the first problem, one sentence for the student
     bool trace_ready = false;  // the kernel trace announced itself
+    uint64_t trace_lost = 0;   // kernel records the trace said it could not keep
     // The harness opened the GPU (DEVICE_READY): a run that began (records > 0) and stopped
     // before this could not get the GPU, and no code of the student's had run yet.
     bool device_ready = false;
@@ -269,6 +270,7 @@ public:
                                 ", the grader " + std::to_string(kProtocolVersion) + " (rebuild it with this harness)");
                 return true;
             case RecordType::TraceReady: log_.trace_ready = true; return true;
+            case RecordType::TraceLost: log_.trace_lost += r.bytes; return true;
             case RecordType::DeviceReady:
                 if (log_.device_ready || in_case_ || !log_.cases.empty()) return fail("the GPU was reported open twice, or after a case");
                 log_.device_ready = true;

@@ -54,6 +54,11 @@ FailureOrigin failure_origin(const ProgramRun& pr) {
     // ran". Nothing of the student's has run by then, so a trace that did not start is never theirs.
     if (pr.device_ready && pr.trace_wanted && !pr.trace_ready)
         return {Blame::Environment, "the grader's kernel trace did not start in the program (CUPTI refused it)"};
+    // Records CUPTI dropped (no buffer for them): which kernels ran, and for how long, is not
+    // known, and "no kernel of your file ran" would be the trace's failure, not the program's.
+    if (pr.trace_wanted && pr.trace_lost > 0)
+        return {Blame::Environment, "the grader's kernel trace lost " + std::to_string(pr.trace_lost) +
+                                        " kernel records (CUPTI had no buffer for them)"};
     if (!pr.began && !r.ok())
         return {Blame::Unclear, with_message("the program ended before the lab began (" + r.describe() + ")", r.err)};
     if (r.signal == SIGKILL) return {Blame::Unclear, "the program was killed from outside (SIGKILL, not the time limit)"};

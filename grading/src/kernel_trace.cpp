@@ -39,7 +39,7 @@ void CUPTIAPI buffer_requested(uint8_t** buffer, size_t* size, size_t* max_recor
     *max_records = 0;
 }
 
-void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, size_t valid) {
+void CUPTIAPI buffer_completed(CUcontext context, uint32_t stream, uint8_t* buffer, size_t, size_t valid) {
     CUpti_Activity* record = nullptr;
     while (cuptiActivityGetNextRecord(buffer, valid, &record) == CUPTI_SUCCESS) {
         if (record->kind != CUPTI_ACTIVITY_KIND_CONCURRENT_KERNEL && record->kind != CUPTI_ACTIVITY_KIND_KERNEL) continue;
@@ -48,6 +48,11 @@ void CUPTIAPI buffer_completed(CUcontext, uint32_t, uint8_t* buffer, size_t, siz
              cudalabs::channel::kernel_payload(k->name ? k->name : "", k->start, k->end));
     }
     free(buffer);
+    // Records CUPTI had no buffer for (buffer_requested could not allocate one): said, so that
+    // the grader does not read the kernels they were as kernels that never ran.
+    size_t dropped = 0;
+    if (cuptiActivityGetNumDroppedRecords(context, stream, &dropped) == CUPTI_SUCCESS && dropped > 0)
+        send(cudalabs::channel::RecordType::TraceLost, cudalabs::channel::trace_lost_payload(dropped));
 }
 
 }  // namespace

@@ -90,6 +90,7 @@ void take_log(const RunLog& log, ProgramRun& pr) {
     pr.channel_complete = log.complete;
     pr.channel_problem = log.error;
     pr.trace_ready = log.trace_ready;
+    pr.trace_lost = log.trace_lost;
     if (pr.channel_complete && !log.faults_outside_cases.empty()) {
         pr.channel_complete = false;
         pr.channel_problem = log.faults_outside_cases.front();

@@ -40,6 +40,7 @@ struct ProgramRun {
     std::string channel_problem;    // the first thing wrong with the records, for the student
     bool trace_wanted = false;      // the kernel trace was loaded into it (the run needs it)
     bool trace_ready = false;       // the kernel trace announced itself
+    uint64_t trace_lost = 0;        // kernel records the trace could not keep (CUPTI dropped them)
     // The run's --fresh-inputs key (new inputs every timed repetition, samples chosen by it):
     // random per run, never seen by the program's own code; the verifier is given it too.
     unsigned long long fresh_key = 0;

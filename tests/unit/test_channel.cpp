@@ -132,6 +132,22 @@ TEST_CASE("channel: a whole run decodes into its cases, repetitions, kernels and
     CHECK(log.records == full_run().seq);
 }
 
+TEST_CASE("channel: the trace's lost records are added up, in a case or outside one") {
+    Stream s;
+    s.begin()
+        .add(RecordType::TraceReady, trace_ready_payload(130000))
+        .add(RecordType::TraceLost, trace_lost_payload(2))
+        .case_begin("fast", "1000")
+        .add(RecordType::TraceLost, trace_lost_payload(5))
+        .case_end()
+        .end();
+    RunLog log = decode(s.bytes);
+    INFO(log.error);
+    REQUIRE(log.complete);
+    CHECK(log.trace_lost == 7);
+    CHECK(decode(full_run().bytes).trace_lost == 0);
+}
+
 TEST_CASE("channel: the decoder takes the stream in pieces of any size") {
     const std::string s = full_run().bytes;
     for (size_t piece : {size_t(1), size_t(7), size_t(23), size_t(24), size_t(1000)}) {

@@ -173,6 +173,13 @@ TEST_CASE("failures: a run that stopped before the GPU was open is the environme
     CHECK(failure_origin(pr).reason.find("kernel trace did not start") != std::string::npos);
     pr.trace_ready = true;
     CHECK(failure_origin(pr).blame == Blame::Program);
+    // A trace that lost records (CUPTI had no buffer): the kernels it did not keep are not
+    // kernels that did not run.
+    pr.trace_lost = 3;
+    CHECK(failure_origin(pr).blame == Blame::Environment);
+    CHECK(failure_origin(pr).reason.find("lost 3 kernel records") != std::string::npos);
+    pr.trace_wanted = false;  // a run without the trace (a sanitizer's) cannot lose its records
+    CHECK(failure_origin(pr).blame == Blame::Program);
 }
 
 TEST_CASE("failures: what the program itself can say makes a failure only unclear") {
