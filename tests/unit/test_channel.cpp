@@ -209,16 +209,19 @@ TEST_CASE("channel: framing errors") {
         s.begin().case_begin("fast", "7").add(RecordType::RepBegin, PayloadWriter().u32(0).u32(2).bytes());
         CHECK(decode(s.bytes).error.find("REP_BEGIN record (2) whose contents do not parse") != std::string::npos);
     }
-    SUBCASE("a transfer's direction: a copy into scratch memory is one, a number past it is not") {
+    SUBCASE("a transfer's direction: a copy into scratch memory and a round trip's breach are two, a number past them is not") {
         Stream ok;
         ok.begin().case_begin("fast", "7").add(RecordType::Transfer, transfer_payload("cudaMemcpyAsync", Direction::DeviceToScratch, 64));
+        ok.add(RecordType::Transfer, transfer_payload("cudaMemcpy copied ...", Direction::RoundTripBreach, 8));
         ok.case_end().end();
         RunLog log = decode(ok.bytes);
         REQUIRE(log.complete);
         CHECK(log.cases[0].transfers[0].direction == Direction::DeviceToScratch);
+        CHECK(log.cases[0].transfers[1].direction == Direction::RoundTripBreach);
         CHECK(std::string(direction_name(Direction::DeviceToScratch)) == "device_to_scratch");
+        CHECK(std::string(direction_name(Direction::RoundTripBreach)) == "round_trip_breach");
         Stream bad;
-        bad.begin().case_begin("fast", "7").add(RecordType::Transfer, PayloadWriter().str("cudaMemcpy").u32(6).u64(64).bytes());
+        bad.begin().case_begin("fast", "7").add(RecordType::Transfer, PayloadWriter().str("cudaMemcpy").u32(7).u64(64).bytes());
         CHECK(decode(bad.bytes).error.find("TRANSFER record (2) whose contents do not parse") != std::string::npos);
     }
     SUBCASE("an output whose length disagrees with its header") {

@@ -121,6 +121,21 @@ TEST_CASE("host transfers follow the test's rule") {
     CHECK(forbidden_transfer(r.transfers, HostTransfers::ToDevice) != nullptr);
 }
 
+TEST_CASE("a host round trip that broke its rule cheats its test, whatever copies the test allows") {
+    RowEvidence r = verified_row();
+    r.transfers = {{"cudaMemcpy", "host_to_device", 4000},
+                   {"4000 bytes of the output (the first at byte 0) are not what the code copied back from the device", "round_trip_breach", 4000},
+                   {"cudaMemcpy", "device_to_host", 4000}};
+    for (HostTransfers rule : {HostTransfers::Allowed, HostTransfers::ToDevice, HostTransfers::None}) {
+        const RowJudgement j = judge_row(r, rule, true);
+        CHECK_FALSE(j.passed);
+        CHECK(j.cheats);
+        CHECK(j.why.find("the round trip broke its rule (4000 bytes of the output") != std::string::npos);
+    }
+    r.transfers.erase(r.transfers.begin() + 1);  // the same copies, no breach: an honest round trip
+    CHECK(judge_row(r, HostTransfers::Allowed, true).passed);
+}
+
 TEST_CASE("performance: copies into scratch memory are charged at the measured copy bandwidth") {
     PerformanceEvidence e;
     e.copy_gbs = 1000;  // GB/s: 1 byte per ps
