@@ -454,7 +454,9 @@ void Grader::self_test() {
     d << ctx_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << ctx_.run_limits.file_mb
       << " MiB, open files " << ctx_.run_limits.open_files << ", data "
       << (ctx_.run_limits.mem_mb ? std::to_string(ctx_.run_limits.mem_mb) + " MiB" : "unlimited") << ", processes "
-      << (ctx_.run_limits.processes ? std::to_string(ctx_.run_limits.processes) + " (this run's own user)" : "unlimited")
+      << (ctx_.run_limits.processes
+              ? std::to_string(ctx_.run_limits.processes) + " (this run's own user; under a sanitizer, one more per CPU for its threads)"
+              : "unlimited")
       << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (ctx_.trace_ok ? "CUPTI" : "off");
     for (const std::string& s : steps) d << "; " << s;
     ctx_.isolation_text = d.str();

@@ -180,6 +180,7 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
     if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
     spec.limits = ctx.run_limits;
     spec.limits.wall_s = req.timeout_s;
+    if (spec.limits.processes > 0) spec.limits.processes += req.tool_threads;
     static std::atomic<int> counter{0};  // (several workers run programs at once)
     const std::string tag = std::to_string(counter++);
     spec.stdout_path = ctx.priv + "/run" + tag + ".out";
@@ -293,6 +294,7 @@ SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* lik
     RunRequest req;
     if (like) {
         req.prefix = like->prefix;
+        req.tool_threads = like->tool_threads;
         req.trace = like->trace;
         req.log_fd_target = like->log_fd_target;
     }

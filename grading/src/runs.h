@@ -57,6 +57,8 @@ struct RunRequest {
     bool trace = true;                  // preload the kernel trace
     double timeout_s = 60;
     std::vector<std::string> prefix;    // e.g. compute-sanitizer and its options
+    long tool_threads = 0;              // threads the prefix's tool may start beyond the program's
+                                        // own: added to the process limit (RLIMIT_NPROC)
     int log_fd_target = -1;             // >= 0: a second pipe at this descriptor, read into `log`
 };
 

@@ -7,6 +7,7 @@
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
+#include <thread>
 
 #include "failures.h"
 #include "judge.h"
@@ -177,8 +178,10 @@ constexpr int kSanitizerErrorExit = 99, kSanitizerLogFd = 4;
 // racecheck analyses hazards on the host with one thread per CPU unless told otherwise. Those
 // threads count against the sandbox's process limit, so on a machine with as many cores as the
 // limit the tool's own start fails ("Resource temporarily unavailable"). A fixed count makes
-// what a run needs the same on every machine.
+// what a run needs the same on every machine, where the sanitizer takes the option; where it does
+// not (or for a pool of another tool's), the limit makes room for one thread per CPU.
 constexpr int kRacecheckWorkers = 4;
+long cpus() { return static_cast<long>(std::max(1u, std::thread::hardware_concurrency())); }
 }  // namespace
 
 RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
@@ -190,6 +193,7 @@ RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
     if (t.tool == "racecheck" && ctx.racecheck_workers_option && !workers_set)
         req.prefix.insert(req.prefix.end(), {"--racecheck-num-workers", std::to_string(kRacecheckWorkers)});
     req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
+    req.tool_threads = cpus();
     req.trace = false;
     req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
     req.log_fd_target = kSanitizerLogFd;

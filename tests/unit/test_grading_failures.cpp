@@ -362,6 +362,27 @@ TEST_CASE("an unclear failure under a sanitizer is judged against the reference 
     CHECK(lab.runs_of("reference") == 0);  // never run plain to decide a sanitizer's run
 }
 
+TEST_CASE("a sanitizer's run gets its tool's threads on top of the program's process limit") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    // A sanitizer that reports the process limit it was started with (and finds an error, so
+    // that its report is quoted).
+    write_file(lab.dir + "/cuda/bin/compute-sanitizer",
+               "#!/usr/bin/env python3\nimport resource, sys\na = sys.argv[1:]\n"
+               "open(a[a.index('--log-file') + 1], 'w').write('RLIMIT_NPROC %d\\n' % resource.getrlimit(resource.RLIMIT_NPROC)[0])\n"
+               "sys.exit(99)\n");
+    chmod((lab.dir + "/cuda/bin/compute-sanitizer").c_str(), 0755);
+    GradingContext ctx = lab.context();
+    ctx.run_limits.processes = 64;
+    TestSpec t = correctness_test();
+    t.kind = TestKind::Sanitizer;
+    t.tool = "racecheck";
+    const long expected = 64 + sanitizer_request(ctx, t).tool_threads;
+    const TestResult r = run_sanitizer(ctx, lab.graded(lab.program("any", kCleanRun)), t);
+    INFO(r.output);
+    CHECK(r.output.find("RLIMIT_NPROC " + std::to_string(expected)) != std::string::npos);
+}
+
 TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the sanitizer takes the option, the rubric's own choice kept") {
     FakeLab lab;
     GradingContext ctx = lab.context();
@@ -391,6 +412,8 @@ TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the 
     t.tool = "racecheck";
     ctx.racecheck_workers_option = false;  // an older compute-sanitizer, which would refuse it
     CHECK_FALSE(has(sanitizer_request(ctx, t), "--racecheck-num-workers"));
+    // Whatever the tool, its own threads get room beyond the program's process limit: one per CPU.
+    CHECK(sanitizer_request(ctx, t).tool_threads >= 1);
 }
 
 TEST_CASE("a run that needed a retry and then worked is scored in full, and says it was run again") {
