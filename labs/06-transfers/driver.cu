@@ -70,6 +70,15 @@ struct Trip {
     void run(RunContext& ctx, Outcome& out, const float* result, const std::function<void()>& roundtrip) const {
         ctx.run_checked_host(out, roundtrip, [&] { ctx.check(out, result, expected.data(), n, kTolerance); });
     }
+    // The same for roundtrip_sync, whose copies are the lesson: when graded, what lands in
+    // `result` must be what its cudaMemcpy brought back, and only `input` may go to the device
+    // (RunContext::run_round_trip).
+    void run_sync(RunContext& ctx, Outcome& out, const float* input, const float* result,
+                  const std::function<void()>& roundtrip) const {
+        const size_t bytes = n * sizeof(float);
+        ctx.run_round_trip(out, {{input, bytes}}, {result, bytes}, roundtrip,
+                           [&] { ctx.check(out, result, expected.data(), n, kTolerance); });
+    }
 };
 
 Outcome run_pageable(const Length& len, RunContext& ctx) {
@@ -77,7 +86,7 @@ Outcome run_pageable(const Length& len, RunContext& ctx) {
     std::vector<float> y(t.n);
     poison_fill(y.data(), t.n);
     Outcome out = t.outcome();
-    t.run(ctx, out, y.data(), [&] { roundtrip_sync(t.x.data(), y.data(), t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, t.x.data(), y.data(), [&] { roundtrip_sync(t.x.data(), y.data(), t.dbuf.data(), t.n); });
     if (out.check.ok()) out.note = "malloc'd memory; " + one_way_rates(ctx, y.data(), t.dbuf.data(), t.n);
     return out;
 }
@@ -95,7 +104,7 @@ Outcome run_pinned(const Length& len, RunContext& ctx) {
     }
     std::memcpy(in, t.x.data(), t.n * sizeof(float));
     poison_fill(res, t.n);
-    t.run(ctx, out, res, [&] { roundtrip_sync(in, res, t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, in, res, [&] { roundtrip_sync(in, res, t.dbuf.data(), t.n); });
     if (out.check.ok())
         out.note = "cudaMallocHost of both buffers took " + format_number(ms, 2) + " ms; " +
                    one_way_rates(ctx, res, t.dbuf.data(), t.n);
@@ -119,7 +128,7 @@ Outcome run_registered(const Length& len, RunContext& ctx) {
         out.failure = "the buffers are not page-locked after register_host: call cudaHostRegister";
         return out;
     }
-    t.run(ctx, out, res.get(), [&] { roundtrip_sync(in.get(), res.get(), t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, in.get(), res.get(), [&] { roundtrip_sync(in.get(), res.get(), t.dbuf.data(), t.n); });
     if (out.check.ok())
         out.note = "cudaHostRegister of both buffers took " + format_number(ms, 2) + " ms; " +
                    one_way_rates(ctx, res.get(), t.dbuf.data(), t.n);
