@@ -1,5 +1,6 @@
-// The rule of a graded host round trip (lab 01's host variant): its result is the bytes its code
-// copied back from the device, and what it copies to the device is its inputs, unchanged.
+// The rule of a graded host round trip (lab 01's host variant, lab 06's roundtrip_sync): its
+// result is the bytes its code copied back from the device, and what it copies to the device is
+// its inputs, unchanged.
 //
 // While the variant's call runs, the grading shims (grading_shims.cu) tell the watch of every
 // copy that crosses between host memory and the device, and of every allocation of memory the
