@@ -291,13 +291,7 @@ ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::
 }
 
 SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like) {
-    RunRequest req;
-    if (like) {
-        req.prefix = like->prefix;
-        req.tool_threads = like->tool_threads;
-        req.trace = like->trace;
-        req.log_fd_target = like->log_fd_target;
-    }
+    RunRequest req = like ? *like : RunRequest{};  // made as `like` is, but for what it runs, and where
     req.program = ctx.reference.program;
     req.args = ctx.reference.args;
     req.workdir = ctx.reference.run_dir;
