@@ -153,19 +153,30 @@ Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
 // runtime calls it where the GPU shares the CPU's page tables), pinned and managed memory.
 bool host_memory(const void* p) { return p && memory_type(p) != cudaMemoryTypeDevice; }
 
+// What every watched copy does: tell the ledger the host rows going to the device before the
+// copy, and the rows landing in host memory once it has worked. `src_row(r)` and `dst_row(r)`
+// are where row r starts; each row is `width` bytes.
+template <class SrcRow, class DstRow, class Copy>
+cudaError_t watched_rows(cudalabs::RoundTripLedger& ledger, const char* api, bool from_host, bool to_host, size_t rows,
+                         size_t width, SrcRow&& src_row, DstRow&& dst_row, Copy&& copy) {
+    if (from_host && !to_host)
+        for (size_t r = 0; r < rows; ++r) ledger.upload(api, src_row(r), width);
+    const cudaError_t err = copy();
+    if (err == cudaSuccess && to_host && !from_host)
+        for (size_t r = 0; r < rows; ++r) ledger.download(api, dst_row(r), width);
+    return err;
+}
+
 // `copy` moves `rows` rows of `width` bytes, `spitch` apart at `src` and `dpitch` apart at `dst`.
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                     size_t rows, Copy&& copy) {
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
     if (!ledger) return copy();
-    const bool from_host = host_memory(src), to_host = host_memory(dst);
-    if (from_host && !to_host)
-        for (size_t r = 0; r < rows; ++r) ledger->upload(api, static_cast<const char*>(src) + r * spitch, width);
-    const cudaError_t err = copy();
-    if (err == cudaSuccess && to_host && !from_host)
-        for (size_t r = 0; r < rows; ++r) ledger->download(api, static_cast<const char*>(dst) + r * dpitch, width);
-    return err;
+    return watched_rows(
+        *ledger, api, host_memory(src), host_memory(dst), rows, width,
+        [&](size_t r) { return static_cast<const char*>(src) + r * spitch; },
+        [&](size_t r) { return static_cast<const char*>(dst) + r * dpitch; }, copy);
 }
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, const void* src, size_t count, Copy&& copy) {
@@ -182,25 +193,21 @@ size_t element_bytes(cudaArray_const_t array) {
     if (cudaArrayGetInfo(&d, &e, &flags, const_cast<cudaArray_t>(array)) != cudaSuccess) return 0;
     return static_cast<size_t>(d.x + d.y + d.z + d.w) / 8;
 }
-const char* row_3d(const cudaPitchedPtr& p, const cudaPos& at, size_t y, size_t z) {
-    return static_cast<const char*>(p.ptr) + ((at.z + z) * p.ysize + at.y + y) * p.pitch + at.x;
-}
 template <class Copy>
 cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy) {
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
     if (!ledger || !p) return copy();
-    const bool from_host = !p->srcArray && host_memory(p->srcPtr.ptr), to_host = !p->dstArray && host_memory(p->dstPtr.ptr);
     const cudaArray_const_t array = p->srcArray ? p->srcArray : p->dstArray;
     const size_t width = array ? p->extent.width * element_bytes(array) : p->extent.width;
     const size_t height = p->extent.height ? p->extent.height : 1, depth = p->extent.depth ? p->extent.depth : 1;
-    if (from_host && !to_host)
-        for (size_t z = 0; z < depth; ++z)
-            for (size_t y = 0; y < height; ++y) ledger->upload(api, row_3d(p->srcPtr, p->srcPos, y, z), width);
-    const cudaError_t err = copy();
-    if (err == cudaSuccess && to_host && !from_host)
-        for (size_t z = 0; z < depth; ++z)
-            for (size_t y = 0; y < height; ++y) ledger->download(api, row_3d(p->dstPtr, p->dstPos, y, z), width);
-    return err;
+    // Row r of the copy is row r % height of slice r / height.
+    auto row = [height](const cudaPitchedPtr& at, const cudaPos& pos, size_t r) {
+        return static_cast<const char*>(at.ptr) + ((pos.z + r / height) * at.ysize + pos.y + r % height) * at.pitch + pos.x;
+    };
+    return watched_rows(
+        *ledger, api, !p->srcArray && host_memory(p->srcPtr.ptr), !p->dstArray && host_memory(p->dstPtr.ptr), height * depth,
+        width, [&](size_t r) { return row(p->srcPtr, p->srcPos, r); }, [&](size_t r) { return row(p->dstPtr, p->dstPos, r); },
+        copy);
 }
 // An allocation of host memory the GPU can reach, while a round trip is watched.
 void shared_memory(const char* api) {
@@ -295,50 +302,58 @@ cudaError_t cudalabs_shim_cudaMemcpy3DPeerAsync_ptsz(const cudaMemcpy3DPeerParms
 // ---- symbols (__constant__ and __device__ variables) ------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol(const void* symbol, const void* src, size_t count, size_t offset,
                                              cudaMemcpyKind kind) {
-    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return watched("cudaMemcpyToSymbol", symbol_at(symbol, offset), src, count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), at, src, count), count);
+    return watched("cudaMemcpyToSymbol", at, src, count,
                    [&] { return cudaMemcpyToSymbol(symbol, src, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind) {
-    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return watched("cudaMemcpyToSymbol", symbol_at(symbol, offset), src, count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), at, src, count), count);
+    return watched("cudaMemcpyToSymbol", at, src, count,
                    [&] { return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                                cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return watched("cudaMemcpyFromSymbol", dst, symbol_at(symbol, offset), count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, at, count), count);
+    return watched("cudaMemcpyFromSymbol", dst, at, count,
                    [&] { return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind) {
-    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return watched("cudaMemcpyFromSymbol", dst, symbol_at(symbol, offset), count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, at, count), count);
+    return watched("cudaMemcpyFromSymbol", dst, at, count,
                    [&] { return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return watched("cudaMemcpyToSymbolAsync", symbol_at(symbol, offset), src, count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
+    return watched("cudaMemcpyToSymbolAsync", at, src, count,
                    [&] { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
                                                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), symbol_at(symbol, offset), src, count), count);
-    return watched("cudaMemcpyToSymbolAsync", symbol_at(symbol, offset), src, count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
+    return watched("cudaMemcpyToSymbolAsync", at, src, count,
                    [&] { return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return watched("cudaMemcpyFromSymbolAsync", dst, symbol_at(symbol, offset), count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
+    return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
                    [&] { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
-    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, symbol_at(symbol, offset), count), count);
-    return watched("cudaMemcpyFromSymbolAsync", dst, symbol_at(symbol, offset), count,
+    const void* at = symbol_at(symbol, offset);
+    record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
+    return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
                    [&] { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); });
 }
 
