@@ -2,6 +2,7 @@
 // it sent through the results channel (outputs, host transfers, kernels, timed repetitions),
 // read by the grader while it runs; then the trusted verifier's verdict on those outputs.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <vector>
 
