@@ -151,6 +151,7 @@ endif
 # ---- parts with their own make fragments (handouts/handouts.mk, grading/grading.mk) ----------
 # A fragment may add targets, and host-only objects for the unit tests to UNIT_EXTRA_OBJS.
 UNIT_EXTRA_OBJS :=
+UNIT_EXTRA_FLAGS :=
 -include $(wildcard handouts/*.mk grading/*.mk tools/*.mk)
 
 # ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
@@ -161,7 +162,7 @@ UNIT_OBJS := $(UNIT_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_LAB_SRC:%.cpp=$(BUILD)/unit/%
 
 $(BUILD)/tests/unit/%.o: tests/unit/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -I. -MMD -MP -c $< -o $@
+	$(CXX) $(ALL_CXXFLAGS) -I. $(UNIT_EXTRA_FLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/unit/labs/%.o: labs/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)

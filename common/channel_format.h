@@ -1,7 +1,7 @@
 // The result channel between a lab program and the grader: framed binary records on a pipe the
 // grader owns (grading/README.md, "Results"). Host-only C++ with no CUDA, shared by the harness
 // (common/channel.cpp writes), the CUPTI trace library (writes KERNEL records through the
-// harness) and the grader (grading/src/channel.cpp reads).
+// harness) and the grader (grading/src/runs/channel.cpp reads).
 //
 // A record is a 24-byte header {u32 magic 'CLR1', u32 type, u64 seq, u64 payload length} and its
 // payload. Numbers are little-endian and fixed width; strings are a u32 length and the bytes;
@@ -11,7 +11,7 @@
 // Grammar: RUN_BEGIN first; per case CASE_BEGIN ... CASE_END holding OUTPUT, TIMED_OUTPUT,
 // TRANSFER, KERNEL, REP_BEGIN/REP_END (paired, numbered 0, 1, ... within the case), FAULT;
 // KERNEL, TRANSFER, FAULT and TRACE_READY may also come between cases; RUN_END last.
-// The grader's reader, which checks all of that, is grading/src/channel_decoder.h; here are the
+// The grader's reader, which checks all of that, is grading/src/runs/channel_decoder.h; here are the
 // format, the writers' encoding and the parsing of one small payload (the harness checks what
 // the trace library hands it).
 #pragma once

@@ -7,16 +7,18 @@
 #   make bench-grading                           submissions per hour on one GPU and on every GPU
 #                                                (grading/grade --gpus all), labs 01 and 13
 
-GRADING_LIB_NAMES := rubric audit build sandbox results sha256 util lab_info seeds submissions regrade judge channel runs test_kinds shard \
-                     failures machine_locks \
-                     gpus class_results roster leaderboard
-GRADING_LIB_OBJS := $(GRADING_LIB_NAMES:%=$(BUILD)/grading/%.o)
+# grading/src/ has a folder per concern (grading/README.md, "Layout"); its files include each
+# other by folder ("intake/rubric.h"), so everything that includes them gets -Igrading/src.
+GRADING_INC := -Igrading/src
+GRADING_LIB_SRC := $(filter-out %/kernel_trace.cpp,$(wildcard grading/src/*/*.cpp))
+GRADING_LIB_OBJS := $(GRADING_LIB_SRC:grading/src/%.cpp=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)
+UNIT_EXTRA_FLAGS += $(GRADING_INC)
 
 $(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
+	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP -c $< -o $@
 
 $(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o
 	$(CXX) -o $@ $^ -pthread
@@ -27,7 +29,7 @@ CUPTI_INC := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/include $(CUDA_HO
 CUPTI_LIBDIR := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/lib64 $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib $(wildcard $(CUDA_HOME)/targets/*/lib),$(if $(wildcard $(d)/libcupti.so),$(d))))
 TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_LIBDIR)),$(BUILD)/grading/libkernel_trace.so)
 
-$(BUILD)/grading/libkernel_trace.so: grading/src/kernel_trace.cpp $(FLAGS_STAMP)
+$(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -fPIC -shared -fvisibility=hidden -I$(CUPTI_INC) -I$(CUDA_HOME)/include -MMD -MP $< -o $@ \
 	  -L$(CUPTI_LIBDIR) -lcupti -ldl -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
@@ -43,9 +45,9 @@ $(SHIM_OBJECT): grading/harness/grading_shims.cu $(FLAGS_STAMP)
 # A decoder of the result channel for people (tests/tools/channel_dump.cpp): runs a lab program
 # with --channel and prints what it sent (cases, outputs, repetitions, kernels, transfers).
 CHANNEL_DUMP := $(BUILD)/tools/channel_dump
-$(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/channel.o $(FLAGS_STAMP)
+$(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -I. -MMD -MP $< $(BUILD)/grading/channel.o -o $@ -pthread
+	$(CXX) $(ALL_CXXFLAGS) -I. $(GRADING_INC) -MMD -MP $< $(BUILD)/grading/runs/channel.o -o $@ -pthread
 .PHONY: channel-dump
 channel-dump: $(CHANNEL_DUMP)
 

@@ -6,13 +6,13 @@
 #include <string>
 #include <vector>
 
-#include "build.h"
-#include "failures.h"
-#include "gpus.h"
-#include "lab_info.h"
-#include "rubric.h"
-#include "sandbox.h"
-#include "shard.h"
+#include "build/build.h"
+#include "runs/failures.h"
+#include "sandbox/gpus.h"
+#include "intake/lab_info.h"
+#include "intake/rubric.h"
+#include "sandbox/sandbox.h"
+#include "class/shard.h"
 
 namespace grading {
 

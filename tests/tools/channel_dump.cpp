@@ -21,7 +21,7 @@
 #include <string>
 #include <vector>
 
-#include "grading/src/channel.h"
+#include "grading/src/runs/channel.h"
 
 using namespace cudalabs::channel;
 

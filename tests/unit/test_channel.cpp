@@ -1,6 +1,6 @@
 // The result channel: the record format and its streaming decoder, the grammar checker that
-// builds the RunLog (grading/src/channel_decoder.h), the program's writer (common/channel.h) and the
-// grader's reader on a real pipe (grading/src/channel.h).
+// builds the RunLog (grading/src/runs/channel_decoder.h), the program's writer (common/channel.h) and the
+// grader's reader on a real pipe (grading/src/runs/channel.h).
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -17,7 +17,7 @@
 #include "common/args.h"
 #include "common/channel.h"
 #include "common/channel_format.h"
-#include "grading/src/channel.h"
+#include "grading/src/runs/channel.h"
 
 using namespace cudalabs::channel;
 

@@ -1,4 +1,4 @@
-// The grader's audit of what the compiler made of a submission (grading/src/audit.h), on text
+// The grader's audit of what the compiler made of a submission (grading/src/build/audit.h), on text
 // the real tools printed: gcc -E and cudafe++ output of nvcc 13, readelf, objdump, nvcc --dryrun.
 #include <doctest/doctest.h>
 
@@ -12,8 +12,8 @@
 #include <fstream>
 #include <string>
 
-#include "grading/src/audit.h"
-#include "grading/src/build.h"
+#include "grading/src/build/audit.h"
+#include "grading/src/build/build.h"
 
 using namespace grading;
 

@@ -1,4 +1,4 @@
-// A failure of the environment is never the student's (grading/src/failures.h, runs.h): made-up
+// A failure of the environment is never the student's (grading/src/runs/failures.h, runs.h): made-up
 // lab programs (small Python scripts that speak the result channel) end the ways a sandboxed
 // run ends when the GPU, the sandbox or the grader's disk fails, and the ways a student's
 // program fails on its own. The first must become grader errors, never a 0; the second must be
@@ -20,13 +20,13 @@
 
 #include "grading/harness/fresh_inputs.h"
 #include "grading/src/context.h"
-#include "grading/src/failures.h"
-#include "grading/src/gpus.h"
-#include "grading/src/machine_locks.h"
-#include "grading/src/results.h"
-#include "grading/src/runs.h"
-#include "grading/src/test_kinds.h"
-#include "grading/src/util.h"
+#include "grading/src/runs/failures.h"
+#include "grading/src/sandbox/gpus.h"
+#include "grading/src/sandbox/machine_locks.h"
+#include "grading/src/class/results.h"
+#include "grading/src/runs/runs.h"
+#include "grading/src/judge/test_kinds.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 

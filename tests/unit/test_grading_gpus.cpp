@@ -1,4 +1,4 @@
-// Grading on several GPUs (grading/src/gpus.h, class_results.h): the --gpus list and its
+// Grading on several GPUs (grading/src/sandbox/gpus.h, class_results.h): the --gpus list and its
 // refusals, the GPUs it names against those CUDA shows (within CUDA_VISIBLE_DEVICES), the value
 // that pins a run to one GPU, the handing out of a class to one worker per GPU (each submission
 // exactly once), and the class's files written in class order whatever order the submissions
@@ -19,10 +19,10 @@
 #include <thread>
 
 #include "args.h"
-#include "grading/src/class_results.h"
-#include "grading/src/gpus.h"
-#include "grading/src/results.h"
-#include "grading/src/util.h"
+#include "grading/src/class/class_results.h"
+#include "grading/src/sandbox/gpus.h"
+#include "grading/src/class/results.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 using nlohmann::json;

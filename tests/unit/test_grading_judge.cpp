@@ -1,10 +1,10 @@
-// The grader's judgements (grading/src/judge.h): which checked cases count, and the score of a
+// The grader's judgements (grading/src/judge/judge.h): which checked cases count, and the score of a
 // performance test with its plausibility floor.
 #include <doctest/doctest.h>
 
 #include "grading/harness/fresh_inputs.h"
-#include "grading/src/judge.h"
-#include "grading/src/runs.h"
+#include "grading/src/judge/judge.h"
+#include "grading/src/runs/runs.h"
 
 using namespace grading;
 

@@ -1,4 +1,4 @@
-// The leaderboard (grading/src/leaderboard.h): HMAC-SHA256 against RFC 4231's vectors, derived
+// The leaderboard (grading/src/class/leaderboard.h): HMAC-SHA256 against RFC 4231's vectors, derived
 // pseudonyms, who is ranked, Gradescope's leaderboard entries, and boards built from synthetic run
 // folders: ranks and ties, one board per lab and GPU model, the roster's pseudonyms, the refusal
 // without a secret, the last folder winning, and HTML that a student's name cannot break.
@@ -10,9 +10,9 @@
 #include <string>
 
 #include "args.h"
-#include "grading/src/leaderboard.h"
-#include "grading/src/roster.h"
-#include "grading/src/util.h"
+#include "grading/src/class/leaderboard.h"
+#include "grading/src/class/roster.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 using nlohmann::json;

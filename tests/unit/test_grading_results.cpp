@@ -1,4 +1,4 @@
-// The grader's outputs (grading/src/results.h), parsed back: Gradescope's results.json, the audit
+// The grader's outputs (grading/src/class/results.h), parsed back: Gradescope's results.json, the audit
 // log line (with nlohmann-json), the gradebook CSV, the feedback; and SHA-256.
 #include <doctest/doctest.h>
 
@@ -6,8 +6,8 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
-#include "grading/src/results.h"
-#include "grading/src/sha256.h"
+#include "grading/src/class/results.h"
+#include "grading/src/util/sha256.h"
 
 using namespace grading;
 using nlohmann::json;

@@ -1,4 +1,4 @@
-// The class roster (grading/src/roster.h): the forms Canvas, Moodle and Gradescope export and a
+// The class roster (grading/src/class/roster.h): the forms Canvas, Moodle and Gradescope export and a
 // plain one; its refusals (file and line); matching submissions by the name forms, by Gradescope's
 // submission_metadata.json, duplicates and what is unmatched on either side; the gradebook's
 // roster columns and the LMS import files.
@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "grading/src/roster.h"
-#include "grading/src/shard.h"
-#include "grading/src/submissions.h"
-#include "grading/src/util.h"
+#include "grading/src/class/roster.h"
+#include "grading/src/class/shard.h"
+#include "grading/src/intake/submissions.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 

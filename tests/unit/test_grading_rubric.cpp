@@ -1,11 +1,11 @@
-// The grader's rubric parser and scoring curves (grading/src/rubric.h).
+// The grader's rubric parser and scoring curves (grading/src/intake/rubric.h).
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <fstream>
 #include <string>
 
-#include "grading/src/rubric.h"
+#include "grading/src/intake/rubric.h"
 
 using namespace grading;
 

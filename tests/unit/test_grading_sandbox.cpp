@@ -1,4 +1,4 @@
-// The grader's process runner (grading/src/sandbox.h), with CPU-only stand-ins for student
+// The grader's process runner (grading/src/sandbox/sandbox.h), with CPU-only stand-ins for student
 // programs: exit codes and signals, time limits that kill the whole process group, strays that
 // escape the group, output and file-size limits, the scrubbed environment, inherited
 // descriptors; and the isolation levels, each attacked by shell stand-ins that try what a
@@ -25,9 +25,9 @@
 #include <thread>
 #include <vector>
 
-#include "grading/src/gpus.h"
-#include "grading/src/sandbox.h"
-#include "grading/src/util.h"
+#include "grading/src/sandbox/gpus.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 

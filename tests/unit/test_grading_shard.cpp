@@ -1,4 +1,4 @@
-// Grading a class in shards (grading/src/shard.h): the slices, shard.json, and the merge of
+// Grading a class in shards (grading/src/class/shard.h): the slices, shard.json, and the merge of
 // shard folders into what one run writes, on synthetic folders written with the grader's own
 // writers (results.h); the refusals of the merge.
 #include <doctest/doctest.h>
@@ -11,9 +11,9 @@
 #include <sstream>
 
 #include "args.h"
-#include "grading/src/results.h"
-#include "grading/src/shard.h"
-#include "grading/src/util.h"
+#include "grading/src/class/results.h"
+#include "grading/src/class/shard.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 using nlohmann::json;

@@ -1,5 +1,5 @@
 // The grader's stage logic that needs no GPU: trusted-build info, submission discovery, seeds
-// and hidden sizes, regrade comparison (grading/src/lab_info.h, submissions.h, seeds.h, regrade.h).
+// and hidden sizes, regrade comparison (grading/src/intake/lab_info.h, submissions.h, seeds.h, regrade.h).
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -8,12 +8,12 @@
 
 #include "args.h"
 #include "exit_codes.h"
-#include "grading/src/lab_info.h"
-#include "grading/src/regrade.h"
-#include "grading/src/runs.h"
-#include "grading/src/seeds.h"
-#include "grading/src/submissions.h"
-#include "grading/src/util.h"
+#include "grading/src/intake/lab_info.h"
+#include "grading/src/class/regrade.h"
+#include "grading/src/runs/runs.h"
+#include "grading/src/intake/seeds.h"
+#include "grading/src/intake/submissions.h"
+#include "grading/src/util/util.h"
 
 using namespace grading;
 

@@ -287,7 +287,7 @@ def zip_command(args):
 
 
 # ---- Gradescope -----------------------------------------------------------------------------
-GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/harness/*", "tools/install-deps.sh",
+GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/src/*/*", "grading/harness/*", "tools/install-deps.sh",
                     "tools/deps/*.txt"]
 
 

@@ -1,0 +1,384 @@
+#include "build/build.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cctype>
+#include <stdexcept>
+#include <thread>
+
+#include "util/util.h"
+
+namespace grading {
+
+namespace {
+
+std::string real_path(const std::string& p) {
+    char buf[PATH_MAX];
+    return realpath(p.c_str(), buf) ? std::string(buf) : std::string();
+}
+
+bool ends_with(const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+}
+
+// A trusted tool's output, or an exception saying which tool failed on what. Relative paths are
+// the caller's (the tool runs in the current directory).
+std::string tool_output(const std::vector<std::string>& argv, const std::string& scratch, double timeout_s = 120) {
+    RunResult r = run_trusted(argv, absolute("."), timeout_s, scratch);
+    if (!r.ok() || r.out_truncated)
+        throw std::runtime_error(argv[0] + " " + argv.back() + ": " + (r.out_truncated ? "too much output" : r.describe()) +
+                                 (r.err.empty() ? "" : ": " + clip(r.err, 500)));
+    return r.out;
+}
+
+std::vector<ElfSymbol> object_symbols(const std::string& object, const std::string& scratch) {
+    return parse_readelf_symbols(tool_output({"readelf", "-sW", object}, scratch));
+}
+
+// The kernels of the fatbinaries in `object`'s .nv_fatbin section; false with `error` set when
+// the device code cannot be read.
+bool fatbin_kernels(const std::string& object, const std::string& scratch, std::set<std::string>& kernels,
+                    std::string& error) {
+    static std::atomic<int> counter{0};
+    const std::string tag = scratch + "/fatbin" + std::to_string(counter++);
+    const std::string sections = tool_output({"readelf", "-SW", object}, scratch);
+    bool has_fatbin = false;
+    for (const Section& s : parse_readelf_sections(sections)) has_fatbin |= s.name == ".nv_fatbin";
+    if (!has_fatbin) return true;  // host code only
+    tool_output({"objcopy", "-O", "binary", "--only-section=.nv_fatbin", object, tag + ".bin"}, scratch);
+    const std::string bytes = read_file(tag + ".bin");
+    unlink((tag + ".bin").c_str());
+    std::vector<FatbinImage> images;
+    if (!parse_fatbin(bytes, images, error)) return false;
+    int cubins = 0;
+    for (const FatbinImage& img : images) {
+        if (img.kind != 2) continue;  // PTX: the same kernels as the cubin of its architecture
+        if (!img.is_elf()) {
+            error = "a compressed or unknown device image (sm_" + std::to_string(img.arch) + ")";
+            return false;
+        }
+        const std::string cubin = tag + "." + std::to_string(cubins++) + ".cubin";
+        write_file(cubin, img.data);
+        std::string text;
+        try {
+            text = tool_output({"readelf", "-sW", cubin}, scratch);
+        } catch (const std::exception& e) {
+            unlink(cubin.c_str());
+            error = e.what();
+            return false;
+        }
+        unlink(cubin.c_str());
+        std::set<std::string> entries = device_entries(parse_readelf_symbols(text));
+        kernels.insert(entries.begin(), entries.end());
+    }
+    if (cubins == 0) {
+        error = "the device code holds no cubin (PTX only)";
+        return false;
+    }
+    return true;
+}
+
+// The rejection: the first five findings (each once: the preprocessing passes see the same
+// includes), and how many more.
+std::string first_findings(const std::vector<Finding>& found) {
+    std::vector<std::string> details;
+    for (const Finding& f : found)
+        if (std::find(details.begin(), details.end(), f.detail) == details.end()) details.push_back(f.detail);
+    std::string msg = "integrity check failed";
+    for (size_t i = 0; i < details.size() && i < 5; ++i) msg += (i ? "; " : ": ") + details[i];
+    if (details.size() > 5) msg += "; and " + std::to_string(details.size() - 5) + " more";
+    return msg;
+}
+
+// Runs `argv` in the sandbox with the compile's environment and limits; output to `out_base`.out/.err.
+RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& argv, const std::string& out_base,
+                        size_t keep_output) {
+    RunSpec rs;
+    if (spec.sandbox) spec.sandbox(rs, argv, spec.stage_dir);
+    else {
+        rs.argv = argv;
+        rs.cwd = spec.stage_dir;
+    }
+    rs.env = spec.sandbox_env.empty() ? scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin") : spec.sandbox_env;
+    rs.limits.wall_s = spec.compile_timeout_s;
+    rs.limits.file_mb = spec.file_limit_mb;
+    rs.limits.keep_output = keep_output;
+    rs.stdout_path = out_base + ".out";
+    rs.stderr_path = out_base + ".err";
+    RunResult r = run_process(rs);
+    // A start refused for a moment (the sandbox user's last processes still exiting) is retried.
+    for (int retry = 0; retry < 10 && !r.started && r.error.find("temporarily unavailable") != std::string::npos; ++retry) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        r = run_process(rs);
+    }
+    return r;
+}
+
+// A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
+// (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
+// student's compile error: it throws, and the grader reports a grader error for this student.
+void require_sandbox_ran(const RunResult& r, const std::string& what) {
+    if (!r.started) throw std::runtime_error("could not start " + what + " in the sandbox: " + r.error);
+    if (r.exit_code != 0 && r.out.empty() && r.err.rfind("bwrap: ", 0) == 0)
+        throw std::runtime_error("the sandbox failed before " + what + " ran: " + clip(r.err, 300));
+}
+
+}  // namespace
+
+std::vector<std::pair<std::string, std::string>> load_import_renames(const std::string& path) {
+    if (!exists(path)) throw std::runtime_error("cannot read " + path);
+    try {
+        return parse_import_renames(read_file(path));
+    } catch (const std::invalid_argument& e) {
+        throw std::runtime_error(path + ": " + e.what());
+    }
+}
+
+std::vector<std::string> load_glob_list(const std::string& path) {
+    if (!exists(path)) throw std::runtime_error("cannot read " + path);
+    return parse_glob_list(read_file(path));
+}
+
+std::set<std::string> object_kernels(const std::string& object, const std::string& scratch) {
+    std::set<std::string> kernels;
+    std::string error;
+    if (!fatbin_kernels(object, scratch, kernels, error))
+        throw std::runtime_error("cannot read the device code of " + object + ": " + error);
+    return kernels;
+}
+
+TrustedSymbols load_trusted_symbols(const std::vector<std::string>& trusted_objects, const std::string& driver_object,
+                                    const std::string& scratch) {
+    TrustedSymbols t;
+    std::vector<std::string> objects = trusted_objects;
+    if (!driver_object.empty() && std::find(objects.begin(), objects.end(), driver_object) == objects.end())
+        objects.push_back(driver_object);
+    std::set<std::string> imported;
+    for (const std::string& o : objects) {
+        for (const ElfSymbol& s : object_symbols(o, scratch)) {
+            if (s.defined && s.bind != "LOCAL") t.defined.insert(s.name);
+            // "_Z" and a length: a function of the global namespace with C++ linkage.
+            if (!s.defined && s.name.size() > 2 && s.name.compare(0, 2, "_Z") == 0 &&
+                std::isdigit(static_cast<unsigned char>(s.name[2])))
+                imported.insert(s.name);
+        }
+        std::set<std::string> k = object_kernels(o, scratch);
+        t.kernels.insert(k.begin(), k.end());
+    }
+    for (const std::string& s : imported)
+        if (!t.defined.count(s)) t.interface.insert(s);
+    return t;
+}
+
+BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted) {
+    if (spec.rules.allowed_imports.empty())
+        throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
+    BuildResult r;
+    const std::string stage = real_path(spec.stage_dir);
+    if (stage.empty()) throw std::runtime_error("no stage folder " + spec.stage_dir);
+    const std::string priv = spec.private_dir.empty() ? stage + "/../audit" : spec.private_dir;
+    remove_tree(priv);
+    make_dirs(priv);
+    chmod(priv.c_str(), 0700);
+
+    // The compiler's intermediate files go to a folder of a name the file cannot know, so that it
+    // cannot include them (__has_include would make two runs of its preprocessing differ).
+    const std::string keep = "obj-" + random_hex(8);
+    const std::string source = spec.lab_dir + "/" + spec.topic_file;
+    RunResult mk = run_sandboxed(spec, {"mkdir", "-m", "700", keep}, priv + "/mkdir", 4096);
+    if (!mk.ok()) throw std::runtime_error("cannot make the compile's folder in " + stage + ": " + mk.describe() + " " + mk.err);
+
+    std::vector<std::string> compile = {spec.nvcc};
+    compile.insert(compile.end(), spec.nvcc_flags.begin(), spec.nvcc_flags.end());
+    // -fno-gnu-unique: template statics become weak symbols, which objcopy can make local.
+    // -compress=false: the cubins stay readable (fatbinary compresses debug images otherwise).
+    compile.insert(compile.end(), {"-I" + spec.lab_dir, "-Xcompiler", "-fno-gnu-unique", "-Xfatbin", "-compress=false",
+                                   "-MD", "-MF", keep + "/student.d", "--keep", "--keep-dir", keep, "-c", source, "-o",
+                                   keep + "/student.o"});
+    RunResult c = run_sandboxed(spec, compile, priv + "/compile", 64 << 10);
+    require_sandbox_ran(c, "the compiler");
+    auto clean = [&](std::string text) {
+        text = replace_all(text, stage + "/", "");
+        text = replace_all(text, spec.stage_dir + "/", "");
+        text = replace_all(text, keep + "/", "");
+        return replace_all(text, priv + "/", "");
+    };
+    const std::string messages = clean(c.out + c.err);
+
+    IncludeRules inc;
+    inc.compile_dir = stage;
+    inc.own_file = real_path(stage + "/" + source);
+    for (const std::string& dir : {std::string("common"), spec.lab_dir})
+        for (const std::string& f : list_dir(stage + "/" + dir)) {
+            const std::string p = real_path(stage + "/" + dir + "/" + f);
+            struct stat st;
+            if (!p.empty() && p != inc.own_file && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) inc.staged_headers.insert(p);
+        }
+    inc.system_roots = spec.system_include_roots;
+    inc.system_roots.push_back(spec.cuda_home);
+
+    std::vector<std::string> keep_files = list_dir(stage + "/" + keep);
+    auto asm_findings = [&]() {
+        std::vector<Finding> found;
+        for (const std::string& f : keep_files)
+            if (ends_with(f, ".cudafe1.cpp")) {
+                std::vector<Finding> a = audit_host_asm(host_asm_statements(read_file(stage + "/" + keep + "/" + f)), inc);
+                found.insert(found.end(), a.begin(), a.end());
+            }
+        return found;
+    };
+
+    if (!c.ok()) {
+        // Before any message is shown: what did the compile read, and did the assembler see host
+        // assembly (whose .include would quote a file in its errors)? The compiler deletes a failed
+        // pass's output, so the preprocessing is run again, each pass to a file of the grader's.
+        std::vector<Finding> found;
+        bool verified = true;
+        std::vector<std::string> dry = compile;
+        dry.push_back("--dryrun");
+        RunResult d = run_sandboxed(spec, dry, priv + "/dryrun", 1 << 20);
+        std::vector<std::vector<std::string>> passes = preprocess_commands(d.err + d.out);
+        if (!d.ok() || passes.empty()) verified = false;
+        for (size_t k = 0; verified && k < passes.size(); ++k) {
+            const std::string out = priv + "/pass" + std::to_string(k);
+            RunResult p = run_sandboxed(spec, passes[k], out, 4096);
+            if (p.timed_out || !p.started) verified = false;
+            PreprocessedText pre = parse_preprocessed(read_file(out + ".out"));
+            std::vector<Finding> f = audit_includes(pre.includes, inc);
+            found.insert(found.end(), f.begin(), f.end());
+            unlink((out + ".out").c_str());
+        }
+        std::vector<Finding> a = asm_findings();
+        found.insert(found.end(), a.begin(), a.end());
+        if (!found.empty()) {
+            r.rejected = first_findings(found);
+            return r;
+        }
+        if (c.timed_out) {
+            r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s";
+        } else {
+            r.rejected = "compile error (" + c.describe() + ")";
+        }
+        r.compiler_output = verified ? messages
+                                     : "(the compiler's messages are not shown: the grader could not check which files "
+                                       "the failed compilation read)";
+        return r;
+    }
+    r.compiled = true;
+    r.compiler_output = messages;
+
+    // ---- the compiler's view: what it read, the file's own identifiers, host assembly ----
+    std::vector<Finding> found;
+    std::vector<Identifier> identifiers;
+    int passes = 0;
+    for (const std::string& f : keep_files) {
+        if (!ends_with(f, ".ii")) continue;
+        ++passes;
+        PreprocessedText pre = parse_preprocessed(read_file(stage + "/" + keep + "/" + f));
+        std::vector<Finding> inc_found = audit_includes(pre.includes, inc);
+        found.insert(found.end(), inc_found.begin(), inc_found.end());
+        identifiers.insert(identifiers.end(), pre.own_identifiers.begin(), pre.own_identifiers.end());
+    }
+    std::vector<Finding> id_found = audit_identifiers(identifiers, spec.rules.forbid_symbols);
+    found.insert(found.end(), id_found.begin(), id_found.end());
+    if (found.empty()) {  // a second view of the same reads: only when the line markers showed nothing
+        std::vector<std::string> deps = parse_depfile(read_file(stage + "/" + keep + "/student.d"));
+        std::vector<Finding> dep_found = audit_dependencies(deps, inc);
+        found.insert(found.end(), dep_found.begin(), dep_found.end());
+    }
+    std::vector<Finding> asm_found = asm_findings();
+    found.insert(found.end(), asm_found.begin(), asm_found.end());
+    const bool host_unit = std::any_of(keep_files.begin(), keep_files.end(),
+                                       [](const std::string& f) { return ends_with(f, ".cudafe1.cpp"); });
+    if (passes == 0 || !host_unit)
+        found.push_back({"object", "the grader could not read the compiler's intermediate files"});
+    if (!found.empty()) {
+        r.rejected = first_findings(found);
+        return r;
+    }
+
+    // ---- the object: a private copy, so that what is audited is what is linked ----
+    const std::string object = priv + "/student.o";
+    write_file(object, read_file(stage + "/" + keep + "/student.o"));
+    try {
+        std::vector<ElfSymbol> symbols = object_symbols(object, priv);
+        std::string error;
+        if (!fatbin_kernels(object, priv, r.kernels, error))
+            found.push_back({"object", "the grader cannot read the file's device code (" + error + ")"});
+        std::vector<Finding> f = audit_definitions(symbols, r.kernels, trusted.interface, trusted.kernels);
+        found.insert(found.end(), f.begin(), f.end());
+        std::set<std::string> renamed;
+        for (const auto& rn : spec.import_renames) renamed.insert(rn.first);
+        f = audit_imports(symbols, spec.rules, renamed);
+        found.insert(found.end(), f.begin(), f.end());
+        f = audit_forbidden_definitions(symbols, r.kernels, spec.rules.forbid_symbols);
+        found.insert(found.end(), f.begin(), f.end());
+        for (const std::string& s :
+             system_call_instructions(tool_output({"objdump", "-dw", "--no-show-raw-insn", object}, priv)))
+            found.push_back({"syscall", "host code makes a system call directly (" + s +
+                                            "): the grader allows system calls only through the C library functions it lists"});
+        const std::vector<Section> sections = parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv));
+        f = audit_sections(sections);
+        found.insert(found.end(), f.begin(), f.end());
+        f = audit_startup_code(parse_readelf_relocations(tool_output({"readelf", "-rW", object}, priv)), symbols, sections);
+        found.insert(found.end(), f.begin(), f.end());
+        if (!found.empty()) {
+            r.rejected = first_findings(found);
+            r.kernels.clear();
+            return r;
+        }
+
+        // ---- localize: only the interface stays global; the CUDA copies go to the shims ----
+        const std::string local = priv + "/student.local.o", final_object = priv + "/student.final.o";
+        std::string keep_list;
+        for (const std::string& s : symbols_to_keep_global(symbols, trusted.interface)) keep_list += s + "\n";
+        write_file(priv + "/keep-global.txt", keep_list);
+        // Without their COMDAT groups the file's template instances stay its own: a group the
+        // harness also has would otherwise be dropped from the file, leaving its calls nowhere.
+        tool_output({"objcopy", "--keep-global-symbols=" + priv + "/keep-global.txt", "-R", ".group", object, local}, priv);
+        std::vector<std::pair<std::string, std::string>> renames = renames_to_apply(symbols, spec.import_renames);
+        if (renames.empty()) {
+            write_file(final_object, read_file(local));
+        } else {
+            std::string lines;
+            for (const auto& rn : renames) lines += rn.first + " " + rn.second + "\n";
+            write_file(priv + "/renames.txt", lines);
+            tool_output({"objcopy", "--redefine-syms=" + priv + "/renames.txt", local, final_object}, priv);
+        }
+        f = check_localized(object_symbols(final_object, priv), trusted.interface, spec.import_renames);
+        if (!f.empty()) {
+            r.rejected = first_findings(f);
+            r.kernels.clear();
+            return r;
+        }
+
+        // ---- link, outside the sandbox: nothing of the student's runs ----
+        std::vector<std::string> link = {spec.nvcc};
+        link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
+        link.insert(link.end(), {"-o", spec.output_program});
+        link.insert(link.end(), spec.trusted_objects.begin(), spec.trusted_objects.end());
+        link.push_back(final_object);
+        link.insert(link.end(), spec.ldlibs.begin(), spec.ldlibs.end());
+        RunResult l = run_trusted(link, priv, spec.compile_timeout_s, priv);
+        if (!l.ok()) {
+            r.rejected = "link error (" + l.describe() + ")";
+            r.compiler_output = clean(l.out + l.err);
+            r.kernels.clear();
+            return r;
+        }
+    } catch (const std::runtime_error& e) {
+        r.rejected = std::string("the grader could not audit the compiled file: ") + clean(e.what());
+        r.kernels.clear();
+        return r;
+    }
+    r.ok = true;
+    return r;
+}
+
+}  // namespace grading

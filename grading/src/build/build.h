@@ -1,0 +1,70 @@
+// The build of one submission: compile it in the sandbox with the trusted flags, audit what the
+// compiler made of it (audit.h), make everything it defines local to it but the functions the
+// driver calls, redirect its CUDA copies to the grading shims, and link it with the trusted
+// driver and harness. No student code runs here; the compiler runs sandboxed, the binary tools
+// (readelf, objdump, objcopy) and the link run as the grader.
+#pragma once
+#include <functional>
+#include <set>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "build/audit.h"
+#include "sandbox/sandbox.h"
+
+namespace grading {
+
+struct BuildSpec {
+    std::string stage_dir;   // compile folder: common/*.h and <lab_dir>/*.h copies and the student's file
+    std::string lab_dir;     // "labs/01-vector-add" (relative to stage_dir)
+    std::string topic_file;  // "vector_add.cu" (at stage_dir/lab_dir/topic_file)
+    std::string nvcc, cuda_home;
+    std::vector<std::string> nvcc_flags, arch_flags, ldlibs;
+    // Linked before the student's object, so that they come first wherever order matters.
+    std::vector<std::string> trusted_objects;
+    std::string output_program;
+    double compile_timeout_s = 180;
+    long file_limit_mb = 1024;
+    AuditRules rules;  // rules.allowed_imports must be set (load_glob_list of grading/allowed-imports.txt)
+    // Fills `spec` to run `argv` sandboxed in `cwd` (Isolation::apply); null: runs it as it is.
+    std::function<void(RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd)> sandbox;
+    std::vector<std::string> sandbox_env;  // the compiler's environment; empty: scrubbed_env(stage_dir, cuda_home/bin)
+    std::vector<std::pair<std::string, std::string>> import_renames;  // grading/shimmed-imports.txt
+    // Where system headers may come from (the CUDA toolkit, cuda_home, is added).
+    std::vector<std::string> system_include_roots = {"/usr/include", "/usr/lib/gcc", "/usr/local/include"};
+    // The grader's own files of this build, out of the sandbox's reach; empty: stage_dir/../audit.
+    std::string private_dir;
+};
+
+// What the lab's trusted objects define, computed once per lab.
+struct TrustedSymbols {
+    std::set<std::string> defined;    // every global symbol they define (strong, weak or unique)
+    std::set<std::string> kernels;    // the device entry functions of their fatbinaries
+    // What the student's file must provide: functions of the global namespace with C++ linkage
+    // that the driver (or another trusted object) calls and none defines: the lab header's.
+    std::set<std::string> interface;
+};
+// `driver_object` is added to `trusted_objects` when not among them (or empty). Throws
+// std::runtime_error when a tool fails on a trusted object.
+TrustedSymbols load_trusted_symbols(const std::vector<std::string>& trusted_objects, const std::string& driver_object,
+                                    const std::string& scratch_dir);
+
+// The kernels (exact device entry names) of an object's fatbinaries. Throws std::runtime_error
+// when the device code cannot be read.
+std::set<std::string> object_kernels(const std::string& object, const std::string& scratch_dir);
+
+struct BuildResult {
+    bool ok = false, compiled = false;
+    std::string rejected;          // why it is not graded: student-facing sentences
+    std::string compiler_output;   // the compiler's (or linker's) messages, paths relative to the stage
+    std::set<std::string> kernels; // the exact device entry names the student's object defines
+};
+BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
+
+// grading/shimmed-imports.txt: "name shim" per line. Throws std::runtime_error naming the file.
+std::vector<std::pair<std::string, std::string>> load_import_renames(const std::string& path);
+// A glob list file (grading/allowed-imports.txt). Throws std::runtime_error when unreadable.
+std::vector<std::string> load_glob_list(const std::string& path);
+
+}  // namespace grading

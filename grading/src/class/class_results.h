@@ -1,0 +1,54 @@
+// Writing a class's results as its submissions finish, in whatever order they finish (several
+// GPUs grade at once): each submission's audit line, feedback and results.json at once, the
+// gradebook of those finished so far in class order; at the end the gradebook of the class and
+// this run's audit lines put in class order, so that the files are those of a run that graded
+// the class one submission after the other. Host-only: unit-tested with g++.
+#pragma once
+#include <cstddef>
+#include <fstream>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "class/results.h"
+#include "class/roster.h"
+#include "intake/rubric.h"
+
+namespace grading {
+
+class ClassResults {
+public:
+    // `out` holds feedback/ and results/; `ids` are the submissions' ids in class order (the
+    // file names under feedback/ and results/).
+    ClassResults(std::string out, const Rubric& rubric, std::string title, std::vector<std::string> ids);
+    // Appends this run's first line to OUT/audit.jsonl (the lines of earlier runs stay).
+    void begin(const std::string& run_line);
+    // Writes submission `index`'s audit line (JSON, no newline), feedback and results.json, then
+    // the gradebook of every submission finished so far, in class order. Thread-safe. Returns how
+    // many have finished, this one included.
+    size_t finish(size_t index, const StudentResult& result, const std::string& audit_line);
+    // Every submission has finished: puts this run's audit lines in class order (where they
+    // were written in another) and writes the class's gradebook.
+    void end();
+    // The results in class order (those finished so far).
+    std::vector<StudentResult> results() const;
+    // With --roster: the gradebook gains the roster's columns (both must outlive this object).
+    void use_roster(const Roster* roster, const RosterMatch* match);
+
+private:
+    std::string out_, title_;
+    const Rubric& rubric_;
+    std::vector<std::string> ids_;
+    mutable std::mutex mutex_;
+    std::ofstream audit_;
+    long long block_start_ = 0;           // where this run's submission lines begin in audit.jsonl
+    std::vector<bool> done_;
+    std::vector<StudentResult> results_;  // by index
+    std::vector<std::string> lines_;      // audit lines, by index
+    std::vector<size_t> finish_order_;
+    const Roster* roster_ = nullptr;
+    const RosterMatch* match_ = nullptr;
+    void write_gradebook_locked() const;
+};
+
+}  // namespace grading

@@ -1,0 +1,715 @@
+#include "class/roster.h"
+
+#include <algorithm>
+#include <cctype>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "class/results.h"
+#include "util/util.h"
+
+namespace grading {
+
+using nlohmann::json;
+
+namespace {
+
+std::string trim(const std::string& s) {
+    const size_t a = s.find_first_not_of(" \t\r\n");
+    if (a == std::string::npos) return "";
+    const size_t b = s.find_last_not_of(" \t\r\n");
+    return s.substr(a, b - a + 1);
+}
+
+std::string lower(std::string s) {
+    for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return s;
+}
+
+// A header cell as a key: lower case, words separated by one space ("Email Address" ->
+// "email address", "SIS_User_ID" -> "sis user id").
+std::string header_key(const std::string& s) {
+    std::string out;
+    for (char c : lower(trim(s))) {
+        const bool sep = c == ' ' || c == '_' || c == '-' || c == '\t';
+        if (sep) {
+            if (!out.empty() && out.back() != ' ') out += ' ';
+        } else {
+            out += c;
+        }
+    }
+    return trim(out);
+}
+
+struct CsvRecord {
+    int line = 0;
+    std::vector<std::string> cells;
+};
+
+// RFC 4180 records with the line each starts on; `sep` separates cells.
+std::vector<CsvRecord> parse_csv(const std::string& text, char sep, const std::string& path) {
+    std::vector<CsvRecord> out;
+    CsvRecord rec;
+    std::string cell;
+    int line = 1;
+    rec.line = 1;
+    bool quoted = false, any = false;
+    int quote_line = 0;
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (quoted) {
+            if (c == '"') {
+                if (i + 1 < text.size() && text[i + 1] == '"') {
+                    cell += '"';
+                    ++i;
+                } else {
+                    quoted = false;
+                }
+            } else {
+                if (c == '\n') ++line;
+                cell += c;
+            }
+            continue;
+        }
+        if (c == '"') {
+            quoted = true;
+            quote_line = line;
+            any = true;
+        } else if (c == sep) {
+            rec.cells.push_back(cell);
+            cell.clear();
+            any = true;
+        } else if (c == '\r') {
+            // CR LF or a lone CR: the LF (or nothing) ends the record
+            if (i + 1 >= text.size() || text[i + 1] != '\n') {
+                rec.cells.push_back(cell);
+                out.push_back(rec);
+                rec = CsvRecord();
+                cell.clear();
+                any = false;
+                rec.line = ++line;
+            }
+        } else if (c == '\n') {
+            rec.cells.push_back(cell);
+            out.push_back(rec);
+            rec = CsvRecord();
+            cell.clear();
+            any = false;
+            rec.line = ++line;
+        } else {
+            cell += c;
+            any = true;
+        }
+    }
+    if (quoted)
+        throw RosterError(path + ":" + std::to_string(quote_line) + ": a quoted cell is never closed: close its '\"' (a quote inside a cell is written twice)");
+    if (any || !cell.empty()) {
+        rec.cells.push_back(cell);
+        out.push_back(rec);
+    }
+    return out;
+}
+
+bool all_blank(const std::vector<std::string>& cells) {
+    return std::all_of(cells.begin(), cells.end(), [](const std::string& c) { return trim(c).empty(); });
+}
+
+// Words of a name or a folder name, lower case: letters and digits (and any non-ASCII byte)
+// make words, everything else separates them.
+std::vector<std::string> words(const std::string& s) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : s) {
+        const unsigned char u = static_cast<unsigned char>(c);
+        if (std::isalnum(u) || u >= 0x80) {
+            w += static_cast<char>(std::tolower(u));
+        } else if (!w.empty()) {
+            out.push_back(w);
+            w.clear();
+        }
+    }
+    if (!w.empty()) out.push_back(w);
+    return out;
+}
+
+// The keys under which a name is found: its words in any order, and its words run together in
+// the order given or reversed ("janedoe", "doejane").
+std::vector<std::string> name_keys(const std::string& name) {
+    std::vector<std::string> w = words(name);
+    if (w.empty()) return {};
+    std::vector<std::string> keys;
+    std::vector<std::string> sorted = w;
+    std::sort(sorted.begin(), sorted.end());
+    keys.push_back("w:" + join(sorted, " "));
+    std::string fwd, back;
+    for (size_t i = 0; i < w.size(); ++i) {
+        fwd += w[i];
+        back += w[w.size() - 1 - i];
+    }
+    keys.push_back("c:" + fwd);
+    keys.push_back("c:" + back);
+    return keys;
+}
+
+std::string local_part(const std::string& s) {
+    const size_t at = s.find('@');
+    return at == std::string::npos ? "" : s.substr(0, at);
+}
+
+// Indices of the entries for which `key_of` gives `key` (lower case, non-empty).
+class Index {
+public:
+    void add(const std::string& key, size_t entry) {
+        if (key.empty()) return;
+        std::vector<size_t>& v = map_[key];
+        if (std::find(v.begin(), v.end(), entry) == v.end()) v.push_back(entry);
+    }
+    std::vector<size_t> find(const std::string& key) const {
+        auto it = map_.find(key);
+        return it == map_.end() || key.empty() ? std::vector<size_t>{} : it->second;
+    }
+
+private:
+    std::map<std::string, std::vector<size_t>> map_;
+};
+
+struct Indexes {
+    Index ids, emails, locals, names;
+};
+
+Indexes index_roster(const Roster& roster) {
+    Indexes x;
+    for (size_t i = 0; i < roster.entries.size(); ++i) {
+        const RosterEntry& e = roster.entries[i];
+        for (const std::string& id : {e.id, e.canvas_id, e.sis_id}) x.ids.add(lower(trim(id)), i);
+        for (const std::string& m : {e.email, e.login}) {
+            x.emails.add(lower(trim(m)), i);
+            x.locals.add(lower(local_part(trim(m))), i);
+        }
+        if (local_part(e.login).empty()) x.locals.add(lower(trim(e.login)), i);
+        for (const std::string& k : name_keys(e.name)) x.names.add(k, i);
+    }
+    return x;
+}
+
+std::string lines_of(const Roster& roster, const std::vector<size_t>& found) {
+    std::vector<std::string> lines;
+    for (size_t i : found) lines.push_back(std::to_string(roster.entries[i].line));
+    return join(lines, ", ");
+}
+
+// The one entry a name (a folder's, a file's, a Gradescope user's) stands for. Returns false and
+// says why when it is no one or several.
+bool match_name(const Roster& roster, const Indexes& x, const std::string& raw, size_t& entry, std::string& why) {
+    const std::string n = lower(trim(raw));
+    std::vector<std::vector<size_t>> tries;
+    tries.push_back(x.ids.find(n));
+    tries.push_back(x.emails.find(n));
+    tries.push_back(x.locals.find(n));
+    // Canvas's "Download Submissions": lastfirst_[late_]USERID_SUBMISSIONID_file
+    {
+        std::vector<std::string> parts;
+        std::stringstream ss(n);
+        for (std::string p; std::getline(ss, p, '_');) parts.push_back(p);
+        size_t k = parts.size() > 1 && parts[1] == "late" ? 2 : 1;
+        auto digits = [](const std::string& p) {
+            return !p.empty() && std::all_of(p.begin(), p.end(), [](char c) { return std::isdigit(static_cast<unsigned char>(c)); });
+        };
+        if (parts.size() > k + 1 && digits(parts[k]) && digits(parts[k + 1])) tries.push_back(x.ids.find(parts[k]));
+    }
+    // Moodle's "Download all submissions": Full Name_PARTICIPANT_assignsubmission_file_
+    std::string name = raw;
+    const size_t moodle = n.find("_assignsubmission_");
+    if (moodle != std::string::npos) {
+        const size_t cut = n.rfind('_', moodle - 1);
+        if (cut != std::string::npos && cut > 0) name = raw.substr(0, cut);
+    }
+    // The name: every key of it must lead to the same single entry.
+    std::vector<size_t> by_name;
+    for (const std::string& k : name_keys(name))
+        for (size_t i : x.names.find(k))
+            if (std::find(by_name.begin(), by_name.end(), i) == by_name.end()) by_name.push_back(i);
+    tries.push_back(by_name);
+    for (const std::vector<size_t>& found : tries) {
+        if (found.size() == 1) {
+            entry = found[0];
+            return true;
+        }
+        if (found.size() > 1) {
+            why = "'" + printable_text(raw, false) + "' fits several students of the roster (lines " + lines_of(roster, found) +
+                  "): name the folder by the student's id";
+            return false;
+        }
+    }
+    why = "'" + printable_text(raw, false) + "' is no id, email, login or name on the roster";
+    return false;
+}
+
+bool match_user(const Roster& roster, const Indexes& x, const GradescopeUser& u, size_t& entry, std::string& why) {
+    for (const std::vector<size_t>& found : {x.ids.find(lower(trim(u.sid))), x.emails.find(lower(trim(u.email)))}) {
+        if (found.size() == 1) {
+            entry = found[0];
+            return true;
+        }
+        if (found.size() > 1) {
+            why = "Gradescope's user " + printable_text(u.name, false) + " fits several students of the roster (lines " + lines_of(roster, found) + ")";
+            return false;
+        }
+    }
+    if (!trim(u.name).empty() && match_name(roster, x, u.name, entry, why)) return true;
+    why = "Gradescope's user " + printable_text(u.name, false) + " <" + printable_text(u.email, false) + ">" +
+          (u.sid.empty() ? "" : " (SID " + printable_text(u.sid, false) + ")") + " is not on the roster";
+    return false;
+}
+
+std::string format_or_empty(const SubmissionGrade* g, const LmsAssignment& a) {
+    if (!g || !g->graded) return "";
+    const double scaled = a.rubric_points > 0 ? g->total * a.points / a.rubric_points : g->total;
+    return format_points(scaled);
+}
+
+// Roster entries that get an LMS row, with the submission that grades them.
+std::vector<std::pair<size_t, std::string>> lms_rows(const Roster& roster, const RosterMatch& match) {
+    std::map<size_t, std::string> by_entry;
+    for (const auto& [sub, entries] : match.students)
+        for (size_t e : entries)
+            if (!match.contested.count(e)) by_entry[e] = sub;
+    std::vector<std::pair<size_t, std::string>> rows;
+    for (size_t i = 0; i < roster.entries.size(); ++i)
+        if (by_entry.count(i)) rows.push_back({i, by_entry[i]});
+    return rows;
+}
+
+}  // namespace
+
+Roster parse_roster(const std::string& text_in, const std::string& path) {
+    std::string text = text_in;
+    if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // Excel's and Moodle's byte-order mark
+    const std::string first_line = text.substr(0, text.find('\n'));
+    char sep = ',';
+    if (first_line.find(',') == std::string::npos) {
+        if (first_line.find(';') != std::string::npos) sep = ';';
+        else if (first_line.find('\t') != std::string::npos) sep = '\t';
+    }
+    std::vector<CsvRecord> records = parse_csv(text, sep, path);
+    while (!records.empty() && all_blank(records.front().cells)) records.erase(records.begin());
+    if (records.empty()) throw RosterError(path + ":1: the roster is empty: give a CSV with a header row (id, name, email, section) and a row per student");
+    const CsvRecord& head = records.front();
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < head.cells.size(); ++i) {
+        const std::string k = header_key(head.cells[i]);
+        if (!k.empty() && !col.count(k)) col[k] = i;
+    }
+    auto column = [&](std::initializer_list<const char*> names) -> long {
+        for (const char* n : names)
+            if (col.count(n)) return static_cast<long>(col[n]);
+        return -1;
+    };
+    Roster r;
+    r.path = path;
+    const long c_student = column({"student"});
+    const long c_canvas_sis = column({"sis user id"});
+    const bool canvas = c_student >= 0 && (c_canvas_sis >= 0 || column({"sis login id"}) >= 0);
+    const long c_canvas_id = canvas ? column({"id"}) : -1;
+    const long c_id = column({"sis user id", "id number", "idnumber", "student id", "student number", "sid", "student_id", "id", "user id"});
+    const long c_login = column({"sis login id", "login id", "username", "user name", "login"});
+    const long c_email = column({"email", "email address", "e mail", "e mail address", "mail"});
+    const long c_name = column({"student", "name", "full name", "student name"});
+    const long c_first = column({"first name", "firstname", "given name", "first"});
+    const long c_last = column({"last name", "lastname", "surname", "family name", "last"});
+    const long c_section = column({"section", "sections", "section name", "group", "groups"});
+    const long c_pseudonym = column({"pseudonym", "leaderboard name", "alias", "nickname"});
+    const long c_role = column({"role", "roles"});
+    const bool gradescope = column({"sid"}) >= 0 && column({"sections", "role"}) >= 0;
+    r.form = canvas ? "canvas" : column({"id number"}) >= 0 || column({"email address"}) >= 0 ? "moodle" : gradescope ? "gradescope" : "plain";
+    if (c_id < 0 && c_login < 0 && c_email < 0 && c_canvas_id < 0)
+        throw RosterError(path + ":" + std::to_string(head.line) +
+                          ": the header names no column of student ids, logins or emails: the first row must name the columns "
+                          "(id, name, email, section; or a Canvas, Moodle or Gradescope export's own)");
+    std::map<std::string, int> seen_id, seen_pseudonym;
+    for (size_t k = 1; k < records.size(); ++k) {
+        const CsvRecord& rec = records[k];
+        if (all_blank(rec.cells)) continue;
+        auto cell = [&](long c) { return c >= 0 && static_cast<size_t>(c) < rec.cells.size() ? trim(rec.cells[c]) : std::string(); };
+        for (size_t c = head.cells.size(); c < rec.cells.size(); ++c)
+            if (!trim(rec.cells[c]).empty())
+                throw RosterError(path + ":" + std::to_string(rec.line) + ": this row has " + std::to_string(rec.cells.size()) +
+                                  " cells but the header names " + std::to_string(head.cells.size()) +
+                                  " columns: quote a cell that holds the separator");
+        RosterEntry e;
+        e.line = rec.line;
+        e.name = c_name >= 0 ? cell(c_name) : trim(cell(c_first) + " " + cell(c_last));
+        // Canvas's export: its "Points Possible" row, and the course's Test Student.
+        if (canvas && (e.name == "Points Possible" || e.name == "Student, Test" || e.name == "Test Student")) continue;
+        const std::string role = lower(cell(c_role));
+        if (!role.empty() && role.find("student") == std::string::npos && role.find("learner") == std::string::npos) continue;
+        e.canvas_id = cell(c_canvas_id);
+        e.sis_id = canvas ? cell(c_canvas_sis) : cell(c_id);
+        e.login = cell(c_login);
+        e.email = cell(c_email);
+        if (e.email.empty() && e.login.find('@') != std::string::npos) e.email = e.login;
+        e.section = cell(c_section);
+        e.pseudonym = cell(c_pseudonym);
+        e.id = canvas ? (!e.sis_id.empty() ? e.sis_id : e.canvas_id) : e.sis_id;
+        if (e.id.empty()) e.id = !e.login.empty() ? e.login : e.email;
+        if (e.id.empty())
+            throw RosterError(path + ":" + std::to_string(rec.line) + ": this student has no id, login or email: give each student one");
+        const std::string key = lower(e.id);
+        if (seen_id.count(key))
+            throw RosterError(path + ":" + std::to_string(rec.line) + ": the id '" + printable_text(e.id, false) + "' is already on line " +
+                              std::to_string(seen_id[key]) + ": list each student once");
+        seen_id[key] = rec.line;
+        if (!e.pseudonym.empty()) {
+            if (e.pseudonym.size() > 60)
+                throw RosterError(path + ":" + std::to_string(rec.line) + ": the pseudonym is longer than 60 bytes: choose a shorter one");
+            const std::string p = lower(e.pseudonym);
+            if (seen_pseudonym.count(p))
+                throw RosterError(path + ":" + std::to_string(rec.line) + ": the pseudonym '" + printable_text(e.pseudonym, false) +
+                                  "' is already on line " + std::to_string(seen_pseudonym[p]) + ": pseudonyms must differ");
+            seen_pseudonym[p] = rec.line;
+        }
+        r.entries.push_back(e);
+    }
+    return r;
+}
+
+std::vector<GradescopeUser> parse_gradescope_metadata(const std::string& text, const std::string& source) {
+    const json j = json::parse(text, nullptr, false);
+    if (j.is_discarded() || !j.is_object() || !j.contains("users") || !j.at("users").is_array())
+        throw RosterError(source + " is not Gradescope's submission metadata (a JSON object with a \"users\" list): remove it or export it again");
+    auto text_of = [](const json& u, const char* k) -> std::string {
+        if (!u.contains(k) || u.at(k).is_null()) return "";
+        return u.at(k).is_string() ? u.at(k).get<std::string>() : u.at(k).dump();
+    };
+    std::vector<GradescopeUser> users;
+    for (const json& u : j.at("users")) {
+        if (!u.is_object()) continue;
+        users.push_back({text_of(u, "name"), text_of(u, "email"), text_of(u, "sid"), text_of(u, "id")});
+    }
+    return users;
+}
+
+std::map<std::string, std::vector<GradescopeUser>> parse_gradescope_export(const std::string& yml) {
+    std::map<std::string, std::vector<GradescopeUser>> out;
+    auto unquote = [](std::string v) {
+        v = trim(v);
+        if (v.size() >= 2 && v.front() == '\'' && v.back() == '\'') return replace_all(v.substr(1, v.size() - 2), "''", "'");
+        if (v.size() >= 2 && v.front() == '"' && v.back() == '"') return replace_all(v.substr(1, v.size() - 2), "\\\"", "\"");
+        return v;
+    };
+    std::string current;
+    bool in_submitters = false;
+    size_t submitters_indent = 0;
+    std::istringstream in(yml);
+    for (std::string line; std::getline(in, line);) {
+        if (!line.empty() && line.back() == '\r') line.pop_back();
+        const size_t indent = line.find_first_not_of(' ');
+        if (indent == std::string::npos || line[indent] == '#' || line.compare(0, 3, "---") == 0) continue;
+        std::string t = line.substr(indent);
+        if (indent == 0) {  // a submission: "submission_123456:"
+            current = unquote(t.substr(0, t.find(':', t[0] == ':' ? 1 : 0)));
+            out[current];
+            in_submitters = false;
+            continue;
+        }
+        if (current.empty()) continue;
+        if (t == ":submitters:" || t == "submitters:") {
+            in_submitters = true;
+            submitters_indent = indent;
+            continue;
+        }
+        if (!in_submitters) continue;
+        const bool item = t.compare(0, 2, "- ") == 0;
+        if (!item && indent <= submitters_indent) {
+            in_submitters = false;
+            continue;
+        }
+        if (item) {
+            out[current].push_back({});
+            t = trim(t.substr(2));
+        }
+        if (out[current].empty()) continue;
+        if (!t.empty() && t[0] == ':') t.erase(0, 1);
+        const size_t colon = t.find(':');
+        if (colon == std::string::npos) continue;
+        const std::string key = t.substr(0, colon), value = unquote(t.substr(colon + 1));
+        GradescopeUser& u = out[current].back();
+        if (key == "name") u.name = value;
+        else if (key == "sid") u.sid = value;
+        else if (key == "email") u.email = value;
+    }
+    return out;
+}
+
+std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources) {
+    std::vector<SubmissionName> names;
+    std::map<std::string, std::map<std::string, std::vector<GradescopeUser>>> exports;  // class folder -> its export's submitters
+    for (const SubmissionSource& s : sources) {
+        SubmissionName n{s.id, s.name, false, {}};
+        if (!s.folder.empty()) {
+            // The export's list (beside the folders, where no student writes) wins over a
+            // submission_metadata.json in the folder, which a student could have uploaded.
+            const std::string meta = s.folder + "/submission_metadata.json";
+            const std::string parent = s.folder.substr(0, s.folder.find_last_of('/'));
+            if (exists(parent + "/submission_metadata.yml")) {
+                if (!exports.count(parent)) exports[parent] = parse_gradescope_export(read_file(parent + "/submission_metadata.yml"));
+                auto it = exports[parent].find(basename_of(s.folder));
+                if (it != exports[parent].end()) {
+                    n.has_metadata = true;
+                    n.users = it->second;
+                }
+            }
+            if (!n.has_metadata && exists(meta)) {
+                n.has_metadata = true;
+                n.users = parse_gradescope_metadata(read_file(meta), meta);
+            }
+        }
+        names.push_back(n);
+    }
+    return names;
+}
+
+RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>& submissions) {
+    RosterMatch m;
+    const Indexes x = index_roster(roster);
+    std::map<size_t, std::vector<std::string>> by_entry;
+    for (const SubmissionName& s : submissions) {
+        std::vector<size_t> found;
+        std::vector<std::string> problems;
+        if (s.has_metadata) {
+            if (s.users.empty()) problems.push_back("its submission_metadata.json names no user");
+            for (const GradescopeUser& u : s.users) {
+                size_t e = 0;
+                std::string why;
+                if (match_user(roster, x, u, e, why)) {
+                    if (std::find(found.begin(), found.end(), e) == found.end()) found.push_back(e);
+                } else {
+                    problems.push_back(why);
+                }
+            }
+        } else {
+            size_t e = 0;
+            std::string why;
+            if (match_name(roster, x, s.name.empty() ? s.id : s.name, e, why)) found.push_back(e);
+            else problems.push_back(why);
+        }
+        if (!problems.empty()) m.unmatched.push_back({s.id, join(problems, "; ")});
+        if (!found.empty()) m.students[s.id] = found;
+        for (size_t e : found) by_entry[e].push_back(s.id);
+    }
+    for (size_t i = 0; i < roster.entries.size(); ++i) {
+        auto it = by_entry.find(i);
+        if (it == by_entry.end()) m.without_submission.push_back(i);
+        else if (it->second.size() > 1) m.contested[i] = it->second;
+    }
+    return m;
+}
+
+std::vector<std::string> roster_column_names() { return {"roster_id", "name", "email", "section"}; }
+
+std::vector<std::string> roster_cells(const Roster& roster, const RosterMatch& match, const std::string& submission) {
+    std::vector<std::string> id, name, email, section;
+    auto it = match.students.find(submission);
+    if (it != match.students.end())
+        for (size_t e : it->second) {
+            const RosterEntry& r = roster.entries[e];
+            id.push_back(r.id);
+            name.push_back(r.name);
+            email.push_back(r.email);
+            section.push_back(r.section);
+        }
+    return {join(id, "; "), join(name, "; "), join(email, "; "), join(section, "; ")};
+}
+
+std::string add_roster_columns(const std::string& gradebook_csv, const std::vector<std::string>& ids, const Roster& roster,
+                               const RosterMatch& match) {
+    // The first cell of each record is csv_field(student): the roster's cells go after it.
+    std::vector<std::string> records;
+    {
+        std::string rec;
+        bool quoted = false;
+        for (char c : gradebook_csv) {
+            rec += c;
+            if (c == '"') quoted = !quoted;
+            else if (c == '\n' && !quoted) {
+                records.push_back(rec);
+                rec.clear();
+            }
+        }
+        if (!rec.empty()) records.push_back(rec);
+    }
+    auto insert_after_first = [](const std::string& record, const std::string& first, const std::string& cells) {
+        if (record.compare(0, first.size(), first) != 0) throw std::logic_error("gradebook record does not start with its student");
+        return first + cells + record.substr(first.size());
+    };
+    std::string out;
+    for (size_t k = 0; k < records.size(); ++k) {
+        std::string cells;
+        if (k == 0) {
+            for (const std::string& c : roster_column_names()) cells += "," + c;
+            out += insert_after_first(records[0], "student", cells);
+            continue;
+        }
+        const std::string& id = k - 1 < ids.size() ? ids[k - 1] : std::string();
+        for (const std::string& c : roster_cells(roster, match, id)) cells += "," + csv_field(c);
+        out += insert_after_first(records[k], csv_field(id), cells);
+    }
+    return out;
+}
+
+std::string roster_record_json(const Roster& roster, const RosterMatch& match, const LmsAssignment& a) {
+    json j;
+    j["roster"] = roster.path;
+    j["form"] = roster.form;
+    j["assignment"] = {{"name", a.name}, {"points", a.points}, {"rubric_points", a.rubric_points}};
+    j["entries"] = json::array();
+    for (const RosterEntry& e : roster.entries)
+        j["entries"].push_back({{"line", e.line}, {"id", e.id}, {"name", e.name}, {"email", e.email}, {"section", e.section},
+                                {"pseudonym", e.pseudonym}, {"canvas_id", e.canvas_id}, {"sis_id", e.sis_id}, {"login", e.login}});
+    j["students"] = json::object();
+    for (const auto& [sub, entries] : match.students) j["students"][sub] = entries;
+    j["unmatched"] = json::array();
+    for (const auto& [sub, why] : match.unmatched) j["unmatched"].push_back({{"submission", sub}, {"why", why}});
+    j["without_submission"] = match.without_submission;
+    j["contested"] = json::object();
+    for (const auto& [e, subs] : match.contested) j["contested"][std::to_string(e)] = subs;
+    return j.dump(2) + "\n";
+}
+
+void parse_roster_record(const std::string& text, const std::string& source, Roster& roster, RosterMatch& match, LmsAssignment& a) {
+    try {
+        const json j = json::parse(text);
+        roster = Roster();
+        match = RosterMatch();
+        roster.path = j.at("roster").get<std::string>();
+        roster.form = j.at("form").get<std::string>();
+        a.name = j.at("assignment").at("name").get<std::string>();
+        a.points = j.at("assignment").at("points").get<double>();
+        a.rubric_points = j.at("assignment").at("rubric_points").get<double>();
+        for (const json& e : j.at("entries"))
+            roster.entries.push_back({e.at("line").get<int>(), e.at("id").get<std::string>(), e.at("name").get<std::string>(),
+                                      e.at("email").get<std::string>(), e.at("section").get<std::string>(),
+                                      e.at("pseudonym").get<std::string>(), e.at("canvas_id").get<std::string>(),
+                                      e.at("sis_id").get<std::string>(), e.at("login").get<std::string>()});
+        for (const auto& [sub, entries] : j.at("students").items()) match.students[sub] = entries.get<std::vector<size_t>>();
+        for (const json& u : j.at("unmatched")) match.unmatched.push_back({u.at("submission").get<std::string>(), u.at("why").get<std::string>()});
+        match.without_submission = j.at("without_submission").get<std::vector<size_t>>();
+        for (const auto& [e, subs] : j.at("contested").items()) match.contested[std::stoul(e)] = subs.get<std::vector<std::string>>();
+        for (const auto& [sub, entries] : match.students)
+            for (size_t e : entries)
+                if (e >= roster.entries.size()) throw std::out_of_range("entry index");
+    } catch (const std::exception& e) {
+        throw RosterError(source + " is not a roster record written by the grader (" + std::string(e.what()) + "): grade with --roster again");
+    }
+}
+
+std::map<std::string, SubmissionGrade> audit_grades(const std::string& audit_jsonl, const std::string& source) {
+    std::map<std::string, SubmissionGrade> grades;
+    std::istringstream in(audit_jsonl);
+    bool compile_only = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        const json j = json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) throw RosterError(source + ": a line is not JSON: grade again or restore the file");
+        const std::string event = j.value("event", "");
+        if (event == "run") {
+            grades.clear();
+            compile_only = j.value("compile_only", false);
+        } else if (event == "submission") {
+            SubmissionGrade g;
+            // A result that is no grade (a grader error, a compile-only pass) has a null total.
+            const bool has_total = j.contains("total") && j["total"].is_number();
+            g.total = has_total ? j["total"].get<double>() : 0.0;
+            // A submission graded 0 for being rejected is graded; one whose tests were not run is
+            // not, nor one the grader could not grade.
+            g.graded = has_total && (!compile_only || !j.value("rejected", std::string()).empty()) && !j.contains("grader_error");
+            grades[j.value("student", "")] = g;
+        }
+    }
+    return grades;
+}
+
+std::string lms_canvas_csv(const Roster& roster, const RosterMatch& match, const LmsAssignment& a,
+                           const std::map<std::string, SubmissionGrade>& grades) {
+    std::ostringstream o;
+    o << "Student,ID,SIS User ID,SIS Login ID,Section," << csv_field(a.name) << "\n";
+    o << "Points Possible,,,,," << format_points(a.points) << "\n";
+    for (const auto& [e, sub] : lms_rows(roster, match)) {
+        const RosterEntry& r = roster.entries[e];
+        auto g = grades.find(sub);
+        o << csv_field(r.name) << "," << csv_field(r.canvas_id) << "," << csv_field(r.sis_id) << "," << csv_field(!r.login.empty() ? r.login : r.email)
+          << "," << csv_field(r.section) << "," << format_or_empty(g == grades.end() ? nullptr : &g->second, a) << "\n";
+    }
+    return o.str();
+}
+
+std::string lms_moodle_csv(const Roster& roster, const RosterMatch& match, const LmsAssignment& a,
+                           const std::map<std::string, SubmissionGrade>& grades) {
+    std::ostringstream o;
+    o << "ID number,Email address,Username,Full name," << csv_field(a.name) << "\n";
+    for (const auto& [e, sub] : lms_rows(roster, match)) {
+        const RosterEntry& r = roster.entries[e];
+        auto g = grades.find(sub);
+        o << csv_field(r.sis_id) << "," << csv_field(r.email) << "," << csv_field(r.login) << "," << csv_field(r.name) << ","
+          << format_or_empty(g == grades.end() ? nullptr : &g->second, a) << "\n";
+    }
+    return o.str();
+}
+
+std::string roster_report(const Roster& roster, const RosterMatch& match) {
+    std::ostringstream o;
+    size_t matched = 0;
+    for (size_t i = 0; i < roster.entries.size(); ++i)
+        if (std::find(match.without_submission.begin(), match.without_submission.end(), i) == match.without_submission.end()) ++matched;
+    o << "roster " << printable_text(roster.path, false) << " (" << roster.form << "): " << roster.entries.size() << " students, "
+      << matched << " with a submission\n";
+    if (!match.unmatched.empty()) {
+        o << "submissions not matched to the roster (graded, in gradebook.csv, not in the LMS files): " << match.unmatched.size() << "\n";
+        for (const auto& [sub, why] : match.unmatched) o << "  " << printable_text(sub, false) << ": " << printable_text(why, false) << "\n";
+    }
+    if (!match.without_submission.empty()) {
+        o << "students on the roster without a submission: " << match.without_submission.size() << "\n";
+        for (size_t i : match.without_submission) {
+            const RosterEntry& e = roster.entries[i];
+            o << "  line " << e.line << ": " << printable_text(e.id, false) << ", " << printable_text(e.name, false)
+              << (e.email.empty() ? "" : ", " + printable_text(e.email, false)) << (e.section.empty() ? "" : ", " + printable_text(e.section, false))
+              << "\n";
+        }
+    }
+    if (!match.contested.empty()) {
+        o << "students matched by several submissions (left out of the LMS files: keep one submission and grade again, or enter the grade by hand): "
+          << match.contested.size() << "\n";
+        for (const auto& [i, subs] : match.contested)
+            o << "  line " << roster.entries[i].line << ": " << printable_text(roster.entries[i].id, false) << ": "
+              << printable_text(join(subs, ", "), false) << "\n";
+    }
+    return o.str();
+}
+
+std::string write_roster_outputs(const std::string& out) {
+    const std::string record = out + "/roster.json";
+    if (!exists(record)) return "";
+    Roster roster;
+    RosterMatch match;
+    LmsAssignment a;
+    parse_roster_record(read_file(record), record, roster, match, a);
+    const std::map<std::string, SubmissionGrade> grades = audit_grades(read_file(out + "/audit.jsonl"), out + "/audit.jsonl");
+    write_file(out + "/lms-canvas.csv", lms_canvas_csv(roster, match, a, grades));
+    write_file(out + "/lms-moodle.csv", lms_moodle_csv(roster, match, a, grades));
+    const std::string report = roster_report(roster, match);
+    write_file(out + "/roster.txt", report);
+    return report;
+}
+
+std::string roster_of_run(const std::string& audit_jsonl) {
+    std::istringstream in(audit_jsonl);
+    std::string roster;
+    for (std::string line; std::getline(in, line);) {
+        const json j = json::parse(line, nullptr, false);
+        if (j.is_object() && j.value("event", "") == "run") roster = j.value("roster", std::string());
+    }
+    return roster;
+}
+
+}  // namespace grading

@@ -1,0 +1,364 @@
+#include "class/shard.h"
+
+#include <algorithm>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <sstream>
+
+#include "args.h"
+#include "class/results.h"
+#include "class/roster.h"
+#include "util/util.h"
+
+using nlohmann::json;
+using cudalabs::UsageError;
+
+namespace grading {
+
+ShardSpec parse_shard(const std::string& text) {
+    const size_t slash = text.find('/');
+    auto number = [&](const std::string& s) {
+        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
+            throw UsageError("--shard takes K/N (shard K of N, counted from 0: 0/4 ... 3/4), not '" + text + "'");
+        return std::stoi(s);
+    };
+    if (slash == std::string::npos) number("");
+    ShardSpec s;
+    s.k = number(text.substr(0, slash));
+    s.n = number(text.substr(slash + 1));
+    if (s.n < 1) throw UsageError("--shard " + text + ": N must be at least 1");
+    if (s.k >= s.n) throw UsageError("--shard " + text + ": K counts from 0, so it must be below N (0.." + std::to_string(s.n - 1) + ")");
+    return s;
+}
+
+std::vector<std::string> shard_members(const std::vector<std::string>& class_ids, int k, int n) {
+    std::vector<std::string> sorted = class_ids;
+    std::sort(sorted.begin(), sorted.end());
+    std::set<std::string> mine;
+    for (size_t i = static_cast<size_t>(k); i < sorted.size(); i += static_cast<size_t>(n)) mine.insert(sorted[i]);
+    std::vector<std::string> out;
+    for (const std::string& id : class_ids)
+        if (mine.count(id)) out.push_back(id);
+    return out;
+}
+
+std::string shard_record_json(const ShardRecord& r) {
+    json j = {{"shard", r.k},
+              {"shards", r.n},
+              {"finished", r.finished},
+              {"seed", r.seed},
+              {"lab", r.lab},
+              {"rubric", r.rubric},
+              {"rubric_sha256", r.rubric_sha256},
+              {"tree", r.tree},
+              {"tools", r.tools},
+              {"isolation", r.isolation},
+              {"device", r.device},
+              {"compile_only", r.compile_only},
+              {"class", r.class_ids},
+              {"assigned", r.assigned},
+              {"summary_head", r.summary_head},
+              {"summary_rows", r.summary_rows}};
+    if (!r.gpus.empty()) j["gpus"] = r.gpus;
+    if (!r.regrade_of.empty()) {
+        j["regrade_of"] = r.regrade_of;
+        j["regrade_notes"] = r.regrade_notes;
+    }
+    return j.dump(2) + "\n";
+}
+
+ShardRecord parse_shard_record(const std::string& text, const std::string& source) {
+    const json j = json::parse(text, nullptr, false);
+    ShardRecord r;
+    try {
+        if (j.is_discarded() || !j.is_object()) throw std::runtime_error("not JSON");
+        r.k = j.at("shard").get<int>();
+        r.n = j.at("shards").get<int>();
+        r.finished = j.at("finished").get<bool>();
+        r.seed = j.at("seed").get<unsigned long long>();
+        r.lab = j.at("lab").get<std::string>();
+        r.rubric = j.at("rubric").get<std::string>();
+        r.rubric_sha256 = j.at("rubric_sha256").get<std::string>();
+        r.tree = j.at("tree").get<std::string>();
+        r.tools = j.at("tools").get<std::string>();
+        r.isolation = j.at("isolation").get<std::string>();
+        r.device = j.at("device").get<std::string>();
+        r.compile_only = j.at("compile_only").get<bool>();
+        r.class_ids = j.at("class").get<std::vector<std::string>>();
+        r.assigned = j.at("assigned").get<std::vector<std::string>>();
+        r.summary_head = j.at("summary_head").get<std::vector<std::string>>();
+        r.summary_rows = j.at("summary_rows").get<std::map<std::string, std::vector<std::string>>>();
+        r.regrade_of = j.value("regrade_of", "");
+        if (j.contains("gpus")) r.gpus = j["gpus"].get<std::vector<std::string>>();
+        if (j.contains("regrade_notes")) r.regrade_notes = j["regrade_notes"].get<std::map<std::string, std::string>>();
+    } catch (const std::exception& e) {
+        throw UsageError(source + " is not a shard's shard.json (" + e.what() + ")");
+    }
+    if (r.n < 1 || r.k < 0 || r.k >= r.n) throw UsageError(source + ": shard " + std::to_string(r.k) + "/" + std::to_string(r.n) + " is out of range");
+    return r;
+}
+
+std::vector<std::string> csv_records(const std::string& text) {
+    std::vector<std::string> out;
+    std::string record;
+    bool quoted = false;
+    for (char c : text) {
+        record += c;
+        if (c == '"') quoted = !quoted;  // "" inside a quoted cell toggles twice
+        else if (c == '\n' && !quoted) {
+            out.push_back(record);
+            record.clear();
+        }
+    }
+    if (!record.empty()) out.push_back(record + "\n");
+    return out;
+}
+
+namespace {
+
+struct Shard {
+    std::string dir;
+    ShardRecord rec;
+    std::string gradebook_head;
+    std::map<std::string, std::string> gradebook_rows;  // student -> its record
+    json run_line;
+    std::map<std::string, std::string> audit_lines;     // student -> its line
+};
+
+// What to run again: `k` is the shard's number, or "K" for several.
+std::string rerun_hint(const ShardRecord& r, const std::string& what, const std::string& k) {
+    return "grade " + what + " again with grading/grade --lab " + r.lab + " --seed " + std::to_string(r.seed) + " --shard " + k + "/" +
+           std::to_string(r.n) + (r.compile_only ? " --compile-only" : "") + " (the same submissions and options), then merge again";
+}
+std::string rerun_hint(const ShardRecord& r) { return rerun_hint(r, "that shard", std::to_string(r.k)); }
+
+// The lines of an audit log after its last "run" line: a folder graded twice appends.
+void read_audit(Shard& s) {
+    const std::string path = s.dir + "/audit.jsonl";
+    if (!exists(path)) throw UsageError(s.dir + " has no audit.jsonl: " + rerun_hint(s.rec));
+    std::istringstream in(read_file(path));
+    std::vector<json> block;
+    bool seen_run = false;
+    for (std::string line; std::getline(in, line);) {
+        if (line.empty()) continue;
+        json j = json::parse(line, nullptr, false);
+        if (j.is_discarded() || !j.is_object()) throw UsageError(path + ": a line is not JSON");
+        if (j.value("event", "") == "run") {
+            seen_run = true;
+            s.run_line = j;
+            block.clear();
+        } else if (j.value("event", "") == "submission") {
+            block.push_back(j);
+        }
+    }
+    if (!seen_run) throw UsageError(path + " has no run line");
+    for (const json& j : block) {
+        const std::string student = j.value("student", "");
+        if (s.audit_lines.count(student)) throw UsageError("student '" + student + "' appears twice in " + path);
+        s.audit_lines[student] = j.dump();
+    }
+}
+
+// The gradebook's rows in the shard's order, checked against the students it was assigned.
+void read_gradebook(Shard& s) {
+    const std::string path = s.dir + "/gradebook.csv";
+    if (!exists(path)) throw UsageError(s.dir + " has no gradebook.csv: " + rerun_hint(s.rec));
+    std::vector<std::string> records = csv_records(read_file(path));
+    if (records.empty()) throw UsageError(path + " is empty");
+    s.gradebook_head = records[0];
+    if (records.size() - 1 != s.rec.assigned.size())
+        throw UsageError(path + " has " + std::to_string(records.size() - 1) + " rows but the shard was assigned " +
+                         std::to_string(s.rec.assigned.size()) + " students: " + rerun_hint(s.rec));
+    for (size_t i = 0; i < s.rec.assigned.size(); ++i) {
+        const std::string& id = s.rec.assigned[i];
+        const std::string cell = csv_field(id) + ",";
+        if (records[i + 1].compare(0, cell.size(), cell) != 0)
+            throw UsageError(path + ": row " + std::to_string(i + 1) + " is not student '" + id + "', whom shard.json names there");
+        s.gradebook_rows[id] = records[i + 1];
+    }
+}
+
+// One value for the class when the shards agree, else each shard's.
+template <class Get>
+std::string combined(const std::vector<Shard>& shards, Get get) {
+    std::set<std::string> distinct;
+    for (const Shard& s : shards) distinct.insert(get(s.rec));
+    if (distinct.size() == 1) return *distinct.begin();
+    std::vector<std::string> each;
+    for (const Shard& s : shards) each.push_back("shard " + std::to_string(s.rec.k) + ": " + get(s.rec));
+    return join(each, "; ");
+}
+
+}  // namespace
+
+std::string merge_shards(const std::string& out, const std::vector<std::string>& shard_dirs) {
+    if (shard_dirs.empty()) throw UsageError("merge needs the shards' folders: grading/grade merge OUT SHARD_DIR...");
+    std::vector<Shard> shards;
+    for (const std::string& d : shard_dirs) {
+        const std::string dir = absolute(d);
+        if (!is_dir(dir)) throw UsageError("no such folder: " + d);
+        if (dir == absolute(out)) throw UsageError("the merged results' folder " + out + " is also given as a shard");
+        if (!exists(dir + "/shard.json"))
+            throw UsageError(d + " has no shard.json: it is not the folder of a grading/grade --shard K/N run, or that shard stopped "
+                             "before it began grading (then grade it again)");
+        Shard s;
+        s.dir = dir;
+        s.rec = parse_shard_record(read_file(dir + "/shard.json"), d + "/shard.json");
+        shards.push_back(s);
+    }
+
+    // All of one run: the same seed, rubric, tree, lab, N, class and mode.
+    const ShardRecord& first = shards[0].rec;
+    auto same = [&](const char* what, auto get, auto show) {
+        for (const Shard& s : shards)
+            if (get(s.rec) != get(first))
+                throw UsageError("shards of different " + std::string(what) + ": " + shard_dirs[0] + " has " + show(first) + ", " + s.dir +
+                                 " has " + show(s.rec) + "; merge only the shards of one class graded with the same --seed, rubric, tree, lab and N");
+    };
+    auto text = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
+    same("labs", [](const ShardRecord& r) { return r.lab; }, [](const ShardRecord& r) { return "lab " + r.lab; });
+    same("seeds", [](const ShardRecord& r) { return r.seed; }, [](const ShardRecord& r) { return "seed " + std::to_string(r.seed); });
+    same("rubrics", [](const ShardRecord& r) { return r.rubric_sha256; },
+         [](const ShardRecord& r) { return "rubric " + r.rubric + " (sha256 " + r.rubric_sha256.substr(0, 12) + ")"; });
+    same("trees", [](const ShardRecord& r) { return r.tree; }, [&](const ShardRecord& r) { return "tree " + text(r.tree); });
+    same("shard counts (N)", [](const ShardRecord& r) { return r.n; }, [](const ShardRecord& r) { return "N = " + std::to_string(r.n); });
+    same("modes", [](const ShardRecord& r) { return r.compile_only; },
+         [](const ShardRecord& r) { return std::string(r.compile_only ? "--compile-only" : "full grading"); });
+    same("regrades", [](const ShardRecord& r) { return r.regrade_of; }, [&](const ShardRecord& r) { return "regrade of " + text(r.regrade_of); });
+    same("classes", [](const ShardRecord& r) { return r.class_ids; },
+         [](const ShardRecord& r) { return std::to_string(r.class_ids.size()) + " students (" + join(r.class_ids, " ").substr(0, 200) + ")"; });
+    same("rubric tests", [](const ShardRecord& r) { return r.summary_head; }, [](const ShardRecord& r) { return join(r.summary_head, " "); });
+
+    // Every shard once, each finished.
+    std::map<int, std::string> by_k;
+    for (const Shard& s : shards) {
+        auto it = by_k.find(s.rec.k);
+        if (it != by_k.end())
+            throw UsageError("shard " + std::to_string(s.rec.k) + "/" + std::to_string(s.rec.n) + " is given twice: " + it->second + " and " + s.dir);
+        by_k[s.rec.k] = s.dir;
+    }
+    std::vector<std::string> missing;
+    for (int k = 0; k < first.n; ++k)
+        if (!by_k.count(k)) missing.push_back(std::to_string(k));
+    if (missing.size() == 1)
+        throw UsageError("shard " + missing[0] + " of " + std::to_string(first.n) + " is missing: " +
+                         rerun_hint(first, "only that one", missing[0]) + ", giving every shard's folder");
+    if (missing.size() > 1)
+        throw UsageError("shards " + join(missing, ", ") + " of " + std::to_string(first.n) + " are missing: " +
+                         rerun_hint(first, "only those", "K") + ", giving every shard's folder");
+    for (const Shard& s : shards)
+        if (!s.rec.finished)
+            throw UsageError("shard " + std::to_string(s.rec.k) + "/" + std::to_string(s.rec.n) + " (" + s.dir + ") did not finish: " +
+                             rerun_hint(s.rec));
+
+    // Every student in exactly one shard, the one the slicing gives.
+    std::map<std::string, int> owner;
+    for (const Shard& s : shards)
+        for (const std::string& id : s.rec.assigned) {
+            auto it = owner.find(id);
+            if (it != owner.end())
+                throw UsageError("student '" + id + "' appears in two shards (" + std::to_string(it->second) + " and " + std::to_string(s.rec.k) +
+                                 "): merge only the shards of one class");
+            owner[id] = s.rec.k;
+        }
+    for (const Shard& s : shards)
+        if (s.rec.assigned != shard_members(s.rec.class_ids, s.rec.k, s.rec.n))
+            throw UsageError(s.dir + "/shard.json: its students are not those of shard " + std::to_string(s.rec.k) + "/" +
+                             std::to_string(s.rec.n) + " of its class");
+
+    // With --roster: every shard matched the whole class, so their roster.json are one.
+    const std::string roster_record = exists(shards[0].dir + "/roster.json") ? read_file(shards[0].dir + "/roster.json") : "";
+    for (const Shard& s : shards)
+        if ((exists(s.dir + "/roster.json") ? read_file(s.dir + "/roster.json") : "") != roster_record)
+            throw UsageError(s.dir + "/roster.json differs from " + shards[0].dir + "/roster.json (or only one has it): grade every shard with "
+                             "the same --roster and --lms options, then merge again");
+
+    // Each shard's files hold what it says.
+    for (Shard& s : shards) {
+        read_gradebook(s);
+        read_audit(s);
+        if (s.gradebook_head != shards[0].gradebook_head)
+            throw UsageError(s.dir + "/gradebook.csv has other columns than " + shards[0].dir + "/gradebook.csv");
+        for (const std::string& id : s.rec.assigned) {
+            if (!s.audit_lines.count(id)) throw UsageError(s.dir + "/audit.jsonl has no line for student '" + id + "': " + rerun_hint(s.rec));
+            for (const char* f : {"feedback/%.md", "results/%.json"}) {
+                const std::string path = s.dir + "/" + replace_all(f, "%", id);
+                if (!exists(path)) throw UsageError(path + " is missing: " + rerun_hint(s.rec));
+            }
+            auto row = s.rec.summary_rows.find(id);
+            if (row == s.rec.summary_rows.end() || row->second.size() != s.rec.summary_head.size())
+                throw UsageError(s.dir + "/shard.json has no summary row for student '" + id + "'");
+        }
+        if (s.audit_lines.size() != s.rec.assigned.size())
+            throw UsageError(s.dir + "/audit.jsonl has " + std::to_string(s.audit_lines.size()) + " submission lines but the shard was assigned " +
+                             std::to_string(s.rec.assigned.size()) + " students");
+    }
+
+    // OUT: new or empty; nothing of a shard is moved or removed.
+    if (exists(out) && (!is_dir(out) || !list_dir(out).empty()))
+        throw UsageError(out + " already exists and is not empty: merge writes into a new or empty folder");
+    make_dirs(out + "/feedback");
+    make_dirs(out + "/results");
+
+    std::map<std::string, const Shard*> shard_of;
+    for (const Shard& s : shards)
+        for (const std::string& id : s.rec.assigned) shard_of[id] = &s;
+    const std::vector<std::string>& class_ids = first.class_ids;
+    for (const std::string& id : class_ids) {
+        const Shard& s = *shard_of.at(id);
+        write_file(out + "/feedback/" + id + ".md", read_file(s.dir + "/feedback/" + id + ".md"));
+        write_file(out + "/results/" + id + ".json", read_file(s.dir + "/results/" + id + ".json"));
+    }
+
+    std::string gradebook = shards[0].gradebook_head;
+    for (const std::string& id : class_ids) gradebook += shard_of.at(id)->gradebook_rows.at(id);
+    write_file(out + "/gradebook.csv", gradebook);
+
+    const std::string isolation = combined(shards, [](const ShardRecord& r) { return r.isolation; });
+    const std::string tools = combined(shards, [](const ShardRecord& r) { return r.tools; });
+    const std::string device = combined(shards, [](const ShardRecord& r) { return r.device; });
+    json run_line = shards[0].run_line;
+    run_line.erase("shard");
+    run_line["submissions"] = class_ids.size();
+    run_line["isolation"] = isolation;
+    run_line["tools"] = tools;
+    // Shards graded with --gpus: every shard's GPUs, each marked with its shard.
+    std::vector<const Shard*> by_shard;
+    for (const Shard& s : shards) by_shard.push_back(&s);
+    std::sort(by_shard.begin(), by_shard.end(), [](const Shard* a, const Shard* b) { return a->rec.k < b->rec.k; });
+    std::vector<std::string> gpu_lines;
+    json gpus = json::array();
+    for (const Shard* s : by_shard) {
+        for (const std::string& line : s->rec.gpus) gpu_lines.push_back("shard " + std::to_string(s->rec.k) + ", " + line);
+        if (s->run_line.contains("gpus") && s->run_line.at("gpus").is_array())
+            for (json g : s->run_line.at("gpus")) {
+                g["shard"] = s->rec.k;
+                gpus.push_back(g);
+            }
+    }
+    run_line.erase("gpus");
+    if (!gpus.empty()) run_line["gpus"] = gpus;
+    std::string audit = run_line.dump() + "\n";
+    for (const std::string& id : class_ids) audit += shard_of.at(id)->audit_lines.at(id) + "\n";
+    write_file(out + "/audit.jsonl", audit);
+
+    std::vector<std::vector<std::string>> rows = {first.summary_head};
+    std::vector<std::string> notes;
+    size_t same_count = 0;
+    for (const std::string& id : class_ids) {
+        const ShardRecord& r = shard_of.at(id)->rec;
+        rows.push_back(r.summary_rows.at(id));
+        auto note = r.regrade_notes.find(id);
+        if (note == r.regrade_notes.end() || note->second.empty()) ++same_count;
+        else notes.push_back(note->second);
+    }
+    const std::string summary = summary_table(rows) + "\n" +
+                                summary_tail(first.lab, class_ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes) +
+                                gpu_summary(gpu_lines, "the shards' --gpus");
+    write_file(out + "/summary.txt", summary);
+    if (roster_record.empty()) return summary;
+    write_file(out + "/roster.json", roster_record);
+    return summary + write_roster_outputs(out);  // the class's LMS files, from the merged audit log
+}
+
+}  // namespace grading

@@ -1,0 +1,347 @@
+#include "intake/rubric.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include "args.h"  // cudalabs::parse_dims
+
+namespace grading {
+
+const char* visibility_name(Visibility v) {
+    switch (v) {
+        case Visibility::Visible: return "visible";
+        case Visibility::Hidden: return "hidden";
+        case Visibility::AfterDueDate: return "after_due_date";
+        case Visibility::AfterPublished: return "after_published";
+    }
+    return "visible";
+}
+
+double Curve::fraction(double slowdown) const {
+    if (points.empty()) return 0;
+    if (!(slowdown >= 0)) return 0;  // NaN: nothing measured
+    if (slowdown <= points.front().first) return points.front().second;
+    for (size_t i = 1; i < points.size(); ++i) {
+        const auto& a = points[i - 1];
+        const auto& b = points[i];
+        if (slowdown <= b.first) {
+            double t = (slowdown - a.first) / (b.first - a.first);
+            return a.second + t * (b.second - a.second);
+        }
+    }
+    return points.back().second;
+}
+
+namespace {
+
+std::string trim(const std::string& s) {
+    size_t a = s.find_first_not_of(" \t\r");
+    if (a == std::string::npos) return "";
+    size_t b = s.find_last_not_of(" \t\r");
+    return s.substr(a, b - a + 1);
+}
+
+std::vector<std::string> words(const std::string& s) {
+    std::vector<std::string> out;
+    std::string w;
+    for (char c : s) {
+        if (c == ' ' || c == '\t' || c == ',') {
+            if (!w.empty()) out.push_back(w);
+            w.clear();
+        } else {
+            w += c;
+        }
+    }
+    if (!w.empty()) out.push_back(w);
+    return out;
+}
+
+double to_number(const std::string& s) {
+    size_t used = 0;
+    double v = std::stod(s, &used);
+    if (used != s.size() || !std::isfinite(v)) throw std::invalid_argument("not a number: '" + s + "'");
+    return v;
+}
+
+bool is_word(const std::string& s) {
+    if (s.empty()) return false;
+    return std::all_of(s.begin(), s.end(), [](char c) {
+        return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-';
+    });
+}
+
+// The lab programs' own parser (common/args.h): a size the rubric accepts is one --size takes.
+std::vector<long long> parse_dims(const std::string& s) {
+    try {
+        return cudalabs::parse_dims(s);
+    } catch (const cudalabs::UsageError& e) {
+        throw std::invalid_argument(std::string("bad size: ") + e.what());
+    }
+}
+
+bool parse_bool(const std::string& s) {
+    if (s == "yes" || s == "true" || s == "1") return true;
+    if (s == "no" || s == "false" || s == "0") return false;
+    throw std::invalid_argument("expected yes or no, got '" + s + "'");
+}
+
+}  // namespace
+
+Curve parse_curve(const std::string& text) {
+    Curve c;
+    for (const std::string& w : words(text)) {
+        size_t colon = w.find(':');
+        if (colon == std::string::npos)
+            throw std::invalid_argument("curve point '" + w + "' is not SLOWDOWN:FRACTION");
+        double x = to_number(w.substr(0, colon)), y = to_number(w.substr(colon + 1));
+        if (x < 1) throw std::invalid_argument("curve slowdown " + w.substr(0, colon) + " is below 1");
+        if (y < 0 || y > 1) throw std::invalid_argument("curve fraction " + w.substr(colon + 1) + " is outside 0..1");
+        if (!c.points.empty() && x <= c.points.back().first)
+            throw std::invalid_argument("curve slowdowns must increase");
+        if (!c.points.empty() && y > c.points.back().second)
+            throw std::invalid_argument("curve fractions must not increase with the slowdown");
+        c.points.push_back({x, y});
+    }
+    if (c.points.empty()) throw std::invalid_argument("empty curve");
+    return c;
+}
+
+const char* host_transfers_name(HostTransfers h) {
+    switch (h) {
+        case HostTransfers::Allowed: return "allowed";
+        case HostTransfers::ToDevice: return "to_device";
+        case HostTransfers::None: return "none";
+    }
+    return "allowed";
+}
+
+std::vector<std::string> rubric_disagreements(const Rubric& rubric, const LabDeclaration& lab) {
+    auto has = [](const std::vector<std::string>& list, const std::string& x) {
+        return std::find(list.begin(), list.end(), x) != list.end();
+    };
+    auto canonical = [](const std::string& size) { return cudalabs::format_dims(cudalabs::parse_dims(size)); };
+    std::vector<std::string> found;
+    std::vector<std::string> covered;
+    for (const TestSpec& t : rubric.tests) {
+        for (const std::string& v : t.variants) {
+            if (!has(lab.variants, v))
+                found.push_back("test '" + t.id + "' names variant '" + v + "', which the lab does not have");
+            else if (has(lab.yardsticks, v))
+                found.push_back("test '" + t.id + "' grades '" + v + "', which is the lab's yardstick, not the student's");
+        }
+        if (t.kind != TestKind::Correctness) continue;
+        covered.insert(covered.end(), t.variants.begin(), t.variants.end());
+        std::vector<std::string> sizes;
+        for (const std::string& s : t.sizes) sizes.push_back(canonical(s));
+        std::vector<std::string> missing;
+        for (const std::string& s : lab.check_sizes)
+            if (!has(sizes, canonical(s))) missing.push_back(s);
+        if (!missing.empty()) {
+            std::string list;
+            for (const std::string& m : missing) list += (list.empty() ? "" : " ") + m;
+            found.push_back("test '" + t.id + "' lacks the driver's check sizes " + list +
+                            " (add them to its sizes: a rubric may add sizes, never drop one)");
+        }
+    }
+    for (const std::string& v : lab.variants)
+        if (!has(lab.yardsticks, v) && !has(covered, v))
+            found.push_back("no correctness test covers variant '" + v + "'");
+    return found;
+}
+
+bool glob_match(const std::string& p, const std::string& t) {
+    // Iterative matcher with backtracking to the last '*'.
+    size_t pi = 0, ti = 0, star = std::string::npos, mark = 0;
+    while (ti < t.size()) {
+        if (pi < p.size() && (p[pi] == '?' || p[pi] == t[ti])) { ++pi; ++ti; }
+        else if (pi < p.size() && p[pi] == '*') { star = pi++; mark = ti; }
+        else if (star != std::string::npos) { pi = star + 1; ti = ++mark; }
+        else return false;
+    }
+    while (pi < p.size() && p[pi] == '*') ++pi;
+    return pi == p.size();
+}
+
+double Rubric::total_points() const {
+    double sum = 0;
+    for (const TestSpec& t : tests) sum += t.points;
+    return sum;
+}
+
+const TestSpec* Rubric::find(const std::string& id) const {
+    for (const TestSpec& t : tests)
+        if (t.id == id) return &t;
+    return nullptr;
+}
+
+Rubric parse_rubric(const std::string& text, const std::string& source) {
+    Rubric r;
+    std::istringstream in(text);
+    std::string line;
+    int number = 0;
+    TestSpec* test = nullptr;
+    std::vector<int> test_lines;
+    std::set<std::string> seen_keys;
+    auto fail = [&](int at, const std::string& msg) {
+        throw RubricError(source + ":" + std::to_string(at) + ": " + msg);
+    };
+    while (std::getline(in, line)) {
+        ++number;
+        size_t hash = line.find('#');
+        if (hash != std::string::npos) line = line.substr(0, hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        if (line.front() == '[') {
+            if (line.back() != ']') fail(number, "section header without ']'");
+            auto parts = words(line.substr(1, line.size() - 2));
+            if (parts.size() != 2 || parts[0] != "test")
+                fail(number, "expected a section [test ID]");
+            if (!is_word(parts[1])) fail(number, "test id '" + parts[1] + "' must be one word");
+            if (r.find(parts[1])) fail(number, "test '" + parts[1] + "' is defined twice");
+            r.tests.emplace_back();
+            test = &r.tests.back();
+            test->id = parts[1];
+            test->name = parts[1];
+            test_lines.push_back(number);
+            seen_keys.clear();
+            continue;
+        }
+        size_t eq = line.find('=');
+        if (eq == std::string::npos) fail(number, "expected KEY = VALUE");
+        std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
+        if (!seen_keys.insert(key).second) fail(number, "'" + key + "' is given twice");
+        try {
+            if (!test) {
+                if (key == "lab") {
+                    if (value.size() != 2 || !std::isdigit(static_cast<unsigned char>(value[0])) ||
+                        !std::isdigit(static_cast<unsigned char>(value[1])))
+                        fail(number, "lab must be two digits, like 01");
+                    r.lab = value;
+                } else if (key == "title") r.title = value;
+                else if (key == "forbid_includes")
+                    fail(number, "forbid_includes is no longer used: a library is judged by what the object uses, so list its "
+                                 "names in forbid_symbols (e.g. cublas* thrust::*)");
+                else if (key == "forbid_symbols") r.forbid_symbols = words(value);
+                else if (key == "allow_imports") r.allow_imports = words(value);
+                else if (key == "plausible_bandwidth") {
+                    r.plausible_bandwidth = to_number(value);
+                    if (r.plausible_bandwidth < 1) fail(number, "plausible_bandwidth must be at least 1");
+                } else if (key == "plausible_flop_rate") {
+                    r.plausible_flop_rate = to_number(value);
+                    if (r.plausible_flop_rate < 1) fail(number, "plausible_flop_rate must be at least 1");
+                }
+                else if (key == "compile_timeout") r.compile_timeout_s = to_number(value);
+                else if (key == "run_timeout") r.run_timeout_s = to_number(value);
+                else if (key == "mem_limit_mb") r.mem_limit_mb = static_cast<long>(to_number(value));
+                else if (key == "file_limit_mb") r.file_limit_mb = static_cast<long>(to_number(value));
+                else if (key == "process_limit") r.process_limit = static_cast<long>(to_number(value));
+                else fail(number, "unknown setting '" + key + "'");
+                continue;
+            }
+            if (key == "name") test->name = value;
+            else if (key == "kind") {
+                if (value == "correctness") test->kind = TestKind::Correctness;
+                else if (value == "sanitizer") test->kind = TestKind::Sanitizer;
+                else if (value == "performance") test->kind = TestKind::Performance;
+                else fail(number, "kind must be correctness, sanitizer or performance");
+            } else if (key == "points") {
+                test->points = to_number(value);
+                if (test->points < 0) fail(number, "points must not be negative");
+            } else if (key == "visibility") {
+                if (value == "visible") test->visibility = Visibility::Visible;
+                else if (value == "hidden") test->visibility = Visibility::Hidden;
+                else if (value == "after_due_date") test->visibility = Visibility::AfterDueDate;
+                else if (value == "after_published") test->visibility = Visibility::AfterPublished;
+                else fail(number, "visibility must be visible, hidden, after_due_date or after_published");
+            } else if (key == "variants" || key == "variant") {
+                test->variants = words(value);
+                for (auto& v : test->variants)
+                    if (!is_word(v)) fail(number, "variant '" + v + "' must be one word");
+            } else if (key == "sizes" || key == "size") {
+                test->sizes = words(value);
+                for (auto& s : test->sizes) parse_dims(s);
+            } else if (key == "random_sizes") {
+                auto w = words(value);
+                size_t dots = w.size() == 2 ? w[1].find("..") : std::string::npos;
+                if (dots == std::string::npos) fail(number, "random_sizes is COUNT MIN..MAX");
+                test->random_sizes.count = static_cast<int>(to_number(w[0]));
+                test->random_sizes.min = parse_dims(w[1].substr(0, dots));
+                test->random_sizes.max = parse_dims(w[1].substr(dots + 2));
+                const auto& lo = test->random_sizes.min;
+                const auto& hi = test->random_sizes.max;
+                if (test->random_sizes.count < 0 || lo.size() != hi.size())
+                    fail(number, "random_sizes: MIN and MAX need the same number of extents");
+                for (size_t i = 0; i < lo.size(); ++i)
+                    if (lo[i] > hi[i]) fail(number, "random_sizes: MIN is above MAX");
+            } else if (key == "trials") {
+                test->trials = static_cast<int>(to_number(value));
+                if (test->trials < 1 || test->trials > 100) fail(number, "trials must be 1 to 100");
+            } else if (key == "scoring") {
+                if (value == "all_or_nothing") test->all_or_nothing = true;
+                else if (value == "per_row") test->all_or_nothing = false;
+                else fail(number, "scoring must be per_row or all_or_nothing");
+            } else if (key == "require_kernels") test->require_kernels = parse_bool(value);
+            else if (key == "host_transfers") {
+                if (value == "allowed") test->host_transfers = HostTransfers::Allowed;
+                else if (value == "to_device") test->host_transfers = HostTransfers::ToDevice;
+                else if (value == "none") test->host_transfers = HostTransfers::None;
+                else fail(number, "host_transfers must be allowed, to_device or none");
+            }
+            else if (key == "tool") {
+                if (value != "memcheck" && value != "racecheck" && value != "initcheck" && value != "synccheck")
+                    fail(number, "tool must be memcheck, racecheck, initcheck or synccheck");
+                test->tool = value;
+            } else if (key == "tool_options") test->tool_options = words(value);
+            else if (key == "curve") test->curve = parse_curve(value);
+            else if (key == "rounds") {
+                test->rounds = static_cast<int>(to_number(value));
+                if (test->rounds < 1 || test->rounds > 50) fail(number, "rounds must be 1 to 50");
+            } else if (key == "reps") {
+                test->reps = static_cast<int>(to_number(value));
+                if (test->reps < 1 || test->reps > 1000) fail(number, "reps must be 1 to 1000");
+            } else if (key == "requires") {
+                test->requires_tests = words(value);
+                for (auto& id : test->requires_tests)
+                    if (!r.find(id) || r.find(id) == test)
+                        fail(number, "requires names '" + id + "', which is not an earlier test");
+            } else if (key == "timeout") {
+                test->timeout_s = to_number(value);
+                if (test->timeout_s <= 0) fail(number, "timeout must be positive");
+            } else fail(number, "unknown test setting '" + key + "'");
+        } catch (const std::invalid_argument& e) {
+            fail(number, key + ": " + e.what());
+        } catch (const std::out_of_range&) {
+            fail(number, key + ": number out of range");
+        }
+    }
+    if (r.lab.empty()) fail(number, "the rubric does not say which lab (lab = NN)");
+    if (r.tests.empty()) fail(number, "the rubric has no [test ...] section");
+    if (r.compile_timeout_s <= 0 || r.run_timeout_s <= 0) fail(number, "timeouts must be positive");
+    for (size_t i = 0; i < r.tests.size(); ++i) {
+        const TestSpec& t = r.tests[i];
+        int at = test_lines[i];
+        if (t.variants.empty()) fail(at, "test '" + t.id + "' names no variant");
+        if (t.kind == TestKind::Performance) {
+            if (t.variants.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one variant");
+            if (t.sizes.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one size");
+            if (t.curve.points.empty()) fail(at, "performance test '" + t.id + "' needs a curve");
+        } else if (t.sizes.empty() && t.random_sizes.count == 0) {
+            fail(at, "test '" + t.id + "' has no sizes");
+        }
+    }
+    return r;
+}
+
+Rubric load_rubric(const std::string& path) {
+    std::ifstream f(path);
+    if (!f) throw RubricError(path + ": cannot read the rubric");
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return parse_rubric(ss.str(), path);
+}
+
+}  // namespace grading

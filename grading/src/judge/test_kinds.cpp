@@ -1,0 +1,380 @@
+#include "judge/test_kinds.h"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <map>
+#include <nlohmann/json.hpp>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+#include "runs/failures.h"
+#include "judge/judge.h"
+#include "runs/runs.h"
+#include "intake/seeds.h"
+#include "todo_hint.h"
+#include "util/util.h"
+
+namespace grading {
+
+namespace {
+
+bool any_kernel_of(const std::vector<KernelSpan>& ran, const std::set<std::string>& mine) {
+    for (const KernelSpan& k : ran)
+        if (is_one_of(k, mine)) return true;
+    return false;
+}
+
+std::string hint_for(const GradingContext& ctx, const GradedProgram& s, const std::string& variant) {
+    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.cfg.lab, variant);
+}
+
+// The verifier's note without the harness's pointer into the source (the feedback adds it).
+std::string short_note(const GradingContext& ctx, const std::string& note) {
+    std::string n = replace_all(note, ctx.priv + "/", "");
+    size_t semi = n.find("; see TODO");
+    return semi == std::string::npos ? n : n.substr(0, semi);
+}
+
+// A student's run (run_student: the environment's failures retried) and the verifier's verdict
+// on what it sent. A run that ended cleanly with its results whole, whose verdict still misses an
+// output, lost that output on the grader's side: it is made again, and is a grader error when
+// it keeps happening.
+struct VerifiedRun {
+    ProgramRun pr;
+    std::vector<RowVerdict> rows;
+    bool judged = false;  // the verifier gave a verdict (the results arrived whole)
+    std::string problem;  // why not
+};
+
+bool output_lost(const VerifiedRun& v) {
+    if (!v.judged || !v.pr.run.ok() || !v.pr.channel_complete) return false;
+    for (const RowVerdict& row : v.rows)
+        if (row.note.find("no output of the expected size") != std::string::npos) return true;
+    return false;
+}
+
+VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
+                         unsigned long long seed, std::string* log = nullptr) {
+    VerifiedRun v;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        v = VerifiedRun();
+        v.pr = run_student(ctx, req, log);
+        if (!v.pr.channel_complete) {
+            v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
+            return v;
+        }
+        v.judged = verify_outputs(ctx, req, v.pr, variants, sizes, seed, v.rows, v.problem);
+        if (!output_lost(v)) return v;
+    }
+    throw GraderError("a run that ended cleanly, with all its results, still missed an output when verified, in all " +
+                      std::to_string(ctx.retry.attempts()) + " attempts (the grader's storage?)");
+}
+
+}  // namespace
+
+TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    size_t rows_total = 0, rows_passed = 0;
+    std::string cheated;  // the first row that cheats the test (judge.h): then it scores 0
+    std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
+    // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
+    std::map<std::string, std::string> stopped;
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const bool kernel_rule = t.require_kernels && ctx.trace_ok;
+    const std::string outputs = ctx.priv + "/outputs";
+    for (int trial = 0; trial < t.trials; ++trial) {
+        const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, trial);
+        const std::vector<std::string> sizes = sizes_for(t, seed);
+        const std::string size_list = join(sizes, ",");
+        for (const std::string& v : t.variants) {
+            if (stopped.count(v)) {
+                out << "trial " << trial + 1 << ", " << v << ": not run again (" << stopped[v] << ")\n";
+                rows_total += sizes.size();
+                continue;
+            }
+            // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
+            // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
+            RunRequest req;
+            req.program = s.program;
+            req.args = {"--variant", v, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1", "--guard-buffers"};
+            req.workdir = s.run_dir;
+            req.outputs_dir = outputs;
+            req.trace = kernel_rule;
+            req.timeout_s = timeout;
+            VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
+            const ProgramRun& pr = verified.pr;
+            const std::vector<RowVerdict>& rows = verified.rows;
+            out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
+            if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
+            if (pr.run.timed_out) stopped.emplace(v, "it timed out");
+            const std::string fate = program_fate(pr.run);
+            if (!fate.empty()) out << "  " << fate << "\n";
+            const std::string& problem = verified.problem;
+            if (!verified.judged) {
+                out << "  " << problem << "\n";
+                stopped.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
+                rows_total += sizes.size();
+                for (const std::string& size : sizes) tally[v + "/" + size].second += 1;
+                continue;
+            }
+            size_t passed_here = 0;
+            for (const RowVerdict& row : rows) {
+                if (row.variant != v) continue;
+                RowEvidence e;
+                e.size = row.size;
+                e.verified = row.status == "PASS";
+                e.verifier_note = short_note(ctx, row.note);
+                if (const CaseEvidence* c = pr.find(v, row.size)) {
+                    e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
+                    if (const KernelSpan* k = ctx.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
+                    e.transfers = c->transfers;
+                }
+                RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
+                ++rows_total;
+                passed_here += j.passed;
+                rows_passed += j.passed;
+                auto& count = tally[v + "/" + row.size];
+                (j.passed ? count.first : count.second) += 1;
+                if (!j.passed) out << "  FAIL at size " << row.size << ": " << j.why << "\n";
+                if (j.cheats && cheated.empty()) cheated = v + " at size " + row.size;
+            }
+            // A size the verdict left out counts as failed.
+            size_t judged_here = 0;
+            for (const RowVerdict& row : rows) judged_here += row.variant == v;
+            if (judged_here < sizes.size()) rows_total += sizes.size() - judged_here;
+            out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
+            if (passed_here == 0) stopped.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
+            if (passed_here < sizes.size()) {
+                const std::string hint = hint_for(ctx, s, v);
+                if (!hint.empty()) out << "  " << hint << "\n";
+            }
+        }
+    }
+    const bool all = rows_total > 0 && rows_passed == rows_total;
+    if (t.all_or_nothing) res.score = all ? t.points : 0;
+    else res.score = rows_total ? t.points * static_cast<double>(rows_passed) / static_cast<double>(rows_total) : 0;
+    if (!cheated.empty()) {
+        res.score = 0;
+        out << "this test scores 0: the result of " << cheated << " (above) did not follow its own inputs, or was made by "
+            << "other means than this test allows, so no size of it counts\n";
+    }
+    std::vector<std::string> flaky;
+    for (const auto& [key, count] : tally)
+        if (count.first > 0 && count.second > 0) flaky.push_back(key);
+    if (!flaky.empty())
+        out << "passed in one trial and failed in another: " << join(flaky, " ")
+            << " (a result that changes from run to run points to a race)\n";
+    res.output = out.str();
+    return res;
+}
+
+namespace {
+// compute-sanitizer's exit status when it found errors, and the descriptor its report goes to.
+constexpr int kSanitizerErrorExit = 99, kSanitizerLogFd = 4;
+// racecheck analyses hazards on the host with one thread per CPU unless told otherwise. Those
+// threads count against the sandbox's process limit, so on a machine with as many cores as the
+// limit the tool's own start fails ("Resource temporarily unavailable"). A fixed count makes
+// what a run needs the same on every machine, where the sanitizer takes the option; where it does
+// not (or for a pool of another tool's), the limit makes room for one thread per CPU.
+constexpr int kRacecheckWorkers = 4;
+long cpus() { return static_cast<long>(std::max(1u, std::thread::hardware_concurrency())); }
+}  // namespace
+
+RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
+    RunRequest req;
+    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
+                  "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kSanitizerLogFd)};
+    const bool workers_set = std::any_of(t.tool_options.begin(), t.tool_options.end(),
+                                         [](const std::string& o) { return o.rfind("--racecheck-num-workers", 0) == 0; });
+    if (t.tool == "racecheck" && ctx.racecheck_workers_option && !workers_set)
+        req.prefix.insert(req.prefix.end(), {"--racecheck-num-workers", std::to_string(kRacecheckWorkers)});
+    req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
+    req.tool_threads = cpus();
+    req.trace = false;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
+    req.log_fd_target = kSanitizerLogFd;
+    return req;
+}
+
+TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const std::vector<std::string> sizes = sizes_for(t, seed);
+    const std::string size_list = join(sizes, ","), variant_list = join(t.variants, ",");
+    // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
+    // folder; its exit status (kSanitizerErrorExit when it found errors) is the verdict, the
+    // report the explanation: the two must agree.
+    RunRequest req = sanitizer_request(ctx, t);
+    req.program = s.program;
+    req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
+    req.workdir = s.run_dir;
+    req.outputs_dir = ctx.priv + "/outputs";
+    std::string report;
+    VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
+    const ProgramRun& pr = checked.pr;
+    report = replace_all(report, s.run_dir + "/", "");
+    const std::vector<RowVerdict>& rows = checked.rows;
+    const std::string& problem = checked.problem;
+    const bool verified = checked.judged;
+    size_t passed = 0;
+    for (const RowVerdict& r : rows) passed += r.status == "PASS";
+    const bool outputs_ok = verified && !rows.empty() && passed == rows.size();
+    // "ERROR SUMMARY: 0 errors", or racecheck's "RACECHECK SUMMARY: N hazards displayed (0 errors,
+    // N warnings)": warnings are not errors, and do not change the exit status either.
+    static const std::regex clean_summary(R"((ERROR SUMMARY: 0 errors|RACECHECK SUMMARY: [0-9]+ hazards? displayed \(0 errors))");
+    const bool summary_clean = std::regex_search(report, clean_summary);
+    const bool status_clean = pr.run.started && !pr.run.timed_out && pr.run.signal == 0 && pr.run.exit_code != kSanitizerErrorExit;
+    out << "compute-sanitizer --tool " << t.tool << (t.tool_options.empty() ? "" : " " + join(t.tool_options, " "))
+        << " on variants " << variant_list << ", sizes " << size_list << ", seed " << seed << ":\n";
+    if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
+    const std::string fate = program_fate(pr.run);
+    if (!fate.empty() && pr.run.exit_code != kSanitizerErrorExit) out << "  " << fate << "\n";
+    if (!verified) out << "  " << problem << "\n";
+    else if (!outputs_ok) out << "  " << passed << " of " << rows.size() << " outputs were right under the sanitizer: this test needs them all\n";
+    if (report.empty()) out << "  the sanitizer wrote no report (did the program end early?)\n";
+    else if (!summary_clean || !status_clean) out << clip(report, 6000) << "\n";
+    else out << "  no errors found\n";
+    if (summary_clean != status_clean && !report.empty() && pr.run.started && !pr.run.timed_out)
+        out << "  the sanitizer's report and its exit status disagree: not counted as clean\n";
+    res.score = summary_clean && status_clean && outputs_ok ? t.points : 0;
+    res.output = out.str();
+    return res;
+}
+
+namespace {
+
+// The program's own kernels in its timed repetitions.
+TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
+    TimedRun t;
+    for (const CaseEvidence& c : pr.cases)
+        for (const RepetitionEvidence& rep : c.reps) {
+            if (rep.warmup) continue;
+            ++t.repetitions;
+            t.staged_bytes += rep.staged_bytes;
+            for (const KernelSpan& k : rep.kernels)
+                if (is_one_of(k, mine)) {
+                    t.kernel_ns += k.ns;
+                    ++t.launches;
+                }
+        }
+    return t;
+}
+
+}  // namespace
+
+TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
+    TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
+    std::ostringstream out;
+    if (!ctx.trace_ok) {
+        res.output = "not timed: the grader ran without its kernel trace (CUPTI); ask your instructor";
+        return res;
+    }
+    const std::string& v = t.variants[0];
+    const std::string& size = t.sizes[0];
+    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const std::vector<std::string> args = {"--variant", v, "--size", size, "--seed", std::to_string(seed), "--reps", std::to_string(t.reps)};
+    const std::string outputs = ctx.priv + "/outputs", reference_json = ctx.priv + "/reference.json";
+    PerformanceEvidence evidence;
+    for (int round = 0; round < t.rounds; ++round) {
+        PerformanceRound r;
+        for (int k = 0; k < 2; ++k) {
+            // Alternate who goes first, so that clocks warming up or throttling favour no one.
+            const bool student = (k == 0) == (round % 2 == 1);
+            RunRequest req;
+            req.timeout_s = timeout;
+            req.outputs_dir = outputs;
+            if (student) {
+                req.program = s.program;
+                req.args = args;
+                req.workdir = s.run_dir;
+            } else {
+                req.program = ctx.info.sol;
+                req.args = args;
+                req.args.insert(req.args.end(), {"--json", reference_json});
+                req.workdir = ctx.priv + "/reference";
+                req.sandboxed = false;
+            }
+            if (!student) {
+                unlink(reference_json.c_str());  // never an earlier test's figures
+                // The reference must run: when it cannot, that is the grader's failure (GraderError).
+                ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
+                r.reference = timed_run(pr, ctx.sol_kernels);
+                try {
+                    nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
+                    evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
+                    for (const auto& row : j["results"])
+                        if (row["variant"] == v) {
+                            if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
+                            if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
+                        }
+                } catch (const std::exception&) {
+                }
+                continue;
+            }
+            // What the timed repetitions produced is judged like any output: a repetition that
+            // did no work leaves its output poisoned, and a replayed result is not this one's.
+            VerifiedRun verified = run_verified(ctx, req, v, size, seed);
+            const ProgramRun& pr = verified.pr;
+            r.student = timed_run(pr, s.kernels);
+            if (!pr.retry_note.empty()) out << "round " << round + 1 << ": " << pr.retry_note << "\n";
+            const std::string fate = program_fate(pr.run);
+            std::string problem = verified.problem;
+            bool ok = pr.channel_complete && verified.judged;
+            if (ok && !fate.empty()) {
+                ok = false;
+                problem = fate;
+            } else if (ok) {
+                for (const RowVerdict& row : verified.rows)
+                    if (ok && row.status != "PASS") {
+                        ok = false;
+                        problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
+                    }
+                if (ok && !pr.run.ok()) {
+                    ok = false;
+                    problem = "your program reported a failed check in the timed run (" + pr.run.describe() + ")";
+                }
+            }
+            // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
+            // the result, or a copy engine that moves it, would be timed as nothing; and so is a
+            // library's kernel, whose time is not the file's.
+            for (const CaseEvidence& c : pr.cases) {
+                if (ok)
+                    if (const HostTransfer* bad = forbidden_transfer(c.transfers, t.host_transfers)) {
+                        ok = false;
+                        problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
+                                  "must be done by your kernels";
+                    }
+                if (ok && ctx.foreign_kernel_rule)
+                    if (const KernelSpan* k = foreign_kernel(c, s.kernels)) {
+                        ok = false;
+                        problem = "a kernel your file did not compile ran while it was timed (" + k->name + "): here the work must be "
+                                  "done by your kernels";
+                    }
+            }
+            if (!ok) {
+                out << "round " << round + 1 << ": " << problem << "\n"
+                    << "Every timed repetition is checked: this test scores 0.\n";
+                res.output = out.str();
+                return res;
+            }
+        }
+        evidence.rounds.push_back(r);
+    }
+    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.rubric.plausible_bandwidth, ctx.rubric.plausible_flop_rate);
+    out << v << " at " << size << " on " << ctx.device << ":\n" << j.text;
+    res.score = t.points * j.fraction;
+    if (!j.tampering) res.slowdown = j.slowdown;
+    std::string curve;
+    for (auto& p : t.curve.points) curve += (curve.empty() ? "" : ", ") + format_points(p.first) + "x -> " + format_points(100 * p.second) + "%";
+    if (!j.tampering) out << "curve: " << curve << "\n";
+    res.output = out.str();
+    return res;
+}
+
+}  // namespace grading

@@ -1,0 +1,30 @@
+// The three kinds of rubric test, each run and judged outside the student's process:
+// correctness (hidden sizes and seeds, outputs judged by the trusted verifier), sanitizer
+// (compute-sanitizer's verdict from its exit status and its own log), performance (interleaved
+// rounds with the reference, timed repetitions verified, a plausibility floor).
+#pragma once
+#include <set>
+#include <string>
+
+#include "context.h"
+#include "class/results.h"
+#include "runs/runs.h"
+
+namespace grading {
+
+// One submission as the test runners see it.
+struct GradedProgram {
+    std::string id, program, run_dir, source_copy, file;
+    std::set<std::string> kernels;  // exact device names of the kernels its file defines
+};
+
+TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+// How a sanitizer test `t` runs a program: compute-sanitizer and its options in front of it, its
+// report on a pipe the grader reads, no kernel trace. Only the program, its arguments and its
+// folders are left to fill in. The self-test runs the reference this way too, so a tool that
+// cannot run in the sandbox is found before anyone is graded.
+RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t);
+TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+
+}  // namespace grading

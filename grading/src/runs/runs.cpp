@@ -1,0 +1,358 @@
+#include "runs/runs.h"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <poll.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <nlohmann/json.hpp>
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <chrono>
+#include <thread>
+
+#include "runs/channel.h"
+#include "runs/failures.h"
+#include "exit_codes.h"
+#include "sandbox/gpus.h"
+#include "util/util.h"
+
+namespace grading {
+
+using nlohmann::json;
+
+namespace {
+
+// " under compute-sanitizer --tool racecheck": what runs in front of a program, for messages.
+std::string tool_in_front(const std::vector<std::string>& prefix) {
+    if (prefix.empty()) return "";
+    std::string what = " under " + basename_of(prefix[0]);
+    const auto tool = std::find(prefix.begin(), prefix.end(), "--tool");
+    if (tool != prefix.end() && tool + 1 != prefix.end()) what += " --tool " + *(tool + 1);
+    return what;
+}
+
+// The descriptor the program finds its results channel at (--channel).
+constexpr int kChannelFd = 3;
+}  // namespace
+
+const CaseEvidence* ProgramRun::find(const std::string& variant, const std::string& size) const {
+    for (const CaseEvidence& c : cases)
+        if (c.variant == variant && c.size == size) return &c;
+    return nullptr;
+}
+
+bool is_one_of(const KernelSpan& k, const std::set<std::string>& kernels) {
+    if (!k.truncated) return kernels.count(k.name) > 0;
+    int matches = 0;
+    for (const std::string& name : kernels)
+        if (name.size() > k.name.size() && name.compare(0, k.name.size(), k.name) == 0) ++matches;
+    return matches == 1;
+}
+
+const KernelSpan* foreign_kernel(const CaseEvidence& c, const std::set<std::string>& kernels) {
+    for (const RepetitionEvidence& rep : c.reps)
+        for (const KernelSpan& k : rep.kernels)
+            if (!is_one_of(k, kernels)) return &k;
+    return nullptr;
+}
+
+std::string program_fate(const RunResult& r) {
+    if (r.ok()) return "";
+    if (!r.started) return "your program could not start: " + r.error;
+    if (r.timed_out) return "your program " + r.describe() + " (an endless loop or a hang?)";
+    if (r.signal == SIGXFSZ)
+        return "your program was stopped for writing more than the grader's file size limit (what it "
+               "prints counts: do not print inside loops)";
+    if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
+    if (r.exit_code == cudalabs::kExitFail) return "";  // "a check failed": the verdict below is what counts
+    // (run_process has already turned a wrapper's "exit 128 + N" back into signal N.)
+    return "your program ended with " + r.describe();
+}
+
+namespace {
+
+HostTransfer to_transfer(const TransferRec& t) {
+    return {t.api, cudalabs::channel::direction_name(t.direction), t.bytes};
+}
+
+KernelSpan to_span(const KernelRec& k) {
+    return {k.name, k.truncated, static_cast<double>(k.end_ns - k.start_ns)};
+}
+
+// The channel's log, as evidence the judges read.
+void take_log(const RunLog& log, ProgramRun& pr) {
+    pr.began = log.records > 0;  // the first record is RUN_BEGIN, or the log is not complete
+    pr.device_ready = log.device_ready;
+    pr.grader_fault = log.grader_fault;
+    pr.channel_complete = log.complete;
+    pr.channel_problem = log.error;
+    pr.trace_ready = log.trace_ready;
+    pr.trace_lost = log.trace_lost;
+    if (pr.channel_complete && !log.faults_outside_cases.empty()) {
+        pr.channel_complete = false;
+        pr.channel_problem = log.faults_outside_cases.front();
+    }
+    for (const CaseLog& c : log.cases) {
+        CaseEvidence e;
+        e.variant = c.variant;
+        e.size = c.size;
+        for (const KernelRec& k : c.kernels) e.kernels.push_back(to_span(k));
+        for (const RepLog& r : c.reps) {
+            RepetitionEvidence rep;
+            rep.warmup = r.warmup;
+            for (const KernelRec& k : r.kernels) {
+                rep.kernels.push_back(to_span(k));
+                e.kernels.push_back(rep.kernels.back());
+            }
+            for (const TransferRec& t : c.transfers)
+                if (t.rep == static_cast<int>(r.rep) && t.direction == cudalabs::channel::Direction::DeviceToScratch)
+                    rep.staged_bytes += static_cast<double>(t.bytes);
+            e.reps.push_back(rep);
+        }
+        // Copies made outside any case (by static initialisers) count against every case.
+        for (const TransferRec& t : log.transfers_outside_cases) e.transfers.push_back(to_transfer(t));
+        for (const TransferRec& t : c.transfers) e.transfers.push_back(to_transfer(t));
+        e.faults = c.faults;
+        pr.cases.push_back(e);
+    }
+}
+
+// Reads a pipe's text into `out` (at most `cap` bytes kept) until every writer has closed it,
+// or `stop` is set (something the run left behind still holds it open).
+void read_text(int fd, std::string* out, size_t cap, const std::atomic<bool>* stop) {
+    char buf[1 << 14];
+    for (;;) {
+        pollfd p = {fd, POLLIN, 0};
+        int ready = poll(&p, 1, 100);
+        if (ready < 0 && errno != EINTR) break;
+        if (ready <= 0) {
+            if (stop->load()) break;
+            continue;
+        }
+        ssize_t n = read(fd, buf, sizeof buf);
+        if (n <= 0) break;
+        if (out->size() < cap) out->append(buf, static_cast<size_t>(std::min<size_t>(static_cast<size_t>(n), cap - out->size())));
+    }
+    close(fd);
+}
+
+}  // namespace
+
+namespace {
+
+// A new --fresh-inputs key: random, positive, below 2^62 (what the harness accepts).
+unsigned long long fresh_inputs_key() {
+    const unsigned long long bits = std::stoull(random_hex(8), nullptr, 16);
+    return (bits & ((1ull << 62) - 1)) | 1;
+}
+
+}  // namespace
+
+ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* log) {
+    ProgramRun pr;
+    make_dirs(req.workdir);
+    if (!req.outputs_dir.empty()) {
+        remove_tree(req.outputs_dir);
+        make_dirs(req.outputs_dir);
+    }
+    int channel[2] = {-1, -1}, log_pipe[2] = {-1, -1};
+    if (pipe2(channel, O_CLOEXEC) != 0) throw std::runtime_error("cannot create the results channel (pipe)");
+    if (req.log_fd_target >= 0) {
+        if (pipe2(log_pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a log pipe");
+        // The tool opens it by name (/proc/self/fd/N), which checks the pipe's owner: as the
+        // sandbox's user it must own the write end (no one else can reach the pipe anyway).
+        if (req.sandboxed && geteuid() == 0 && ctx.iso.level != "unsafe") (void)!fchown(log_pipe[1], ctx.iso.uid, ctx.iso.gid);
+    }
+
+    std::vector<std::string> argv = req.prefix;
+    argv.push_back(req.program);
+    argv.insert(argv.end(), req.args.begin(), req.args.end());
+    argv.insert(argv.end(), {"--channel", std::to_string(kChannelFd)});
+    pr.fresh_key = fresh_inputs_key();
+    argv.insert(argv.end(), {"--fresh-inputs", std::to_string(pr.fresh_key)});
+
+    RunSpec spec;
+    spec.cwd = req.workdir;
+    spec.env = scrubbed_env(req.workdir, ctx.info.cuda_home + "/bin");
+    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
+    spec.limits = ctx.run_limits;
+    spec.limits.wall_s = req.timeout_s;
+    if (spec.limits.processes > 0) spec.limits.processes += req.tool_threads;
+    static std::atomic<int> counter{0};  // (several workers run programs at once)
+    const std::string tag = std::to_string(counter++);
+    spec.stdout_path = ctx.priv + "/run" + tag + ".out";
+    spec.stderr_path = ctx.priv + "/run" + tag + ".err";
+    spec.inherit_fds.push_back({channel[1], kChannelFd});
+    if (req.log_fd_target >= 0) spec.inherit_fds.push_back({log_pipe[1], req.log_fd_target});
+    std::vector<std::string> trace_env;
+    if (req.trace && ctx.trace_ok)
+        trace_env = {"LD_PRELOAD=" + ctx.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.info.trace_lib};
+    pr.trace_wanted = !trace_env.empty();
+    if (!req.sandboxed) {
+        spec.limits.mem_mb = 0;
+        spec.argv = argv;
+        spec.env.insert(spec.env.end(), trace_env.begin(), trace_env.end());
+    } else {
+        ctx.iso.apply(spec, argv, req.workdir, {}, trace_env, {req.program});
+    }
+
+    // The grader reads the channel while the program runs: a full pipe would stop it otherwise.
+    ChannelReader reader(channel[0], req.outputs_dir);
+    std::string log_text;
+    std::atomic<bool> stop_log{false};
+    std::thread log_reader;
+    if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
+    pr.run = run_process(spec);
+    close(channel[1]);
+    if (log_pipe[1] >= 0) close(log_pipe[1]);
+    reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF
+    RunLog channel_log = reader.finish();
+    if (log_reader.joinable()) {
+        // Whatever still holds the log open after the channel has ended cannot add to it.
+        stop_log = true;
+        log_reader.join();
+    }
+    unlink(spec.stdout_path.c_str());
+    unlink(spec.stderr_path.c_str());
+    take_log(channel_log, pr);
+    if (log) *log = log_text;
+    return pr;
+}
+
+namespace {
+
+// A time limit can be reached because the machine was busy (other grade runs on the GPU, builds,
+// sanitizer runs): a run that timed out is made once more with kTimeoutStretch times its limit
+// before the timeout counts. Once one has counted, the submission's later timeouts count at once
+// (a program that hangs costs one long run, not one per test).
+constexpr double kTimeoutStretch = 4;
+const char* const kTimedOut = "timed out with a longer limit";
+
+// pr timed out: the run again with the longer limit, or pr itself where a timeout counts already.
+ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun pr, std::string* log,
+                         std::vector<std::string>& reasons) {
+    if (!pr.run.timed_out || ctx.program_failures.count(kTimedOut)) return pr;
+    RunRequest longer = req;
+    longer.timeout_s = req.timeout_s * kTimeoutStretch;
+    ProgramRun again = run_program(ctx, longer, log);
+    if (again.run.timed_out) {
+        ctx.program_failures.insert(kTimedOut);
+        again.retry_note = "it timed out after " + number_text(req.timeout_s) + " s, and again when run with " +
+                           number_text(longer.timeout_s) + " s: this is your program's doing";
+        return again;
+    }
+    reasons.push_back("it timed out after " + number_text(req.timeout_s) + " s (a busy machine can do that)");
+    return again;
+}
+
+}  // namespace
+
+ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* log) {
+    std::vector<std::string> reasons;
+    ProgramRun pr;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        pr = after_timeout(ctx, req, run_program(ctx, req, log), log, reasons);
+        if (pr.run.timed_out) return pr;
+        const FailureOrigin origin = failure_origin(pr);
+        if (origin.blame == Blame::Program) {
+            if (!reasons.empty())
+                pr.retry_note = "run again after: " + join(reasons, "; ") + " (the environment's failure, not yours)";
+            return pr;
+        }
+        if (origin.blame == Blame::Unclear && ctx.program_failures.count(origin.reason)) return pr;
+        reasons.push_back(origin.reason);
+    }
+    const FailureOrigin last = failure_origin(pr);
+    const std::string tries = std::to_string(ctx.retry.attempts()) + " attempts";
+    if (last.blame == Blame::Environment) throw GraderError(last.reason + " (" + tries + ")");
+    // Unclear every time: the reference, run in the same sandbox now and the same way (a
+    // sanitizer's run by the same sanitizer), decides.
+    const std::string reference = reference_runs_in_sandbox(ctx, &req);
+    if (!reference.empty())
+        throw GraderError(last.reason + " (" + tries + "), and the reference solution fails in the sandbox too: " + reference);
+    ctx.program_failures.insert(last.reason);
+    pr.retry_note = last.reason + " in all " + tries + ", while the reference solution ran in the same sandbox: this is your program's doing";
+    return pr;
+}
+
+ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::string& what) {
+    ProgramRun pr;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        pr = run_program(ctx, req);
+        if (pr.run.ok() && pr.channel_complete) return pr;
+    }
+    throw GraderError(what + " failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + pr.run.describe() +
+                      (pr.channel_complete ? "" : "; its results: " + pr.channel_problem) + "): " + clip(pr.run.out + pr.run.err, 600));
+}
+
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like) {
+    RunRequest req = like ? *like : RunRequest{};  // made as `like` is, but for what it runs, and where
+    req.program = ctx.reference.program;
+    req.args = ctx.reference.args;
+    req.workdir = ctx.reference.run_dir;
+    req.outputs_dir = ctx.priv + "/reference-check";
+    req.timeout_s = like ? std::max(120.0, like->timeout_s) : 120;
+    SandboxCheck check;
+    try {
+        prepare_run_folder(req.workdir, ctx.iso);
+        check.run = run_reference(ctx, req, "the reference solution in the sandbox" + tool_in_front(req.prefix));
+    } catch (const std::exception& e) {
+        check.failure = e.what();
+    }
+    release_run_folder(req.workdir);
+    remove_tree(req.outputs_dir);
+    return check;
+}
+
+std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like) {
+    return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx, like).failure;
+}
+
+bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
+                    const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
+    const std::string verdict = ctx.priv + "/verdict.json";
+    unlink(verdict.c_str());
+    RunSpec spec;
+    std::string reps = "1";
+    for (size_t i = 0; i + 1 < request.args.size(); ++i)
+        if (request.args[i] == "--reps") reps = request.args[i + 1];
+    spec.argv = {ctx.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", reps,
+                 "--fresh-inputs", std::to_string(pr.fresh_key), "--verify-outputs", request.outputs_dir, "--json", verdict};
+    spec.cwd = ctx.priv + "/verifier";
+    make_dirs(spec.cwd);
+    spec.env = scrubbed_env(spec.cwd, ctx.info.cuda_home + "/bin");
+    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
+    spec.limits.wall_s = std::max(600.0, 4 * ctx.rubric.run_timeout_s);
+    spec.limits.file_mb = 0;
+    spec.stdout_path = ctx.priv + "/verifier.out";
+    spec.stderr_path = ctx.priv + "/verifier.err";
+    // The verifier is trusted: any other end than "all passed" or "a check failed" is the
+    // environment's (no GPU, a start refused), never the student's.
+    RunResult v;
+    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
+        pause_before(ctx.retry, attempt);
+        v = run_process(spec);
+        if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) break;
+    }
+    rows.clear();
+    if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail)
+        throw GraderError("the reference checker failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + v.describe() +
+                          "): " + clip(v.err, 500));
+    try {
+        json j = json::parse(read_file(verdict));
+        if (ctx.device == "unknown")
+            ctx.device = j["device"]["name"].get<std::string>() + " (driver " + j["device"]["cuda_driver"].get<std::string>() + ")";
+        for (const json& row : j["results"]) rows.push_back({row["variant"], row["size"], row["status"], row["note"]});
+    } catch (const std::exception& e) {
+        problem = std::string("the reference checker wrote no readable verdict: ") + e.what();
+        return false;
+    }
+    return true;
+}
+
+}  // namespace grading

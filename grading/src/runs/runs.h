@@ -1,0 +1,117 @@
+// Running a lab program for the grader and gathering what it showed: its fate, and the records
+// it sent through the results channel (outputs, host transfers, kernels, timed repetitions),
+// read by the grader while it runs; then the trusted verifier's verdict on those outputs.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "context.h"
+#include "judge/judge.h"
+
+namespace grading {
+
+struct KernelSpan {
+    std::string name;
+    bool truncated = false;  // the name was longer than the channel carries
+    double ns = 0;
+};
+
+struct RepetitionEvidence {
+    bool warmup = false;  // checked like the others, but its time is not used
+    std::vector<KernelSpan> kernels;
+    double staged_bytes = 0;  // moved by its copies into scratch memory (device_to_scratch)
+};
+
+struct CaseEvidence {
+    std::string variant, size;
+    std::vector<KernelSpan> kernels;                 // every kernel of the case, repetitions included
+    std::vector<RepetitionEvidence> reps;            // per timed repetition, warm-up included
+    std::vector<HostTransfer> transfers;
+    std::vector<std::string> faults;
+};
+
+struct ProgramRun {
+    RunResult run;
+    bool began = false;          // RUN_BEGIN arrived: the harness's main ran
+    bool device_ready = false;   // DEVICE_READY arrived: the harness opened the GPU
+    bool grader_fault = false;   // the grader could not store what the program sent
+    std::string retry_note;      // how often it was run again, and why, for the feedback
+    bool channel_complete = false;
+    std::string channel_problem;    // the first thing wrong with the records, for the student
+    bool trace_wanted = false;      // the kernel trace was loaded into it (the run needs it)
+    bool trace_ready = false;       // the kernel trace announced itself
+    uint64_t trace_lost = 0;        // kernel records the trace could not keep (CUPTI dropped them)
+    // The run's --fresh-inputs key (new inputs every timed repetition, samples chosen by it):
+    // random per run, never seen by the program's own code; the verifier is given it too.
+    unsigned long long fresh_key = 0;
+    std::vector<CaseEvidence> cases;
+    const CaseEvidence* find(const std::string& variant, const std::string& size) const;
+};
+
+struct RunRequest {
+    std::string program;
+    std::vector<std::string> args;      // without --channel (added here)
+    std::string workdir;                // the run's own folder
+    std::string outputs_dir;            // where the channel's outputs are written (private)
+    bool sandboxed = true;              // a student's program (else trusted: the reference)
+    bool trace = true;                  // preload the kernel trace
+    double timeout_s = 60;
+    std::vector<std::string> prefix;    // e.g. compute-sanitizer and its options
+    long tool_threads = 0;              // threads the prefix's tool may start beyond the program's
+                                        // own: added to the process limit (RLIMIT_NPROC)
+    int log_fd_target = -1;             // >= 0: a second pipe at this descriptor, read into `log`
+};
+
+ProgramRun run_program(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
+
+// A student's program through run_program, with the environment's failures taken out
+// (failures.h): a run the environment failed is made again after ctx.retry's pauses; one that
+// still fails so throws GraderError. An unclear failure that persists counts as the program's
+// only if the reference runs in the sandbox right then (else GraderError); the run's
+// retry_note says so.
+ProgramRun run_student(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
+
+// A trusted run (the reference timed beside a student, or checking the sandbox) that must work:
+// made again after ctx.retry's pauses while it fails; throws GraderError with `what` when it
+// never works.
+ProgramRun run_reference(GradingContext& ctx, const RunRequest& request, const std::string& what);
+
+// The reference solution run in the sandbox now, as a student's program runs there
+// (ctx.reference: the self-test's program, arguments and run folder), again after ctx.retry's
+// pauses while it fails. `failure` is "" when it ran, else why not. With `like`, it is run the
+// way that request runs its program -- the same tool in front of it (a sanitizer), trace and
+// report pipe -- so that it proves, or disproves, the very configuration a student's run used.
+struct SandboxCheck {
+    ProgramRun run;
+    std::string failure;
+};
+SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
+// "" when the reference solution runs in the sandbox now (ctx.reference), like `like`, else why not.
+std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
+
+struct RowVerdict {
+    std::string variant, size, status, note;
+};
+
+// Has the trusted solution judge the outputs that run `pr` of `request` sent (to
+// request.outputs_dir), recomputing the inputs from the seed and making the same fresh
+// repetitions (same --reps and key). The verifier is run again after ctx.retry's pauses when it
+// fails; when it never works that is the grader's failure (GraderError). Returns false with
+// `problem` set only for a verdict that cannot be read.
+bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
+                    const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows,
+                    std::string& problem);
+
+// Whether a kernel name from the trace is one of `kernels` (exact; a truncated name matches the
+// one kernel it is the start of).
+bool is_one_of(const KernelSpan& k, const std::set<std::string>& kernels);
+
+// The first kernel in the case's timed repetitions (warm-up included) that is not one of
+// `kernels`, or nullptr. The harness runs no kernel of its own inside a repetition.
+const KernelSpan* foreign_kernel(const CaseEvidence& c, const std::set<std::string>& kernels);
+
+// One sentence on how the program ended, for the feedback ("" for a normal end).
+std::string program_fate(const RunResult& r);
+
+}  // namespace grading
