@@ -17,15 +17,11 @@
 #include <string_view>
 
 #include "intake/rubric.h"
+#include "util/util.h"
 
 namespace grading {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
-    return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 bool matches_any(const std::vector<std::string>& globs, const std::string& name) {
     for (const std::string& g : globs)
@@ -951,11 +947,6 @@ std::vector<std::string> parse_depfile(const std::string& text) {
 }
 
 namespace {
-std::string real_path(const std::string& p) {
-    char buf[PATH_MAX];
-    return realpath(p.c_str(), buf) ? std::string(buf) : std::string();
-}
-
 // "" when `file` (as the compiler named it) may be read, else why not.
 std::string judge_read(const std::string& file, const IncludeRules& rules) {
     if (file.empty() || file[0] == '<') return "";  // <built-in>, <command-line>

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "args.h"  // cudalabs::parse_dims
+#include "util/util.h"
 
 namespace grading {
 
@@ -37,13 +38,6 @@ double Curve::fraction(double slowdown) const {
 }
 
 namespace {
-
-std::string trim(const std::string& s) {
-    size_t a = s.find_first_not_of(" \t\r");
-    if (a == std::string::npos) return "";
-    size_t b = s.find_last_not_of(" \t\r");
-    return s.substr(a, b - a + 1);
-}
 
 std::vector<std::string> words(const std::string& s) {
     std::vector<std::string> out;

@@ -9,19 +9,13 @@
 #include <thread>
 
 #include "args.h"
+#include "util/util.h"
 
 using cudalabs::UsageError;
 
 namespace grading {
 
 namespace {
-
-std::string trim(const std::string& s) {
-    const size_t a = s.find_first_not_of(" \t");
-    if (a == std::string::npos) return "";
-    const size_t b = s.find_last_not_of(" \t");
-    return s.substr(a, b - a + 1);
-}
 
 std::vector<std::string> split_commas(const std::string& s) {
     std::vector<std::string> parts;

@@ -1,5 +1,7 @@
 #include "sandbox/sandbox.h"
 
+#include "util/util.h"
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
@@ -70,11 +72,6 @@ std::set<pid_t>& runs_in_flight() {
 bool is_under(const std::string& path, const std::string& dir) {  // `path` is `dir` or inside it
     if (dir == "/") return true;
     return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
-}
-
-std::string real_path(const std::string& path) {
-    char buf[PATH_MAX];
-    return realpath(path.c_str(), buf) ? std::string(buf) : std::string();
 }
 
 struct MountEntry {

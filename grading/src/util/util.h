@@ -14,9 +14,11 @@ bool is_dir(const std::string& path);
 void make_dirs(const std::string& path);  // mkdir -p; throws when the folder cannot be made
 void remove_tree(const std::string& path);  // rm -rf, never a path shorter than 8 characters
 std::string absolute(const std::string& path);
+std::string real_path(const std::string& path);  // realpath(3); "" when the path does not resolve
 std::vector<std::string> list_dir(const std::string& dir);  // sorted, without . and ..
 std::string basename_of(const std::string& path);
 
+std::string trim(const std::string& s);  // without leading and trailing spaces, tabs, CR and LF
 std::vector<std::string> split_ws(const std::string& s);
 std::string join(const std::vector<std::string>& v, const std::string& sep);
 std::string replace_all(std::string s, const std::string& from, const std::string& to);
