@@ -15,7 +15,8 @@
 # In the student edition (make release: no solutions/) the checks of the reference solutions
 # are skipped, and the command-line checks run the starter's program.
 # CUDALABS_GPU=0 or 1 overrides the GPU detection (nvidia-smi -L); TEST_LABS="01 08" limits the
-# lab checks, grading, the profile hints on the GPU and benchmarks to those labs.
+# lab checks, grading, the profile hints on the GPU and benchmarks to those labs; TEST_SUITES="grading"
+# runs only those suites of tests/suites/.
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -139,8 +140,14 @@ done
 
 # ---- 4. other parts of the project: tests/suites/*.sh (handouts, grading, cluster) ---------
 # Each is sourced with pass/fail/skip/expect/run_capture and $gpu available.
+# TEST_SUITES="grading grading_stress": only these suites (by file name, without .sh).
 for suite in tests/suites/*.sh; do
     [ -f "$suite" ] || continue
+    suite_name=$(basename "$suite" .sh)
+    if [ -n "${TEST_SUITES:-}" ] && [[ " $TEST_SUITES " != *" $suite_name "* ]]; then
+        skip "suite $suite_name" "not in TEST_SUITES"
+        continue
+    fi
     # shellcheck source=/dev/null
     . "$suite"
 done
