@@ -1,7 +1,8 @@
 # make new-lab (tools/new-lab/), sourced by tests/run_tests.sh; alone: bash tests/suites/new_lab.sh.
 # No GPU needed: make new-lab refuses a number in use and a bad name (exit 2); in a scratch copy
 # of the tree (the tracked files, as they are now) it makes lab NN (the first free number), which
-# builds (make labNN solNN, one architecture: $ARCH, default sm_75), describes itself (--describe)
+# builds (make labNN solNN for $ARCH, sm_75 where it is unset: CI sets the ARCH the tree was built
+# with, so that $BUILD's objects serve), describes itself (--describe)
 # and is graded compile-only by the grader ($BUILD/grading/grader, make grader; skipped where it
 # is not built): the reference and the untouched starter build and pass the audit. With a GPU:
 # the solution passes and the starter fails, pointing at its TODO(labNN). The copy's build starts
