@@ -259,6 +259,13 @@ arch:
 clean:
 	rm -rf $(BUILD) $(LAB_PROGRAMS) $(SOL_PROGRAMS)
 
+# make new-lab NN=14 NAME=topic: a new lab from tools/new-lab/template/ (starter, solution,
+# driver, rubric, handout; README.md, "Adding a lab or a rung"). Refuses a number in use (exit 2).
+.PHONY: new-lab
+new-lab:
+	@[ -f tools/new-lab/new-lab.sh ] || { echo "make new-lab: a tool of the full tree, not of the student edition" >&2; exit 2; }
+	@bash tools/new-lab/new-lab.sh '$(NN)' '$(NAME)'
+
 help:
 	@echo "cudalabs targets:"
 	@echo "  make labNN            build your starter for lab NN into ./labNN (then run ./labNN)"
@@ -278,6 +285,7 @@ help:
 	@echo "  make profileNN        Nsight Compute hints for lab NN's $(if $(HAVE_SOLUTIONS),solution (PROGRAM=lab: yours beside its numbers),kernels) (labs with profile.sh)"
 	@echo "  make arch             which nvcc and CUDA version, and the GPU architecture flags (ARCH=sm_90)"
 	$(if $(wildcard tools/check-cuda12.sh),@echo "  make check-cuda12     build everything with CUDA 12 too (CUDA12_HOME, or Debian's 12.4 fetched)")
+	$(if $(wildcard tools/new-lab/new-lab.sh),@echo "  make new-lab NN=14 NAME=topic   a new lab from the template (README.md, \"Adding a lab or a rung\")")
 	@echo "  make clean            remove build outputs"
 	@echo "labs:"
 	@$(foreach d,$(LAB_DIRS),echo "  $(notdir $(d))";)

@@ -33,13 +33,18 @@ def load_targets(path=DEFAULT_TARGETS):
         return json.load(f)
 
 
+def targets_of(description):
+    """A lab's targets as bench/targets.json holds them, from its --describe JSON."""
+    return [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
+             "yardstick": t["against"]} for t in description["targets"]]
+
+
 def snapshot(programs):
     out = {}
     for prog in programs:
         desc = json.loads(subprocess.run([prog, "--describe"], capture_output=True, text=True,
                                          check=True).stdout)
-        out[desc["lab"]] = [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
-                             "yardstick": t["against"]} for t in desc["targets"]]
+        out[desc["lab"]] = targets_of(desc)
     return out
 
 

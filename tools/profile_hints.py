@@ -163,6 +163,8 @@ def occupancy(variant, lesson):
 # ---- the hints, lab by lab --------------------------------------------------------------------
 # size: the --size every variant runs at; variants: the --variant runs; kernel: an ncu kernel-name
 # filter (regex) where a variant launches more than its product; launch_skip: launches skipped.
+# Labs 12 and 13 profile every rung (profile.sh runs these variants): their lists are the
+# variants of ./solNN --describe without the yardsticks, in order (tests/suites/lab_data.sh).
 COPY_LESSON = "a kernel that reads and writes each byte once can go no faster than a copy"
 HINTS = {
     "01": dict(topic="vector add", size="16777216", variants=["simple", "fast"], hints=[

@@ -41,10 +41,13 @@ int main(int argc, char** argv) {
                          {"fast", "2048", 0.92, "cublas"}};
     // Every rung earns its step: faster than the one below it at the large sizes, and no rung
     // above coarse1d slower than it at 1024, where the upper rungs' large tiles leave SMs idle
-    // unless the launcher splits k.
-    const char* ladder[] = {"tiled", "coarse1d", "coarse2d", "vectorized", "warptile", "fast"};
-    for (int i = 1; i < 6; ++i) {
-        lab.contrasts.push_back({ladder[i], ladder[i - 1], std::string("step ") + ladder[i - 1] + " -> " + ladder[i]});
+    // unless the launcher splits k. The ladder is the variants above, bottom to top, without the
+    // yardstick: a new rung joins it where it is declared.
+    std::vector<std::string> ladder;
+    for (const auto& v : lab.variants)
+        if (!v.yardstick) ladder.push_back(v.name);
+    for (size_t i = 1; i < ladder.size(); ++i) {
+        lab.contrasts.push_back({ladder[i], ladder[i - 1], "step " + ladder[i - 1] + " -> " + ladder[i]});
         for (const char* size : {"2048", "4096"}) lab.bench_targets.push_back({ladder[i], size, 1.0, ladder[i - 1]});
         if (i >= 2) lab.bench_targets.push_back({ladder[i], "1024", 1.0, "coarse1d"});
     }

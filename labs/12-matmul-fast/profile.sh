@@ -30,11 +30,12 @@ set -u
 prog=${1:-./sol12}
 ref=${2:-}
 size=${SIZE:-4096}
-variants=${VARIANTS:-tiled coarse1d coarse2d vectorized warptile fast}
 
 . "$(dirname "$0")/../../common/ncu.sh"
 find_ncu profile12
 [ -x "$prog" ] || { echo "profile12: $prog not found (make sol12 builds it)" >&2; exit 2; }
+# Every rung of the lab (./sol12 --describe, yardsticks left out), or VARIANTS.
+variants=${VARIANTS:-$(profiled_variants 12 "$prog")}
 
 metrics=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum

@@ -26,11 +26,12 @@ set -u
 prog=${1:-./sol13}
 ref=${2:-}
 size=${SIZE:-4096x4096}
-variants=${VARIANTS:-matvec_naive matvec_shared matvec_warp vecmat_naive vecmat_shared}
 
 . "$(dirname "$0")/../../common/ncu.sh"
 find_ncu profile13
 [ -x "$prog" ] || { echo "profile13: $prog not found (make sol13 builds it)" >&2; exit 2; }
+# Every rung of the lab (./sol13 --describe, yardsticks left out), or VARIANTS.
+variants=${VARIANTS:-$(profiled_variants 13 "$prog")}
 
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed

@@ -1,0 +1,114 @@
+# make new-lab (tools/new-lab/), sourced by tests/run_tests.sh; alone: bash tests/suites/new_lab.sh.
+# No GPU needed: make new-lab refuses a number in use and a bad name (exit 2); in a scratch copy
+# of the tree (the tracked files, as they are now) it makes lab NN (the first free number), which
+# builds (make labNN solNN for $ARCH, sm_75 where it is unset: CI sets the ARCH the tree was built
+# with, so that $BUILD's objects serve), describes itself (--describe)
+# and is graded compile-only by the grader ($BUILD/grading/grader, make grader; skipped where it
+# is not built): the reference and the untouched starter build and pass the audit. With a GPU:
+# the solution passes and the starter fails, pointing at its TODO(labNN). The copy's build starts
+# from $BUILD's objects where they were built with the same flags, so only the new lab compiles.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+# new_lab_free_number: the first lab number no lab has, from 14 on.
+new_lab_free_number() {
+    local n
+    for n in $(seq 14 99); do
+        [ -z "$(lab_dir "$n")" ] && { echo "$n"; return; }
+    done
+}
+
+# new_lab_copy DEST: the tracked files of this tree, as they are now, and $BUILD's objects.
+new_lab_copy() {
+    local dest=$1 build
+    mkdir -p "$dest"
+    git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2> /dev/null | tar -xf - -C "$dest" || return 1
+    build=$(cd "$BUILD" 2> /dev/null && pwd) || return 0
+    # Objects are reused only when their flags match (make compares flags.stamp); cp -p keeps them
+    # newer than the copied sources, so make sees them as up to date.
+    mkdir -p "$dest/build"
+    cp -p "$build/flags.stamp" "$dest/build/" 2> /dev/null
+    [ -d "$build/common" ] && cp -pr "$build/common" "$dest/build/"
+    [ -d "$build/grading" ] && mkdir -p "$dest/build/grading" \
+        && cp -pr "$build/grading/harness" "$build/grading/libkernel_trace.so" "$build/grading/grading_shims.o" \
+            "$dest/build/grading/" 2> /dev/null
+    return 0
+}
+
+new_lab_suite() {
+    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} grader py who
+    tmp=$(mktemp -d)
+    expect "make new-lab refuses a number in use" 2 'make new-lab: lab 01 exists already \(labs/01-vector-add\)' \
+        make -s --no-print-directory new-lab NN=01 NAME=again
+    expect "make new-lab refuses a bad name" 2 'make new-lab: NAME=Bad_Name is not a lab name' \
+        make -s --no-print-directory new-lab NN=98 NAME=Bad_Name
+    expect "make new-lab refuses a bad number" 2 'make new-lab: NN=1x is not a lab number' \
+        make -s --no-print-directory new-lab NN=1x NAME=topic
+    if [ -n "$(git status --porcelain -- labs/98-* solutions/98-* grading/rubrics/98.rubric 2> /dev/null)" ]; then
+        fail "make new-lab writes nothing when it refuses" "$(git status --porcelain -- labs solutions | head -n 2)"
+    fi
+
+    nn=$(new_lab_free_number)
+    copy=$tmp/tree
+    if ! new_lab_copy "$copy"; then
+        fail "new lab: a scratch copy of the tree" "git ls-files | tar failed"
+        rm -rf "$tmp"; return
+    fi
+    expect "make new-lab NN=$nn NAME=$name makes the lab's files" 0 "labs/$nn-$name/vector_scale.cu" \
+        make -s --no-print-directory -C "$copy" new-lab NN="$nn" NAME="$name"
+    local f missing=""
+    for f in labs/$nn-$name/driver.cu labs/$nn-$name/vector_scale.h labs/$nn-$name/vector_scale.cu \
+        labs/$nn-$name/reference.h solutions/$nn-$name/vector_scale.cu grading/rubrics/$nn.rubric handouts/$nn-$name.md; do
+        [ -s "$copy/$f" ] || missing="$missing $f"
+    done
+    grep -q "TODO(lab$nn) scale" "$copy/labs/$nn-$name/vector_scale.cu" || missing="$missing TODO(lab$nn)-in-starter"
+    if [ -z "$missing" ] && ! grep -rq '@[A-Z]*@' "$copy/labs/$nn-$name" "$copy/solutions/$nn-$name" "$copy/grading/rubrics/$nn.rubric"; then
+        pass "new lab $nn: starter with its TODO(lab$nn), solution, rubric and handout, every placeholder filled"
+    else fail "new lab $nn: every file, every placeholder filled" "missing:${missing:- none}; $(grep -rl '@[A-Z]*@' "$copy/labs/$nn-$name" | head -n 1)"; fi
+    expect "make new-lab refuses the number it just used" 2 "lab $nn exists already" \
+        make -s --no-print-directory -C "$copy" new-lab NN="$nn" NAME=other
+
+    expect "new lab $nn builds (make ARCH=$arch lab$nn sol$nn)" 0 '' \
+        env -u BUILD nice make -s --no-print-directory -C "$copy" -j2 ARCH="$arch" "lab$nn" "sol$nn"
+    if [ "$rc" -ne 0 ]; then rm -rf "$tmp"; return; fi
+
+    py=$(command -v python3 || true)
+    run_capture "new lab $nn --describe" "$copy/sol$nn" --describe
+    if [ "$rc" -eq 0 ] && { [ -z "$py" ] || printf '%s' "$out" | "$py" -c '
+import json, sys
+d = json.load(sys.stdin)
+assert d["lab"] == sys.argv[1] and d["name"] == sys.argv[2], d
+assert [v["name"] for v in d["variants"]] == ["scale"], d["variants"]' "$nn" "$nn-$name"; }; then
+        pass "new lab $nn describes itself (./sol$nn --describe: lab $nn-$name, variant scale)"
+    else fail "new lab $nn describes itself" "exit $rc: $(printf '%s' "$out$err" | head -c 300)"; fi
+
+    if [ "$gpu" = 1 ]; then
+        expect "new lab $nn: the solution passes" 0 'Verdict: PASS' "$copy/sol$nn" --quick
+        expect "new lab $nn: the starter fails at its TODO(lab$nn)" 1 "TODO\\(lab$nn\\) scale" "$copy/lab$nn" --quick
+    else
+        expect "new lab $nn: without a GPU the starter says so (exit 77)" 77 '' "$copy/lab$nn" --quick
+        skip "new lab $nn: the solution passes, the starter fails at its TODO" "no GPU on this machine"
+    fi
+
+    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
+    if [ ! -x "$grader" ]; then
+        skip "new lab $nn: graded compile-only" "no $BUILD/grading/grader (make grader)"
+    else
+        # The grader built here, on the copy's tree (grading/grade would first build a grader there).
+        mkdir -p "$tmp/subs"
+        cp "$copy/solutions/$nn-$name/vector_scale.cu" "$tmp/subs/reference.cu"
+        cp "$copy/labs/$nn-$name/vector_scale.cu" "$tmp/subs/starter.cu"
+        expect "new lab $nn: grading/grade --lab $nn --compile-only grades it" 0 'results: ' \
+            env -u BUILD ARCH="$arch" "$grader" --root "$copy" --lab "$nn" --compile-only --seed 7 --out "$tmp/graded" "$tmp/subs"
+        for who in reference starter; do
+            if [ "$rc" -eq 0 ] && [ -f "$tmp/graded/feedback/$who.md" ] && ! grep -q '^\*\*Not graded' "$tmp/graded/feedback/$who.md"; then
+                pass "new lab $nn: the $who builds and passes the grader's audit"
+            else fail "new lab $nn: the $who builds and passes the grader's audit" \
+                "$(grep -m1 'Not graded' "$tmp/graded/feedback/$who.md" 2> /dev/null || echo "no feedback/$who.md")"; fi
+        done
+    fi
+    rm -rf "$tmp"
+}
+new_lab_suite

@@ -1,0 +1,110 @@
+#!/usr/bin/env python3
+"""What the rest of the tree says about each lab, checked against the lab's own declaration.
+
+    python3 tests/tools/lab_data.py DESCRIBE.json...     (each the output of ./solNN --describe)
+
+A lab's rungs are the variants its driver declares, yardsticks left out. For each lab:
+  grading/rubrics/NN.rubric   a correctness test grades every rung, every sanitizer test runs
+                              every rung, and no test names a variant the lab does not have;
+  bench/targets.json          holds the targets the lab declares (bench/targets.py snapshot);
+  tools/profile_hints.py      where the lab's profile.sh profiles every rung (profiled_variants,
+                              common/ncu.sh), the hints' variants are the rungs, in order.
+Each problem is one line that names the file to update; exit 1 when there is one.
+"""
+import glob
+import json
+import os
+import sys
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "bench"))
+sys.path.insert(0, os.path.join(ROOT, "tools"))
+from targets import load_targets, targets_of  # noqa: E402
+from profile_hints import HINTS  # noqa: E402
+
+
+def rubric_tests(path):
+    """{test id: {"kind": ..., "variants": [...]}} of a rubric (its [test ID] sections)."""
+    tests, current = {}, None
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            line = line.strip()
+            if line.startswith("[test ") and line.endswith("]"):
+                current = tests.setdefault(line[6:-1].strip(), {"kind": "", "variants": []})
+            elif current is not None and "=" in line and not line.startswith("#"):
+                key, value = (part.strip() for part in line.split("=", 1))
+                if key == "kind":
+                    current["kind"] = value
+                elif key in ("variant", "variants"):
+                    current["variants"] = value.split()
+    return tests
+
+
+def rubric_problems(nn, rungs, declared):
+    path = f"grading/rubrics/{nn}.rubric"
+    if not os.path.isfile(os.path.join(ROOT, path)):
+        return [f"{path}: missing (make new-lab writes one; every lab has a rubric)"]
+    tests = rubric_tests(os.path.join(ROOT, path))
+    problems = []
+    graded = {v for t in tests.values() if t["kind"] == "correctness" for v in t["variants"]}
+    for rung in rungs:
+        if rung not in graded:
+            problems.append(f"{path}: no correctness test grades lab {nn}'s rung '{rung}': "
+                            f"add a [test correct_{rung}]")
+    for test_id, t in tests.items():
+        unknown = [v for v in t["variants"] if v not in declared]
+        if unknown:
+            problems.append(f"{path}: test '{test_id}' names {' '.join(unknown)}, which lab {nn} does not declare")
+        if t["kind"] == "sanitizer":
+            missing = [r for r in rungs if r not in t["variants"]]
+            if missing:
+                problems.append(f"{path}: sanitizer test '{test_id}' does not run {' '.join(missing)}: "
+                                "add it to its variants (and its correctness test to requires)")
+    return problems
+
+
+def targets_problems(nn, description, saved):
+    if targets_of(description) == saved.get(nn):
+        return []
+    return [f"bench/targets.json: lab {nn}'s targets are not what ./sol{nn} --describe declares: "
+            "python3 bench/targets.py snapshot ./sol[0-9][0-9] > bench/targets.json"]
+
+
+def profile_problems(nn, rungs):
+    scripts = glob.glob(os.path.join(ROOT, "labs", f"{nn}-*", "profile.sh"))
+    if not scripts:
+        return []
+    with open(scripts[0], encoding="utf-8") as f:
+        if "profiled_variants" not in f.read():
+            return []  # profiles the variants its hints choose, not the whole ladder
+    hinted = HINTS.get(nn, {}).get("variants", [])
+    if hinted == rungs:
+        return []
+    return [f"tools/profile_hints.py: HINTS[\"{nn}\"] profiles {' '.join(hinted) or 'nothing'}, but lab {nn}'s "
+            f"rungs are {' '.join(rungs)} (its profile.sh runs every rung): make its variants the rungs, "
+            "and give a new rung its hints"]
+
+
+def main(paths):
+    saved = load_targets()
+    problems = []
+    for path in paths:
+        with open(path, encoding="utf-8") as f:
+            description = json.load(f)
+        nn = description["lab"]
+        declared = [v["name"] for v in description["variants"]]
+        rungs = [v["name"] for v in description["variants"] if not v["yardstick"]]
+        problems += rubric_problems(nn, rungs, declared)
+        problems += targets_problems(nn, description, saved)
+        problems += profile_problems(nn, rungs)
+    for p in problems:
+        print(p)
+    print(f"{len(paths)} labs: " + (f"{len(problems)} disagreement(s) with the labs' --describe" if problems
+                                    else "the rubrics, bench/targets.json and the profile hints agree with --describe"))
+    return 1 if problems else 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    sys.exit(main(sys.argv[1:]))
