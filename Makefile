@@ -1,6 +1,7 @@
 # cudalabs -- build the labs, their reference solutions and the tests.
 #
 #   make lab01 && ./lab01     your starter file for lab 01, with the lab's driver
+#   make check LAB=01         a preview of your grade (the visible tests, at the sizes ./lab01 shows)
 #   make sol01                the reference solution of lab 01, same driver
 #   make all                  every starter and every solution
 #   make test                 unit tests, build checks, and the GPU suite where there is a GPU
@@ -285,6 +286,7 @@ help:
 	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
+	@echo "  make check LAB=NN     a preview of your grade: the visible tests at the sizes ./labNN shows"
 	@echo "  make scorecard LAB=NN [RESULTS=r.json]   your run beside the reference's, as SVG and PNG"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute hints for lab NN's $(if $(HAVE_SOLUTIONS),solution (PROGRAM=lab: yours beside its numbers),kernels) (labs with profile.sh)"
