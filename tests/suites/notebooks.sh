@@ -90,7 +90,8 @@ notebooks_suite() {
 # common/ncu.sh, the hints' table) and make scorecard (the tool, the reference runs) read is
 # carried, for every lab, and each tool works from the carried files alone; for lab 01 the
 # notebook's files and the starter alone, in an empty folder, build and run make check LAB=01 and
-# make profile01 up to the one-sentence "no usable CUDA GPU" (exit 77 of their recipe).
+# make profile01 up to the one-sentence "no usable CUDA GPU" (exit 77 of their recipe), and
+# make profile01 without the hints' table names it (not python3, which is there).
 # Tools: python3; nvcc for lab 01's run (its harness is built once with the notebooks above).
 notebook_loop_suite() {
     local py tmp nn dir names want missing bad="" goal said make_errors
@@ -147,6 +148,12 @@ notebook_loop_suite() {
             fail "make $goal in lab 01's notebook folder" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | head -c 400)"
         fi
     done
+    # A copy without the hints' table says so, not "install python3" (python3 is there).
+    rm "$tmp/lab/tools/profile_hints.py"
+    run_capture "make profile01 without tools/profile_hints.py" make -s --no-print-directory -C "$tmp/lab" profile01 ARCH=sm_75 BUILD="$NOTEBOOK_BUILD"
+    if [ "$rc" -ne 0 ] && [[ $err == *"make profile01: this copy of the course has no tools/profile_hints.py"* ]] && [[ $err != *"install python3"* ]]; then
+        pass "make profile01 in a copy without tools/profile_hints.py names the missing file, not python3"
+    else fail "make profile01 without tools/profile_hints.py" "exit $rc: ${err:0:300}"; fi
     rm -rf "$tmp"
 }
 
