@@ -23,7 +23,11 @@ check=0 list=0
 lists=("$@")
 [ ${#lists[@]} -eq 0 ] && lists=(*.txt) || lists=("${lists[@]/%/.txt}")
 for l in "${lists[@]}"; do
-    [ -f "$l" ] || [ "$check" = 1 ] || { echo "install-deps: no list tools/deps/$l (lists: $(echo $(ls *.txt | sed 's/\.txt$//')))" >&2; exit 2; }
+    if [ ! -f "$l" ] && [ "$check" = 0 ]; then
+        known=(*.txt)
+        echo "install-deps: no list tools/deps/$l (lists: ${known[*]%.txt})" >&2
+        exit 2
+    fi
 done
 if [ "$check" = 1 ]; then
     command -v dpkg-query > /dev/null || exit 0

@@ -22,7 +22,9 @@ install_deps_suite() {
     else fail "install-deps.sh student" "lacks:${missing:- nothing}; has:${extra:- nothing}"; fi
 
     every=$(bash "$tool" --list)
-    instructor=$(cd tools/deps && bash ../install-deps.sh --list $(ls *.txt | grep -vx student.txt | sed 's/\.txt$//'))
+    local others=() f
+    for f in tools/deps/*.txt; do [ "$f" = tools/deps/student.txt ] || others+=("$(basename "$f" .txt)"); done
+    instructor=$(bash "$tool" --list "${others[@]}")
     if [ -n "$every" ] && [ "$every" = "$instructor" ]; then
         pass "install-deps.sh with no argument installs the instructor's set, unchanged by the student list ($(wc -l <<< "$every") packages)"
     else fail "install-deps.sh with no argument installs the instructor's set" "differs by: $(diff <(echo "$every") <(echo "$instructor") | grep '^[<>]' | tr '\n' ' ')"; fi
