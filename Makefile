@@ -1,6 +1,7 @@
 # cudalabs -- build the labs, their reference solutions and the tests.
 #
 #   make lab01 && ./lab01     your starter file for lab 01, with the lab's driver
+#   make check LAB=01         a preview of your grade (the visible tests, at the sizes ./lab01 shows)
 #   make sol01                the reference solution of lab 01, same driver
 #   make all                  every starter and every solution
 #   make test                 unit tests, build checks, and the GPU suite where there is a GPU
@@ -199,11 +200,23 @@ bench: solutions labs
 # PROGRAM ?= lab below, so that only a PROGRAM given on the command line counts.)
 PROFILED := $(if $(filter undefined,$(origin PROGRAM)),$(if $(HAVE_SOLUTIONS),sol,lab),$(PROGRAM))
 PROFILE_REFERENCE = $(if $(and $(HAVE_SOLUTIONS),$(filter-out sol,$(PROFILED))),sol$(1))
+# The hints' table and python3 are looked for next, each missing one named; then, before ncu,
+# whether the program finds a GPU: without one it says so in one sentence (exit 77).
 profile%:
-	@script=$(call lab_dir,$*)/profile.sh; \
-	  [ -f "$$script" ] || { echo "lab $* has no profile.sh"; exit 2; }; \
-	  $(MAKE) --no-print-directory $(PROFILED)$* $(call PROFILE_REFERENCE,$*) && \
-	  bash "$$script" ./$(PROFILED)$* $(addprefix ./,$(call PROFILE_REFERENCE,$*))
+	@[ -f "$(call lab_dir,$*)/profile.sh" ] || { echo "lab $* has no profile.sh"; exit 2; }
+	@[ -f tools/profile_hints.py ] || { echo "make profile$*: this copy of the course has no" \
+	  "tools/profile_hints.py, the table the hints come from (the course's files, the student" \
+	  "edition and every lab's notebook have it)" >&2; exit 2; }
+	@command -v python3 > /dev/null || { echo "make profile$*: the hints need python3, which is" \
+	  "not installed (sudo apt-get install python3)" >&2; exit 2; }
+	+@$(MAKE) --no-print-directory $(PROFILED)$* $(call PROFILE_REFERENCE,$*)
+	@$(call stop_without_gpu,profile$*,./$(PROFILED)$*)
+	@bash "$(call lab_dir,$*)/profile.sh" ./$(PROFILED)$* $(addprefix ./,$(call PROFILE_REFERENCE,$*))
+
+# $(call stop_without_gpu,GOAL,PROGRAM): where PROGRAM finds no usable CUDA GPU (exit 77 from one
+# variant at its quick sizes, which opens the GPU as every run does), its one sentence, exit 77.
+stop_without_gpu = rc=0; why=$$($(2) --quick --reps 1 --variant "$$($(2) --list | head -n1)" 2>&1 > /dev/null) \
+	|| rc=$$?; [ $$rc -ne 77 ] || { echo "make $(1): no counters to read without a GPU; $$(printf '%s' "$$why" | tail -n1)" >&2; exit 77; }
 
 list-labs:
 	@echo $(LAB_NUMS)
@@ -280,6 +293,7 @@ help:
 	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
+	@echo "  make check LAB=NN     a preview of your grade: the visible tests at the sizes ./labNN shows"
 	@echo "  make scorecard LAB=NN [RESULTS=r.json]   your run beside the reference's, as SVG and PNG"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute hints for lab NN's $(if $(HAVE_SOLUTIONS),solution (PROGRAM=lab: yours beside its numbers),kernels) (labs with profile.sh)"

@@ -1,19 +1,34 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cudalabs needs, listed in tools/deps/*.txt (one file per part of
-# the project: core, handouts, grading). Installs only what is missing; needs root or sudo.
-#   bash tools/install-deps.sh            every list
+# the project: core, handouts, grading, release, cluster; student is what a student needs).
+# Installs only what is missing; needs root or sudo.
+#   bash tools/install-deps.sh            every list: the instructor's and the tests' set (CI)
+#   bash tools/install-deps.sh student    a student's set: build, the lab's tests, make check,
+#                                         make profileNN and make scorecard (tools/deps/student.txt)
 #   bash tools/install-deps.sh core       only tools/deps/core.txt
 #   bash tools/install-deps.sh --check core handouts
 #                                         installs nothing: prints the missing packages of those
 #                                         lists (of the ones this tree has) on one line, exit 1
 #                                         if any; exit 0 and nothing printed where there is no
 #                                         dpkg (not Debian: nothing to check). make test uses it.
+#   bash tools/install-deps.sh --list student
+#                                         installs nothing: prints the packages of those lists,
+#                                         one per line
+# In a list, '#' starts a comment and a word @NAME stands for the packages of NAME.txt.
 set -euo pipefail
 cd "$(dirname "$0")/deps"
-check=0
+check=0 list=0
 [ "${1:-}" = --check ] && { check=1; shift; }
+[ "${1:-}" = --list ] && { list=1; shift; }
 lists=("$@")
 [ ${#lists[@]} -eq 0 ] && lists=(*.txt) || lists=("${lists[@]/%/.txt}")
+for l in "${lists[@]}"; do
+    if [ ! -f "$l" ] && [ "$check" = 0 ]; then
+        known=(*.txt)
+        echo "install-deps: no list tools/deps/$l (lists: ${known[*]%.txt})" >&2
+        exit 2
+    fi
+done
 if [ "$check" = 1 ]; then
     command -v dpkg-query > /dev/null || exit 0
     present=()
@@ -21,7 +36,18 @@ if [ "$check" = 1 ]; then
     [ ${#present[@]} -eq 0 ] && exit 0
     lists=("${present[@]}")
 fi
-packages=$(sed 's/#.*//' "${lists[@]}" | tr -s ' \t' '\n' | sed '/^$/d' | sort -u)
+# packages_of LIST.txt...: the packages the lists name, one per line.
+packages_of() {
+    local word
+    for word in $(sed 's/#.*//' "$@"); do
+        case $word in
+            @*) packages_of "${word#@}.txt";;
+            *) echo "$word";;
+        esac
+    done
+}
+packages=$(packages_of "${lists[@]}" | sort -u)
+[ "$list" = 1 ] && { echo "$packages"; exit 0; }
 missing=()
 for p in $packages; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

@@ -55,18 +55,36 @@ def fp32_peak(device_name):
     return None
 
 
+class BadInput(Exception):
+    """A file the card cannot be drawn from: said in one sentence, exit 2."""
+
+
+def read_json(path, what):
+    """A JSON file's content; a missing or unreadable one is a BadInput that names it."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except OSError as e:
+        raise BadInput(f"cannot read {what} {path}: {e.strerror or e}")
+    except ValueError as e:
+        raise BadInput(f"{what} {path} is not valid JSON ({e}): a run cut short? run it again")
+
+
 def load_run(path, lab=None):
-    """One lab's run from a --json file, or from a make bench file of several labs."""
-    with open(path, encoding="utf-8") as f:
-        data = json.load(f)
+    """One lab's run from a --json file, or from a make bench file of several labs; with lab,
+    a run of another lab is refused."""
+    data = read_json(path, "the results file")
     if isinstance(data, dict) and "labs" in data:
         runs = [r for r in data["labs"] if lab is None or str(r.get("lab", "")).startswith(lab + "-")]
         if len(runs) != 1:
-            sys.exit(f"scorecard.py: {path} holds {len(data['labs'])} labs: name one with --lab NN"
-                     if lab is None else f"scorecard.py: {path} has no run of lab {lab}")
+            raise BadInput(f"{path} holds {len(data['labs'])} labs: name one with --lab NN"
+                           if lab is None else f"{path} has no run of lab {lab}")
         return runs[0]
-    if not isinstance(data, dict) or "results" not in data:
-        sys.exit(f"scorecard.py: {path} is not a lab's --json results (no \"results\")")
+    if not isinstance(data, dict) or not isinstance(data.get("results"), list):
+        raise BadInput(f"{path} is not a lab's --json results (no list \"results\")")
+    if lab is not None and lab_number(data) != lab:
+        raise BadInput(f"{path} holds the results of lab {lab_number(data)}, not of lab {lab}: "
+                       f"draw it with --lab {lab_number(data)}, or give lab {lab}'s results")
     return data
 
 
@@ -108,14 +126,18 @@ def target_ratio(run, t):
 
 
 def judge_targets(run, targets):
-    """[{variant, size, min_ratio, yardstick, ratio, met}] of `targets` (a --describe list, or a
-    run's own) judged on the rows of `run`: met is None where the run did not measure it."""
+    """[{variant, size, min_ratio, yardstick, ratio, met, failed}] of `targets` (a --describe
+    list, or a run's own) judged on the rows of `run`: met is None where the run did not measure
+    it; failed says why where the row is there but did not pass (its TODO pointer kept)."""
     out = []
     for t in targets:
         ratio = target_ratio(run, t)
+        row = next((r for r in run.get("results", []) if (r.get("variant"), r.get("size")) == (t["variant"], t["size"])
+                    and r.get("status") not in ("PASS", "REF")), None)
         out.append({"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
                     "yardstick": t.get("yardstick", t.get("against")), "ratio": ratio,
-                    "met": None if ratio is None else ratio >= t["min_ratio"]})
+                    "met": None if ratio is None else ratio >= t["min_ratio"],
+                    "failed": failure(row) if row and ratio is None else None})
     return out
 
 
@@ -135,11 +157,28 @@ def references(dirs, nn):
         for path in sorted(glob.glob(os.path.join(d, "*.d", f"{nn}.json"))):
             try:
                 run = load_run(path)
-            except (OSError, ValueError, SystemExit):
+            except BadInput:
                 continue
             name = (run.get("device") or {}).get("name") or os.path.basename(os.path.dirname(path))
             found.setdefault(name, run)
     return sorted(found.items())
+
+
+def todo_pointer(note):
+    """"TODO(labNN) at FILE:LINE" where a row's note points at the work (common/todo_hint.cpp)."""
+    m = re.search(r"TODO\(lab\d+\)(?: at [^\s;]+)?", note or "")
+    return m.group(0) if m else None
+
+
+def failure(row):
+    """A row that did not pass, in a few words: its status, the note's start and, kept whole,
+    the TODO pointer of the note."""
+    note = " ".join((row.get("note") or "").split())
+    pointer = todo_pointer(note)
+    head = note.split("; see TODO(")[0].split("see TODO(")[0].rstrip("; ") if pointer else note
+    if len(head) > 90:
+        head = head[:89] + "…"
+    return f"{row.get('status') or '?'}: {head or 'no ratio (the check failed)'}" + (f"; see {pointer}" if pointer else "")
 
 
 def no_ratio(row):
@@ -149,7 +188,7 @@ def no_ratio(row):
         t = f" in {row['time_ms']:.4g} ms" if row.get("time_ms") else ""
         return f"passed{t}; no ratio to the yardstick for this variant"
     if status == "FAIL":
-        return "FAIL: no ratio (the check failed)"
+        return failure(row)
     return f"{status}: no ratio (not timed)"
 
 
@@ -220,12 +259,32 @@ def model(run, refs, targets=None, declared=None):
             point["bw_fraction"] = r["gbs"] / device["copy_gbs"]
         if r.get("gflops") and peak:
             point["peak_fraction"] = r["gflops"] / peak
+        point["beyond"] = [kind for kind, frac in (("bandwidth", point["bw_fraction"]), ("compute", point["peak_fraction"]))
+                           if frac is not None and frac > 1.0]
         hardware.append(point)
     return {"lab": nn, "title": run.get("lab", nn), "device": device.get("name") or "unknown GPU",
             "copy_gbs": device.get("copy_gbs"), "fp32_peak_gflops": peak, "mode": run.get("mode"),
             "date": str(run.get("date") or "")[:10], "ratio_to": run.get("ratio_to") or "the yardstick",
             "references": [name for name, _ in refs], "targets_from": targets_from, "groups": groups, "missing": missing,
             "targets": judged, "hardware": hardware}
+
+
+# Each roofline ceiling: its name, its unit, and what a figure past it means (lines of the
+# card's note). The copy is measured in the same run, so a kernel that mostly reads may pass it
+# by a little; the FP32 peak is the card's own limit.
+CEILINGS = {
+    "bandwidth": ("measured copy bandwidth", "GB/s",
+                  ["Past the measured copy bandwidth: a kernel that mostly reads may pass a copy by a few per cent;",
+                   "beyond that the figure is not a speed: check the bytes counted, the timing, or data left in the cache."]),
+    "compute": ("FP32 peak", "GFLOP/s",
+                ["Past the FP32 peak, which no FP32 kernel reaches: the figure is not a speed;",
+                 "check the operations counted and the timing."]),
+}
+
+
+def against_ceiling(kind, value, frac):
+    name, unit, _ = CEILINGS[kind]
+    return f"{fmt(value, 1)} {unit} = {frac:.2f} × the {name}"
 
 
 def fmt(x, digits=2):
@@ -324,12 +383,12 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         add(f'<text x="8" y="{y}" font-weight="bold">Speed targets (from {esc(m["targets_from"])})</text>')
         y += 15
         for t in m["targets"]:
-            verdict = {True: "met", False: "missed", None: "not measured"}[t["met"]]
+            verdict = "failed" if t.get("failed") else {True: "met", False: "missed", None: "not measured"}[t["met"]]
             refs = "; ".join(f"{n}: {fmt(r)}" for n, r in zip(m["references"], t["refs"]))
             add(f'<text class="target-row" x="8" y="{y}" data-variant="{esc(t["variant"])}" '
                 f'data-size="{esc(t["size"])}" data-min-ratio="{t["min_ratio"]:.6g}" data-met="{esc(verdict)}">'
                 f'{esc(t["variant"])} at {esc(t["size"])} ≥ {t["min_ratio"]:.2f} × {esc(t["yardstick"])}: '
-                f'yours {fmt(t["ratio"])} ({verdict}); reference {esc(refs or "–")}</text>')
+                f'yours {fmt(t["ratio"])} ({esc(t.get("failed") or verdict)}); reference {esc(refs or "–")}</text>')
             y += 14
     if m["hardware"]:
         y += 10
@@ -349,13 +408,21 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
                 if value is None:
                     continue
                 add(f'<text x="{left - 6}" y="{y + 11}" text-anchor="end">{esc(p["variant"])} {esc(p["size"])}</text>')
-                if frac is not None:
-                    w = max(1.0, min(frac, 1.2) * width / 1.2)
+                if frac is not None and kind in p.get("beyond", []):
+                    # Past its ceiling a figure is a mistake in the timing or the count, not a
+                    # speed: an empty bar up to the ceiling, and the text says so.
+                    add(f'<rect class="roofline {kind} beyond-ceiling" x="{left}" y="{y}" width="{width / 1.2:.1f}" '
+                        f'height="14" fill="none" stroke="#c0392b" stroke-dasharray="3,2" '
+                        f'data-variant="{esc(p["variant"])}" data-size="{esc(p["size"])}" data-value="{value:.6g}" '
+                        f'data-fraction="{frac:.6g}"/>')
+                    add(f'<text class="beyond-ceiling" x="{left + 4}" y="{y + 10}" font-size="9" fill="#c0392b" '
+                        f'data-variant="{esc(p["variant"])}" data-kind="{kind}">{esc(against_ceiling(kind, value, frac))}: past the ceiling (note below)</text>')
+                elif frac is not None:
+                    w = max(1.0, frac * width / 1.2)
                     add(f'<rect class="roofline {kind}" x="{left}" y="{y + 2}" width="{w:.1f}" height="10" '
                         f'fill="{"#2e8b57" if kind == "bandwidth" else "#8e44ad"}" data-variant="{esc(p["variant"])}" '
                         f'data-size="{esc(p["size"])}" data-value="{value:.6g}" data-fraction="{frac:.6g}"/>')
-                    add(f'<text x="{left + w + 4:.1f}" y="{y + 11}" font-size="10">{fmt(value, 1)} {unit} '
-                        f'= {frac:.2f} of the {"copy bandwidth" if kind == "bandwidth" else "FP32 peak"}</text>')
+                    add(f'<text x="{left + w + 4:.1f}" y="{y + 11}" font-size="10">{esc(against_ceiling(kind, value, frac))}</text>')
                 else:
                     add(f'<text x="{left + 4}" y="{y + 11}" font-size="10">{fmt(value, 1)} {unit}</text>')
                 y += 15
@@ -363,6 +430,10 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         x1 = left + width / 1.2
         add(f'<line x1="{x1:.1f}" y1="{y - 15 * sum(1 for p in m["hardware"] for v in (p["gbs"], p["gflops"]) if v is not None) - 4:.1f}" '
             f'x2="{x1:.1f}" y2="{y}" stroke="#444" stroke-dasharray="4,3"/>')
+        for kind in [k for k in CEILINGS if any(k in p["beyond"] for p in m["hardware"])]:
+            for line in CEILINGS[kind][2]:
+                y += 13
+                add(f'<text class="ceiling-note" x="8" y="{y}" font-size="10" fill="#c0392b">{esc(line)}</text>')
     height = y + 14
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 300}" height="{height:.0f}" '
             f'font-family="DejaVu Sans" font-size="11" data-lab="{esc(m["lab"])}">\n'
@@ -391,20 +462,30 @@ def main(argv=None):
     ap.add_argument("--png", action="store_true", help="also a PNG beside it (rsvg-convert)")
     ap.add_argument("--json-model", help="also write what the card shows as JSON")
     args = ap.parse_args(argv)
+    if args.lab is not None and not re.fullmatch(r"\d\d", args.lab):
+        ap.error(f"--lab takes two digits, got {args.lab!r}")
+    try:
+        return draw_card(args)
+    except BadInput as e:
+        print(f"scorecard.py: {e}", file=sys.stderr)
+        return 2
+
+
+def draw_card(args):
+    """The card of the run args.results names, written where args say; then what it shows, in
+    words."""
     run = load_run(args.results, args.lab)
     nn = lab_number(run)
     targets = declared = None
     if args.describe:
-        with open(args.describe, encoding="utf-8") as f:
-            desc = json.load(f)
+        desc = read_json(args.describe, "the lab's description")
         targets = [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
                     "yardstick": t.get("against", t.get("yardstick"))} for t in desc.get("targets", [])]
         declared = desc.get("variants")
     else:
         path = args.targets or os.path.join(ROOT, "bench", "targets.json")
         if os.path.isfile(path):
-            with open(path, encoding="utf-8") as f:
-                targets = json.load(f).get(nn)
+            targets = read_json(path, "the targets file").get(nn)
     dirs = args.reference or [d for d in DEFAULT_REFERENCE if os.path.isdir(d)][:1]
     refs = references(dirs, nn)
     m = model(run, refs, targets, declared)
@@ -423,8 +504,12 @@ def main(argv=None):
         print("No reference results found (looked in: " + (", ".join(dirs) or "nothing") + ")")
     for v in m["missing"]:
         print(f"Missing: {v} is not in your results")
+    for p in m["hardware"]:
+        for kind in p["beyond"]:
+            value, frac = (p["gbs"], p["bw_fraction"]) if kind == "bandwidth" else (p["gflops"], p["peak_fraction"])
+            print(f"{p['variant']} at {p['size']}: {against_ceiling(kind, value, frac)}. " + " ".join(CEILINGS[kind][2]))
     for t in m["targets"]:
-        verdict = {True: "met", False: "MISSED", None: "not measured (run with --bench)"}[t["met"]]
+        verdict = t.get("failed") or {True: "met", False: "MISSED", None: "not measured (run with --bench)"}[t["met"]]
         print(f"target: {t['variant']} at {t['size']} >= {t['min_ratio']:.2f} x {t['yardstick']}: "
               f"{fmt(t['ratio'])} {verdict}")
     return 0

@@ -1,6 +1,7 @@
 #@title Course files and GPU check: run this cell first (you need not read it)
 # Writes the lab's course files (the harness, the lab's driver, interface and CPU reference, the
-# Makefile) into the folder cudalabs/ and works there; your own file comes from the cell below.
+# Makefile, and the tools of make check, make profileNN and make scorecard) into the folder
+# cudalabs/ and works there; your own file comes from the cell below.
 # REPO_URL: empty, the files carried by this notebook are used. A course that hosts its
 # repository may set it to a git address, or to a .zip or .tar.gz of the course (a top folder
 # inside the archive is fine).

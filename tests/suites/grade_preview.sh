@@ -197,6 +197,17 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     expect "make check LAB=99 names the labs" 2 'make check: no lab 99 \(labs: 01 ' \
         make -s --no-print-directory check LAB=99
 
+    # 6b. Where a student looks first, make check LAB=NN is named: make help, the student
+    #     edition's README and the course guide (in the course tree).
+    local where missing=""
+    make -s --no-print-directory help 2> /dev/null | grep -q '^  make check LAB=NN ' || missing="$missing make-help"
+    for where in tools/release/student-README.md handouts/00-course.md; do
+        [ -f "$where" ] || continue
+        grep -q 'make check LAB=[0-9N][0-9N]' "$where" || missing="$missing $where"
+    done
+    if [ -z "$missing" ]; then pass "make check LAB=NN is named by make help, the student README and the course guide"
+    else fail "make check LAB=NN is named where students look" "not in:$missing"; fi
+
     # 7. With a GPU: the reference solution earns every previewed point, the starter none.
     if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
         run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01

@@ -43,7 +43,7 @@ notebooks_suite() {
     # 1. Every lab's notebook, as it is, until its lab runs.
     for nb in "${notebooks[@]}"; do
         name=$(basename "$nb" .ipynb); nn=${name%%-*}
-        run_capture "notebook $name" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
+        run_capture "notebook $name" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$NOTEBOOK_BUILD" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/$name"
         if [ "$rc" -eq 0 ]; then
             pass "notebook $name runs top to bottom to its lab run (no GPU: one sentence, exit 77), then shows its scorecard"
@@ -56,8 +56,8 @@ notebooks_suite() {
     #    "Download ZIP" makes) and a git repository; tests/run_tests.sh must stay executable.
     local course=$tmp/course url kind mode
     mkdir -p "$course"
-    # shellcheck disable=SC2046
-    cp --parents $("$py" handouts/tools/notebook_setup.py --lab 13 --list) labs/13-matvec/matvec.cu tests/run_tests.sh "$course/"
+    "$py" handouts/tools/notebook_setup.py --lab 13 --unpack "$course"
+    cp --parents labs/13-matvec/matvec.cu tests/run_tests.sh "$course/"
     "$py" tools/release/release.py zip "$course" "$tmp/course.zip" --top cudalabs-main
     git -C "$course" init -q && git -C "$course" add -A \
         && git -C "$course" -c user.name=ci -c user.email=ci@localhost commit -q -m course
@@ -68,7 +68,7 @@ notebooks_suite() {
         run_capture "notebook with REPO_URL ($kind)" pandoc handouts/13-matvec.md \
             --lua-filter handouts/filters/cudalabs.lua --resource-path=.:handouts -M edition=student -M gen_dir="$BUILD/handouts/gen" \
             -M python="$py" -M repo_url="$url" -t ipynb -o "$nb"
-        [ "$rc" -eq 0 ] && run_capture "notebook with REPO_URL ($kind)" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$tmp/build" \
+        [ "$rc" -eq 0 ] && run_capture "notebook with REPO_URL ($kind)" env CUDA_VISIBLE_DEVICES= ARCH=sm_75 BUILD="$NOTEBOOK_BUILD" \
             "$py" handouts/tools/run_notebook.py "$nb" "$tmp/run-$kind"
         mode=$(stat -c %A "$tmp/run-$kind/content/cudalabs/tests/run_tests.sh" 2> /dev/null)
         if [ "$rc" -ne 0 ]; then
@@ -84,4 +84,80 @@ notebooks_suite() {
     rm -rf "$tmp"
     say "notebooks suite: $(($(date +%s) - started)) s"
 }
+
+# The student's loop in a notebook's course folder: every file that make check LAB=NN (the grade
+# preview and the lab's visible tests, never its rubric), make profileNN (the lab's profile.sh,
+# common/ncu.sh, the hints' table) and make scorecard (the tool, the reference runs) read is
+# carried, for every lab, and each tool works from the carried files alone; for lab 01 the
+# notebook's files and the starter alone, in an empty folder, build and run make check LAB=01 and
+# make profile01 up to the one-sentence "no usable CUDA GPU" (exit 77 of their recipe), and
+# make profile01 without the hints' table names it (not python3, which is there).
+# Tools: python3; nvcc for lab 01's run (its harness is built once with the notebooks above).
+notebook_loop_suite() {
+    local py tmp nn dir names want missing bad="" goal said make_errors
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "notebook loop files" "no python3"; return; }
+    tmp=$(mktemp -d)
+    printf '{"check_sizes": ["1"]}\n' > "$tmp/describe.json"
+    mkdir -p "$tmp/no-results"
+    for dir in labs/[0-9][0-9]-*/; do
+        nn=$(basename "$dir"); nn=${nn%%-*}
+        names=$("$py" handouts/tools/notebook_setup.py --lab "$nn" --list)
+        want="Makefile tools/grade_preview.py tools/profile_hints.py tools/scorecard.py common/ncu.sh"
+        [ -f "grading/rubrics/$nn.rubric" ] && want="$want tools/preview/$nn.tests"
+        [ -f "${dir}profile.sh" ] && want="$want ${dir}profile.sh"
+        missing=""
+        for f in $want; do grep -qxF "$f" <<< "$names" || missing="$missing $f"; done
+        ls bench/results/*.d/"$nn".json > /dev/null 2>&1 && ! grep -qE "^reference/.*\.d/$nn\.json$" <<< "$names" \
+            && missing="$missing reference/*.d/$nn.json"
+        grep -qE '\.rubric$|^grading/|^solutions/' <<< "$names" && missing="$missing (and carries $(grep -E '\.rubric$|^grading/|^solutions/' <<< "$names" | head -n1))"
+        # The tools from the carried files alone: the preview reads the visible tests, the hints
+        # their plan.
+        rm -rf "$tmp/lab" && "$py" handouts/tools/notebook_setup.py --lab "$nn" --unpack "$tmp/lab"
+        if [ -f "grading/rubrics/$nn.rubric" ] && ! (cd "$tmp/lab" && "$py" tools/grade_preview.py --lab "$nn" \
+                --describe "$tmp/describe.json" --json-from "$tmp/no-results") 2>&1 \
+                | grep "^Grade preview of lab $nn: .*tools/preview/$nn.tests" > /dev/null; then
+            missing="$missing (grade_preview.py does not preview from the carried tests)"
+        fi
+        if "$py" tools/profile_hints.py --list 2> /dev/null | grep -q "^$nn\b" \
+            && ! (cd "$tmp/lab" && "$py" tools/profile_hints.py --lab "$nn" --plan > /dev/null 2>&1); then
+            missing="$missing (profile_hints.py --plan fails there)"
+        fi
+        [ -z "$missing" ] || bad="$bad lab $nn lacks$missing;"
+    done
+    if [ -z "$bad" ]; then pass "every lab's notebook carries what make check, make profileNN and make scorecard read (visible tests, no rubric), and the tools work from it"
+    else fail "every lab's notebook carries what make check, make profileNN and make scorecard read" "${bad:0:400}"; fi
+
+    # Lab 01 in full: the notebook's files and the starter, nothing else.
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "make check and make profile01 in lab 01's notebook folder" "no nvcc"; rm -rf "$tmp"; return
+    fi
+    rm -rf "$tmp/lab" && "$py" handouts/tools/notebook_setup.py --lab 01 --unpack "$tmp/lab"
+    cp -p "$(student_file 01)" "$tmp/lab/labs/01-vector-add/"
+    for goal in "check LAB=01" profile01; do
+        # shellcheck disable=SC2086
+        run_capture "make $goal in lab 01's notebook folder" env CUDA_VISIBLE_DEVICES= \
+            make -s --no-print-directory -C "$tmp/lab" $goal ARCH=sm_75 BUILD="$NOTEBOOK_BUILD"
+        # make's own line gives the recipe's exit status ("Error 77"); make itself exits 2.
+        said=$(printf '%s\n' "$err" | grep -vE '^make(\[[0-9]+\])?: \*\*\* ')
+        make_errors=$(printf '%s\n' "$err" | grep -cE '^make(\[[0-9]+\])?: \*\*\* ')
+        if [ "$rc" -ne 0 ] && [ "$make_errors" -eq 1 ] && [[ $err == *"] Error 77"* ]] \
+            && [ "$(printf '%s\n' "$said" | wc -l)" -eq 1 ] && [[ $said == *"no usable CUDA GPU"* ]]; then
+            pass "make $goal in an empty folder with lab 01's notebook files and the starter: built, then one sentence (no usable CUDA GPU), exit 77"
+        else
+            fail "make $goal in lab 01's notebook folder" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | head -c 400)"
+        fi
+    done
+    # A copy without the hints' table says so, not "install python3" (python3 is there).
+    rm "$tmp/lab/tools/profile_hints.py"
+    run_capture "make profile01 without tools/profile_hints.py" make -s --no-print-directory -C "$tmp/lab" profile01 ARCH=sm_75 BUILD="$NOTEBOOK_BUILD"
+    if [ "$rc" -ne 0 ] && [[ $err == *"make profile01: this copy of the course has no tools/profile_hints.py"* ]] && [[ $err != *"install python3"* ]]; then
+        pass "make profile01 in a copy without tools/profile_hints.py names the missing file, not python3"
+    else fail "make profile01 without tools/profile_hints.py" "exit $rc: ${err:0:300}"; fi
+    rm -rf "$tmp"
+}
+
+NOTEBOOK_BUILD=$(mktemp -d)
 notebooks_suite
+notebook_loop_suite
+rm -rf "$NOTEBOOK_BUILD"

@@ -4,7 +4,9 @@
 # and from the fixtures of tests/fixtures/scorecard/ (a student's runs: a variant missing, a
 # failed row), and its content is checked against the JSON (tests/tools/check_scorecard.py):
 # the bars' values and labels, the reference's bars, the targets marked, the student's GPU
-# named, a missing variant said. Then the PNG, and make scorecard with RESULTS=.
+# named, a missing variant said, a failed row's TODO pointer kept, a figure past its roofline
+# ceiling flagged. A missing, broken or other lab's results file is refused in one sentence
+# (exit 2). Then the PNG, and make scorecard with RESULTS= (also of another lab: refused).
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -67,6 +69,52 @@ scorecard_suite() {
         pass "scorecard marks the declared targets on their bars (lab 12: fast >= 0.95 of cuBLAS at 4096, met)"
     else fail "scorecard marks the declared targets" "$(grep -m2 'target' "$tmp/d12.txt")"; fi
 
+    # 2b. What a student's results may hold: a missing, broken or other lab's file is refused in
+    #     one sentence (exit 2, no traceback); a failed row keeps its TODO pointer on its bar and
+    #     in the targets; a figure past a roofline ceiling is flagged, not drawn as a speed.
+    head -c 300 tests/fixtures/scorecard/12-student.json > "$tmp/cut.json"
+    local name file want
+    for name in missing broken "another lab's"; do
+        case $name in
+            missing) file=$tmp/no-such.json want="cannot read the results file $tmp/no-such.json";;
+            broken) file=$tmp/cut.json want="is not valid JSON";;
+            "another lab's") file=tests/fixtures/scorecard/01-student.json want="holds the results of lab 01, not of lab 02";;
+        esac
+        run_capture "scorecard of a results file that is $name" "$py" tools/scorecard.py "$file" --lab "$([ "$name" = "another lab's" ] && echo 02 || echo 12)" --out "$tmp/refused.svg"
+        if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
+            && [[ $err == "scorecard.py: "*"$want"* ]] && [ ! -e "$tmp/refused.svg" ]; then
+            pass "scorecard of a results file that is $name: one sentence, exit 2"
+        else fail "scorecard of a results file that is $name" "exit $rc: $(printf '%s' "$err" | tail -n 2 | head -c 300)"; fi
+    done
+    "$py" - "$tmp/todo.json" <<'PY'
+import json, sys
+run = json.load(open("tests/fixtures/scorecard/12-student.json"))
+for r in run["results"]:
+    if r["status"] == "FAIL":
+        r["note"] = ("wrong value at (17, 3): 1.5 != 2.25; see TODO(lab12) at "
+                     "labs/12-matmul-fast/matmul_fast.cu:140")
+json.dump(run, open(sys.argv[1], "w"))
+PY
+    "$py" tools/scorecard.py "$tmp/todo.json" --out "$tmp/todo.svg" > "$tmp/todo.txt" 2>&1
+    local pointer='TODO(lab12) at labs/12-matmul-fast/matmul_fast.cu:140'
+    if out=$("$py" tests/tools/check_scorecard.py "$tmp/todo.svg" "$tmp/todo.json" 2>&1) \
+        && grep -qF "data-status=\"FAIL\">FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer</text>" "$tmp/todo.svg" \
+        && grep -qF "data-met=\"failed\">vectorized at 4096 ≥ 0.60 × cublas: yours – (FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer)" "$tmp/todo.svg" \
+        && grep -qF "target: vectorized at 4096 >= 0.60 x cublas: – FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer" "$tmp/todo.txt" \
+        && ! grep -q '^target: vectorized at 4096 .*not measured' "$tmp/todo.txt"; then
+        pass "scorecard keeps a failed row's TODO pointer on its bar, in the targets' table and in its text"
+    else fail "scorecard keeps a failed row's TODO pointer" "${out:-$(grep -m1 'vectorized at 4096' "$tmp/todo.txt")}"; fi
+    # The lab 12 fixture says Tesla T4 (FP32 peak 8,141 GFLOP/s) beside rates of 9 to 51 TFLOP/s:
+    # every figure is past the ceiling; lab 01's fast (0.99 of the copy) is within it.
+    if out=$("$py" tests/tools/check_scorecard.py "$tmp/f12.svg" tests/fixtures/scorecard/12-student.json --missing fast 2>&1) \
+        && grep -q 'class="roofline compute beyond-ceiling"[^>]*data-variant="warptile" data-size="4096"[^>]*fill="none"\|class="roofline compute beyond-ceiling"[^>]*fill="none"[^>]*data-variant="warptile" data-size="4096"' "$tmp/f12.svg" \
+        && grep -q 'class="beyond-ceiling"[^>]*>36,652.6 GFLOP/s = 4.50 × the FP32 peak: past the ceiling' "$tmp/f12.svg" \
+        && grep -q 'class="ceiling-note"[^>]*>Past the FP32 peak, which no FP32 kernel reaches' "$tmp/f12.svg" \
+        && grep -q '^warptile at 4096: 36,652.6 GFLOP/s = 4.50 × the FP32 peak\. Past the FP32 peak' "$tmp/f12.txt" \
+        && grep -q 'class="roofline bandwidth"[^>]*data-variant="fast"' "$tmp/f01.svg" && ! grep -q 'beyond-ceiling' "$tmp/f01.svg"; then
+        pass "scorecard flags a figure past its roofline ceiling (4.50 x a T4's FP32 peak) as such, and leaves one within it (0.99 of the copy) a plain bar"
+    else fail "scorecard flags a figure past its ceiling" "${out:-$(grep -m1 'warptile' "$tmp/f12.txt")}"; fi
+
     # 3. The PNG, and make scorecard with RESULTS= (no nvcc needed for a results file).
     if command -v rsvg-convert > /dev/null; then
         "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/p12.svg" --png > /dev/null 2>&1
@@ -78,6 +126,11 @@ scorecard_suite() {
     if [ "$rc" -eq 0 ] && [ -s "$tmp/build/scorecard/lab12.svg" ] && printf '%s' "$out" | grep -q 'Missing: fast'; then
         pass "make scorecard LAB=12 RESULTS=...: $tmp/build/scorecard/lab12.svg"
     else fail "make scorecard LAB=12 RESULTS=..." "exit $rc; $(printf '%s\n%s' "$out" "$err" | head -n 3)"; fi
+    run_capture "make scorecard LAB=02 with lab 01's results" make -s --no-print-directory scorecard LAB=02 NVCC=/nonexistent/nvcc \
+        RESULTS=tests/fixtures/scorecard/01-student.json BUILD="$tmp/build"
+    if [ "$rc" -ne 0 ] && [[ $err == *"holds the results of lab 01, not of lab 02"* ]] && [[ $err != *Traceback* ]]; then
+        pass "make scorecard LAB=02 with lab 01's results is refused in one sentence"
+    else fail "make scorecard LAB=02 with lab 01's results" "exit $rc: ${err:0:300}"; fi
     rm -rf "$tmp"
 }
 scorecard_suite

@@ -9,12 +9,15 @@ problem, when: the student's GPU is not named; a timed row of RESULTS has no bar
 variant, size and ratio, or a bar has no such row; a row without a ratio (FAIL) is not said; a
 reference bar's ratio is not the reference run's at that variant and size; a target line marks
 no declared target; a variant of --missing is not stated as missing, or a variant is stated
-missing that RESULTS has.
+missing that RESULTS has; a failed row's TODO pointer (its note's "TODO(labNN) at FILE:LINE")
+is not kept where it is said; a roofline figure past its ceiling (fraction above 1) is drawn as
+a plain bar, or one within it is flagged as past it.
 """
 import argparse
 import glob
 import json
 import os
+import re
 import sys
 import xml.etree.ElementTree as ET
 
@@ -72,6 +75,17 @@ def main():
             problems.append(f"{key}: no bar for ratio {r['ratio']}")
         elif not close(bars[key], r["ratio"]):
             problems.append(f"{key}: bar {bars[key]} but the JSON says {r['ratio']}")
+    said = {(t.get("data-variant"), t.get("data-size")): "".join(t.itertext()) for t in find("text", "nobar")}
+    for r in rows:
+        pointer = re.search(r"TODO\(lab\d+\)(?: at [^\s;]+)?", r.get("note") or "")
+        key = (r["variant"], r["size"])
+        if pointer and key in said and pointer.group(0) not in said[key]:
+            problems.append(f"{key}: the failed row's {pointer.group(0)} is not kept (said: {said[key]!r})")
+    for b in find("rect", "roofline"):
+        past = float(b.get("data-fraction")) > 1.0
+        if past != ("beyond-ceiling" in b.get("class").split()):
+            problems.append(f"roofline {b.get('data-variant')} {b.get('data-size')} at {b.get('data-fraction')} "
+                            f"of its ceiling is {'not ' if past else ''}flagged as past it")
     extra = set(bars) - {(r["variant"], r["size"]) for r in rows}
     if extra:
         problems.append(f"bars with no row in the JSON: {sorted(extra)}")

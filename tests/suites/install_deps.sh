@@ -1,0 +1,44 @@
+# The two package sets of tools/install-deps.sh (sourced by tests/run_tests.sh; alone:
+# bash tests/suites/install_deps.sh). Installs nothing (--list, --check): the student's set
+# (`student`) builds, tests and previews a lab without SLURM, TeX Live or Chromium, and adds
+# nothing to the instructor's set (no argument: every list, what CI installs); an unknown list
+# is refused in one sentence.
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+install_deps_suite() {
+    local tool=tools/install-deps.sh student every instructor p missing="" extra=""
+    [ -f tools/deps/student.txt ] || { skip "install-deps student" "no tools/deps/student.txt in this edition"; return; }
+    student=$(bash "$tool" --list student)
+    for p in make g++ python3 doctest-dev nlohmann-json3-dev; do
+        grep -qxF "$p" <<< "$student" || missing="$missing $p"
+    done
+    for p in slurmd slurmctld texlive-luatex chromium pandoc bubblewrap; do
+        grep -qxF "$p" <<< "$student" && extra="$extra $p"
+    done
+    if [ -z "$missing$extra" ]; then pass "install-deps.sh student: make, g++, python3 and the unit tests' libraries, no SLURM, TeX Live, Chromium or grader tools"
+    else fail "install-deps.sh student" "lacks:${missing:- nothing}; has:${extra:- nothing}"; fi
+
+    every=$(bash "$tool" --list)
+    local others=() f
+    for f in tools/deps/*.txt; do [ "$f" = tools/deps/student.txt ] || others+=("$(basename "$f" .txt)"); done
+    instructor=$(bash "$tool" --list "${others[@]}")
+    if [ -n "$every" ] && [ "$every" = "$instructor" ]; then
+        pass "install-deps.sh with no argument installs the instructor's set, unchanged by the student list ($(wc -l <<< "$every") packages)"
+    else fail "install-deps.sh with no argument installs the instructor's set" "differs by: $(diff <(echo "$every") <(echo "$instructor") | grep '^[<>]' | tr '\n' ' ')"; fi
+
+    run_capture "install-deps.sh --check student" bash "$tool" --check student
+    extra=""
+    for p in $out; do grep -qxF "$p" <<< "$student" || extra="$extra $p"; done
+    if { [ "$rc" -eq 0 ] && [ -z "$out" ]; } || { [ "$rc" -eq 1 ] && [ -n "$out" ] && [ -z "$extra" ]; }; then
+        pass "install-deps.sh --check student names only the student's missing packages (${out:-none})"
+    else fail "install-deps.sh --check student" "exit $rc: ${out:0:200}"; fi
+
+    run_capture "install-deps.sh no-such-list" bash "$tool" no-such-list
+    if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(wc -l <<< "$err")" -eq 1 ] && [[ $err == *"no list tools/deps/no-such-list.txt (lists: "*student* ]]; then
+        pass "install-deps.sh refuses an unknown list in one sentence that names the lists"
+    else fail "install-deps.sh refuses an unknown list" "exit $rc: ${err:0:200}"; fi
+}
+install_deps_suite
