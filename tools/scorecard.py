@@ -260,7 +260,7 @@ def model(run, refs, targets=None, declared=None):
         if r.get("gflops") and peak:
             point["peak_fraction"] = r["gflops"] / peak
         point["beyond"] = [kind for kind, frac in (("bandwidth", point["bw_fraction"]), ("compute", point["peak_fraction"]))
-                           if frac is not None and frac > 1.0]
+                           if frac is not None and frac > CEILING_SLACK[kind]]
         hardware.append(point)
     return {"lab": nn, "title": run.get("lab", nn), "device": device.get("name") or "unknown GPU",
             "copy_gbs": device.get("copy_gbs"), "fp32_peak_gflops": peak, "mode": run.get("mode"),
@@ -274,12 +274,19 @@ def model(run, refs, targets=None, declared=None):
 # by a little; the FP32 peak is the card's own limit.
 CEILINGS = {
     "bandwidth": ("measured copy bandwidth", "GB/s",
-                  ["Past the measured copy bandwidth: a kernel that mostly reads may pass a copy by a few per cent;",
-                   "beyond that the figure is not a speed: check the bytes counted, the timing, or data left in the cache."]),
+                  ["More than 15 per cent past the measured copy bandwidth (a kernel that mostly reads may pass a copy",
+                   "by a few per cent): the figure is not a speed; check the bytes counted, the timing, or data left in the cache."]),
     "compute": ("FP32 peak", "GFLOP/s",
                 ["Past the FP32 peak, which no FP32 kernel reaches: the figure is not a speed;",
                  "check the operations counted and the timing."]),
 }
+
+
+# How far past its ceiling a figure may go and still be drawn as a speed. The copy is measured
+# in the same run and moves bytes both ways, so a kernel that mostly reads passes it by a few per
+# cent (labs 02, 03 and 13's references reach 1.08 on an H100 and an H200); no FP32 kernel
+# passes the peak at all.
+CEILING_SLACK = {"bandwidth": 1.15, "compute": 1.0}
 
 
 def against_ceiling(kind, value, frac):

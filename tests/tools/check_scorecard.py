@@ -10,7 +10,7 @@ variant, size and ratio, or a bar has no such row; a row without a ratio (FAIL) 
 reference bar's ratio is not the reference run's at that variant and size; a target line marks
 no declared target; a variant of --missing is not stated as missing, or a variant is stated
 missing that RESULTS has; a failed row's TODO pointer (its note's "TODO(labNN) at FILE:LINE")
-is not kept where it is said; a roofline figure past its ceiling (fraction above 1) is drawn as
+is not kept where it is said; a roofline figure past its ceiling (above 1.15 of the copy, above 1 of the FP32 peak) is drawn as
 a plain bar, or one within it is flagged as past it.
 """
 import argparse
@@ -82,7 +82,10 @@ def main():
         if pointer and key in said and pointer.group(0) not in said[key]:
             problems.append(f"{key}: the failed row's {pointer.group(0)} is not kept (said: {said[key]!r})")
     for b in find("rect", "roofline"):
-        past = float(b.get("data-fraction")) > 1.0
+        # The copy bandwidth may be passed by up to 15 per cent (a kernel that mostly reads), the
+        # FP32 peak not at all.
+        kind = "bandwidth" if "bandwidth" in b.get("class").split() else "compute"
+        past = float(b.get("data-fraction")) > (1.15 if kind == "bandwidth" else 1.0)
         if past != ("beyond-ceiling" in b.get("class").split()):
             problems.append(f"roofline {b.get('data-variant')} {b.get('data-size')} at {b.get('data-fraction')} "
                             f"of its ceiling is {'not ' if past else ''}flagged as past it")

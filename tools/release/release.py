@@ -39,7 +39,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
-                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt",
+                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt", "tools/deps/student.txt",
                  "tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
 # The reference solution's measured runs (rows of times and ratios, no code), which the
 # scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
