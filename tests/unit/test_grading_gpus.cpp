@@ -322,7 +322,20 @@ TEST_CASE("while a class is graded, the gradebook holds those finished so far, i
     CHECK(read_file(t.path + "/audit.jsonl") == "{\"event\":\"run\"}\n" + audit_line(c[4]) + "\n" + audit_line(c[1]) + "\n");
     CHECK_THROWS(book.finish(4, c[4], audit_line(c[4])));  // never twice
     CHECK_THROWS(book.end());                            // not before the class has finished
-    for (size_t i : {5, 0, 3, 2}) book.finish(i, c[i], audit_line(c[i]));
+    // A row that comes last in class order is appended, one before it rewrites the file: either
+    // way it holds those finished so far, in class order.
+    std::vector<StudentResult> finished = {c[1], c[4]};
+    for (size_t i : {5, 0, 3, 2}) {
+        book.finish(i, c[i], audit_line(c[i]));
+        finished.push_back(c[i]);
+        std::vector<StudentResult> in_class_order;
+        for (const StudentResult& r : c)
+            if (std::any_of(finished.begin(), finished.end(), [&](const StudentResult& f) { return f.student == r.student; }))
+                in_class_order.push_back(r);
+        std::ostringstream now;
+        write_gradebook(now, in_class_order, rubric);
+        CHECK(read_file(t.path + "/gradebook.csv") == now.str());
+    }
     book.end();
     std::string in_order = "{\"event\":\"run\"}\n";
     for (const StudentResult& r : c) in_order += audit_line(r) + "\n";
@@ -330,4 +343,15 @@ TEST_CASE("while a class is graded, the gradebook holds those finished so far, i
     CHECK_FALSE(exists(t.path + "/audit.jsonl.tmp"));
     CHECK(book.results().size() == c.size());
     CHECK(book.results()[2].student == c[2].student);
+}
+
+TEST_CASE("a class with no submission (an empty shard) has a gradebook of its head alone") {
+    const Rubric rubric = sample_rubric();
+    TempDir t;
+    ClassResults book(t.path, rubric, "Lab 01", {});
+    book.begin("{\"event\":\"run\"}");
+    book.end();
+    std::ostringstream head;
+    write_gradebook(head, {}, rubric);
+    CHECK(read_file(t.path + "/gradebook.csv") == head.str());
 }

@@ -549,42 +549,6 @@ std::vector<std::string> roster_cells(const Roster& roster, const RosterMatch& m
     return {join(id, "; "), join(name, "; "), join(email, "; "), join(section, "; ")};
 }
 
-std::string add_roster_columns(const std::string& gradebook_csv, const std::vector<std::string>& ids, const Roster& roster,
-                               const RosterMatch& match) {
-    // The first cell of each record is csv_field(student): the roster's cells go after it.
-    std::vector<std::string> records;
-    {
-        std::string rec;
-        bool quoted = false;
-        for (char c : gradebook_csv) {
-            rec += c;
-            if (c == '"') quoted = !quoted;
-            else if (c == '\n' && !quoted) {
-                records.push_back(rec);
-                rec.clear();
-            }
-        }
-        if (!rec.empty()) records.push_back(rec);
-    }
-    auto insert_after_first = [](const std::string& record, const std::string& first, const std::string& cells) {
-        if (record.compare(0, first.size(), first) != 0) throw std::logic_error("gradebook record does not start with its student");
-        return first + cells + record.substr(first.size());
-    };
-    std::string out;
-    for (size_t k = 0; k < records.size(); ++k) {
-        std::string cells;
-        if (k == 0) {
-            for (const std::string& c : roster_column_names()) cells += "," + c;
-            out += insert_after_first(records[0], "student", cells);
-            continue;
-        }
-        const std::string& id = k - 1 < ids.size() ? ids[k - 1] : std::string();
-        for (const std::string& c : roster_cells(roster, match, id)) cells += "," + csv_field(c);
-        out += insert_after_first(records[k], csv_field(id), cells);
-    }
-    return out;
-}
-
 std::string roster_record_json(const Roster& roster, const RosterMatch& match, const LmsAssignment& a) {
     json j;
     j["roster"] = roster.path;
