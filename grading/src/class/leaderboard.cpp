@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "args.h"
+#include "class/audit_log.h"
 #include "class/roster.h"
 #include "util/sha256.h"
 #include "util/util.h"
@@ -159,28 +160,12 @@ std::string html_escape(const std::string& text) {
 namespace {
 
 // A run folder's audit log: its last run line and that run's submission lines.
-struct RunLog {
-    json run;
-    std::vector<json> submissions;
-};
-
-RunLog read_run_log(const std::string& dir) {
+AuditRun read_run_log(const std::string& dir) {
     const std::string audit_path = dir + "/audit.jsonl";
     if (!is_dir(dir) || !exists(audit_path))
         throw UsageError(dir + " has no audit.jsonl: give the folders that grading/grade wrote (or grade merge assembled)");
-    RunLog log;
-    std::istringstream in(read_file(audit_path));
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) throw UsageError(audit_path + ": a line is not JSON: give a folder the grader wrote");
-        if (j.value("event", "") == "run") {
-            log.run = j;
-            log.submissions.clear();
-        } else if (j.value("event", "") == "submission") {
-            log.submissions.push_back(j);
-        }
-    }
+    AuditRun log = last_audit_run(read_file(audit_path));
+    if (!log.readable) throw UsageError(audit_path + ": a line is not JSON: give a folder the grader wrote");
     if (log.run.is_null()) throw UsageError(audit_path + " has no run line: give a folder the grader wrote");
     return log;
 }
@@ -256,7 +241,7 @@ using CandidateKey = std::tuple<std::string, std::string, std::string>;  // lab,
 // first seen.
 void collect_candidates(const std::vector<std::string>& run_dirs, std::map<CandidateKey, Candidate>& latest, std::vector<CandidateKey>& order) {
     for (const std::string& dir : run_dirs) {
-        const RunLog log = read_run_log(dir);
+        const AuditRun log = read_run_log(dir);
         RunContext run;
         run.dir = dir;
         run.tree = tree_of_run(log.run);

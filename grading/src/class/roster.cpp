@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "class/audit_log.h"
 #include "class/results.h"
 #include "util/util.h"
 
@@ -596,27 +597,19 @@ void parse_roster_record(const std::string& text, const std::string& source, Ros
 }
 
 std::map<std::string, SubmissionGrade> audit_grades(const std::string& audit_jsonl, const std::string& source) {
+    const AuditRun log = last_audit_run(audit_jsonl);
+    if (!log.readable) throw RosterError(source + ": a line is not JSON: grade again or restore the file");
+    const bool compile_only = log.run.is_object() && log.run.value("compile_only", false);
     std::map<std::string, SubmissionGrade> grades;
-    std::istringstream in(audit_jsonl);
-    bool compile_only = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        const json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) throw RosterError(source + ": a line is not JSON: grade again or restore the file");
-        const std::string event = j.value("event", "");
-        if (event == "run") {
-            grades.clear();
-            compile_only = j.value("compile_only", false);
-        } else if (event == "submission") {
-            SubmissionGrade g;
-            // A result that is no grade (a grader error, a compile-only pass) has a null total.
-            const bool has_total = j.contains("total") && j["total"].is_number();
-            g.total = has_total ? j["total"].get<double>() : 0.0;
-            // A submission graded 0 for being rejected is graded; one whose tests were not run is
-            // not, nor one the grader could not grade.
-            g.graded = has_total && (!compile_only || !j.value("rejected", std::string()).empty()) && !j.contains("grader_error");
-            grades[j.value("student", "")] = g;
-        }
+    for (const json& j : log.submissions) {
+        SubmissionGrade g;
+        // A result that is no grade (a grader error, a compile-only pass) has a null total.
+        const bool has_total = j.contains("total") && j["total"].is_number();
+        g.total = has_total ? j["total"].get<double>() : 0.0;
+        // A submission graded 0 for being rejected is graded; one whose tests were not run is
+        // not, nor one the grader could not grade.
+        g.graded = has_total && (!compile_only || !j.value("rejected", std::string()).empty()) && !j.contains("grader_error");
+        grades[j.value("student", "")] = g;
     }
     return grades;
 }
@@ -694,13 +687,8 @@ std::string write_roster_outputs(const std::string& out) {
 }
 
 std::string roster_of_run(const std::string& audit_jsonl) {
-    std::istringstream in(audit_jsonl);
-    std::string roster;
-    for (std::string line; std::getline(in, line);) {
-        const json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("event", "") == "run") roster = j.value("roster", std::string());
-    }
-    return roster;
+    const AuditRun log = last_audit_run(audit_jsonl);
+    return log.run.is_object() ? log.run.value("roster", std::string()) : "";
 }
 
 }  // namespace grading

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "args.h"
+#include "class/audit_log.h"
 #include "class/results.h"
 #include "class/roster.h"
 #include "util/util.h"
@@ -136,23 +137,11 @@ std::string rerun_hint(const ShardRecord& r) { return rerun_hint(r, "that shard"
 void read_audit(Shard& s) {
     const std::string path = s.dir + "/audit.jsonl";
     if (!exists(path)) throw UsageError(s.dir + " has no audit.jsonl: " + rerun_hint(s.rec));
-    std::istringstream in(read_file(path));
-    std::vector<json> block;
-    bool seen_run = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) throw UsageError(path + ": a line is not JSON");
-        if (j.value("event", "") == "run") {
-            seen_run = true;
-            s.run_line = j;
-            block.clear();
-        } else if (j.value("event", "") == "submission") {
-            block.push_back(j);
-        }
-    }
-    if (!seen_run) throw UsageError(path + " has no run line");
-    for (const json& j : block) {
+    const AuditRun log = last_audit_run(read_file(path));
+    if (!log.readable) throw UsageError(path + ": a line is not JSON");
+    if (log.run.is_null()) throw UsageError(path + " has no run line");
+    s.run_line = log.run;
+    for (const json& j : log.submissions) {
         const std::string student = j.value("student", "");
         if (s.audit_lines.count(student)) throw UsageError("student '" + student + "' appears twice in " + path);
         s.audit_lines[student] = j.dump();
