@@ -23,52 +23,24 @@
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/class/results.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 using nlohmann::json;
 
 namespace {
 
 std::string usage_error(const std::string& text) {
-    try {
-        parse_gpu_list(text);
-    } catch (const cudalabs::UsageError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<cudalabs::UsageError>([&] { parse_gpu_list(text); });
 }
 
 std::string resolve_error(const std::string& text, int count, const char* visible = nullptr) {
-    try {
-        resolve_gpus(parse_gpu_list(text), count, visible);
-    } catch (const cudalabs::UsageError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<cudalabs::UsageError>([&] { resolve_gpus(parse_gpu_list(text), count, visible); });
 }
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/grading-gpus-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { remove_tree(path); }
-};
-
 Rubric sample_rubric() {
-    Rubric r;
-    r.lab = "01";
-    TestSpec a, b;
-    a.id = "correct";
-    a.name = "Correctness";
-    a.points = 20;
-    b.id = "perf";
-    b.name = "Performance";
-    b.points = 10;
-    b.kind = TestKind::Performance;
-    r.tests = {a, b};
-    return r;
+    return rubric_of({test_spec("correct", "Correctness", 20), test_spec("perf", "Performance", 10, TestKind::Performance)});
 }
 
 // A class of `n` results, with rejections and multi-line outputs among them.
@@ -119,20 +91,6 @@ void write_class(const std::string& dir, const std::vector<StudentResult>& c, co
         if (finish_order) finish_order->push_back(i);
     });
     book.end();
-}
-
-std::map<std::string, std::string> tree_of(const std::string& dir, const std::string& below = "") {
-    std::map<std::string, std::string> files;
-    for (const std::string& f : list_dir(dir + "/" + below)) {
-        const std::string rel = below.empty() ? f : below + "/" + f;
-        if (is_dir(dir + "/" + rel)) {
-            auto sub = tree_of(dir, rel);
-            files.insert(sub.begin(), sub.end());
-        } else {
-            files[rel] = read_file(dir + "/" + rel);
-        }
-    }
-    return files;
 }
 
 }  // namespace

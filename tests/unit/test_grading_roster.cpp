@@ -15,18 +15,15 @@
 #include "grading/src/class/shard.h"
 #include "grading/src/intake/submissions.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 
 namespace {
 
 std::string error_of(const std::string& text) {
-    try {
-        parse_roster(text, "roster.csv");
-    } catch (const RosterError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<RosterError>([&] { parse_roster(text, "roster.csv"); });
 }
 
 SubmissionName named(const std::string& id, const std::string& name = "") { return {id, name.empty() ? id : name, false, {}}; }
@@ -308,8 +305,8 @@ TEST_CASE("roster: grades from the audit log's last run; a compile-only run grad
 }
 
 TEST_CASE("roster: the class's names and metadata as collected: a folder's submission_metadata.json, an export's .yml") {
-    char tmpl[] = "/tmp/grading-roster-XXXXXX";
-    const std::string dir = mkdtemp(tmpl);
+    TempDir t("grading-roster");
+    const std::string& dir = t.path;
     const std::string cls = dir + "/class";
     for (const char* f : {"submission_1/vector_add.cu", "submission_2/vector_add.cu", "jane_doe/vector_add.cu", "bob@uni.edu.cu"}) {
         const std::string path = cls + "/" + f;
@@ -338,5 +335,4 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
     write_file(cls + "/submission_1/submission_metadata.json", "[1, 2]");
     CHECK_THROWS_WITH_AS(submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out")),
                          doctest::Contains("submission_metadata.json is not Gradescope's submission metadata"), RosterError);
-    remove_tree(dir);
 }
