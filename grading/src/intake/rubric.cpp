@@ -223,6 +223,21 @@ void set_rubric_setting(Rubric& r, const std::string& key, const std::string& va
     else at.fail("unknown setting '" + key + "'");
 }
 
+// The value of a setting that takes one of a few words; `error` where it is none of them.
+template <class T>
+T one_of(const std::string& value, std::initializer_list<std::pair<const char*, T>> choices, const std::string& error, const RubricPlace& at) {
+    for (const auto& [word, choice] : choices)
+        if (value == word) return choice;
+    at.fail(error);
+}
+
+// A count that must lie within [lo, hi].
+int count_within(const std::string& key, const std::string& value, int lo, int hi, const RubricPlace& at) {
+    const int n = static_cast<int>(to_number(value));
+    if (n < lo || n > hi) at.fail(key + " must be " + std::to_string(lo) + " to " + std::to_string(hi));
+    return n;
+}
+
 // "random_sizes = COUNT MIN..MAX".
 void set_random_sizes(TestSpec& test, const std::string& value, const RubricPlace& at) {
     auto w = words(value);
@@ -242,21 +257,18 @@ void set_random_sizes(TestSpec& test, const std::string& value, const RubricPlac
 // key is none of these.
 bool set_test_check(const Rubric& r, TestSpec& test, const std::string& key, const std::string& value, const RubricPlace& at) {
     if (key == "name") test.name = value;
-    else if (key == "kind") {
-        if (value == "correctness") test.kind = TestKind::Correctness;
-        else if (value == "sanitizer") test.kind = TestKind::Sanitizer;
-        else if (value == "performance") test.kind = TestKind::Performance;
-        else at.fail("kind must be correctness, sanitizer or performance");
-    } else if (key == "points") {
+    else if (key == "kind")
+        test.kind = one_of<TestKind>(value, {{"correctness", TestKind::Correctness}, {"sanitizer", TestKind::Sanitizer},
+                                             {"performance", TestKind::Performance}},
+                                     "kind must be correctness, sanitizer or performance", at);
+    else if (key == "points") {
         test.points = to_number(value);
         if (test.points < 0) at.fail("points must not be negative");
-    } else if (key == "visibility") {
-        if (value == "visible") test.visibility = Visibility::Visible;
-        else if (value == "hidden") test.visibility = Visibility::Hidden;
-        else if (value == "after_due_date") test.visibility = Visibility::AfterDueDate;
-        else if (value == "after_published") test.visibility = Visibility::AfterPublished;
-        else at.fail("visibility must be visible, hidden, after_due_date or after_published");
-    } else if (key == "variants" || key == "variant") {
+    } else if (key == "visibility")
+        test.visibility = one_of<Visibility>(value, {{"visible", Visibility::Visible}, {"hidden", Visibility::Hidden},
+                                                     {"after_due_date", Visibility::AfterDueDate}, {"after_published", Visibility::AfterPublished}},
+                                             "visibility must be visible, hidden, after_due_date or after_published", at);
+    else if (key == "variants" || key == "variant") {
         test.variants = words(value);
         for (auto& v : test.variants)
             if (!is_word(v)) at.fail("variant '" + v + "' must be one word");
@@ -264,20 +276,15 @@ bool set_test_check(const Rubric& r, TestSpec& test, const std::string& key, con
         test.sizes = words(value);
         for (auto& s : test.sizes) parse_dims(s);
     } else if (key == "random_sizes") set_random_sizes(test, value, at);
-    else if (key == "trials") {
-        test.trials = static_cast<int>(to_number(value));
-        if (test.trials < 1 || test.trials > 100) at.fail("trials must be 1 to 100");
-    } else if (key == "scoring") {
-        if (value == "all_or_nothing") test.all_or_nothing = true;
-        else if (value == "per_row") test.all_or_nothing = false;
-        else at.fail("scoring must be per_row or all_or_nothing");
-    } else if (key == "require_kernels") test.require_kernels = parse_bool(value);
-    else if (key == "host_transfers") {
-        if (value == "allowed") test.host_transfers = HostTransfers::Allowed;
-        else if (value == "to_device") test.host_transfers = HostTransfers::ToDevice;
-        else if (value == "none") test.host_transfers = HostTransfers::None;
-        else at.fail("host_transfers must be allowed, to_device or none");
-    } else if (key == "requires") {
+    else if (key == "trials") test.trials = count_within(key, value, 1, 100, at);
+    else if (key == "scoring")
+        test.all_or_nothing = one_of<bool>(value, {{"all_or_nothing", true}, {"per_row", false}}, "scoring must be per_row or all_or_nothing", at);
+    else if (key == "require_kernels") test.require_kernels = parse_bool(value);
+    else if (key == "host_transfers")
+        test.host_transfers = one_of<HostTransfers>(value, {{"allowed", HostTransfers::Allowed}, {"to_device", HostTransfers::ToDevice},
+                                                            {"none", HostTransfers::None}},
+                                                    "host_transfers must be allowed, to_device or none", at);
+    else if (key == "requires") {
         test.requires_tests = words(value);
         for (auto& id : test.requires_tests)
             if (!r.find(id) || r.find(id) == &test) at.fail("requires names '" + id + "', which is not an earlier test");
@@ -293,13 +300,9 @@ bool set_test_run(TestSpec& test, const std::string& key, const std::string& val
         test.tool = value;
     } else if (key == "tool_options") test.tool_options = words(value);
     else if (key == "curve") test.curve = parse_curve(value);
-    else if (key == "rounds") {
-        test.rounds = static_cast<int>(to_number(value));
-        if (test.rounds < 1 || test.rounds > 50) at.fail("rounds must be 1 to 50");
-    } else if (key == "reps") {
-        test.reps = static_cast<int>(to_number(value));
-        if (test.reps < 1 || test.reps > 1000) at.fail("reps must be 1 to 1000");
-    } else if (key == "timeout") {
+    else if (key == "rounds") test.rounds = count_within(key, value, 1, 50, at);
+    else if (key == "reps") test.reps = count_within(key, value, 1, 1000, at);
+    else if (key == "timeout") {
         test.timeout_s = to_number(value);
         if (test.timeout_s <= 0) at.fail("timeout must be positive");
     } else return false;
