@@ -14,6 +14,7 @@
 
 #include "grading/src/build/audit.h"
 #include "grading/src/build/build.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
 
@@ -41,17 +42,15 @@ ElfSymbol sym(const std::string& name, const std::string& bind, bool defined, co
 
 // A folder with staged headers, a student file and a "system" root, removed afterwards.
 struct Tree {
-    std::string root;
+    grading_fixtures::TempDir dir{"cudalabs-audit"};
+    std::string root = dir.path;
     Tree() {
-        char tmpl[] = "/tmp/cudalabs-audit-XXXXXX";
-        root = mkdtemp(tmpl);
         for (const char* d : {"/stage", "/stage/common", "/stage/labs", "/stage/labs/01", "/sys", "/elsewhere"})
             mkdir((root + d).c_str(), 0755);
         for (const char* f : {"/stage/common/check.h", "/stage/labs/01/vector_add.h", "/stage/labs/01/vector_add.cu",
                               "/sys/stdio.h", "/elsewhere/solution.cu", "/stage/notes.h"})
             write(f, "// nothing\n");
     }
-    ~Tree() { std::system(("rm -rf " + root).c_str()); }
     void write(const std::string& f, const std::string& text) const { std::ofstream(root + f) << text; }
     IncludeRules rules() const {
         IncludeRules r;

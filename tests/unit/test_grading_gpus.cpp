@@ -23,52 +23,24 @@
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/class/results.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 using nlohmann::json;
 
 namespace {
 
 std::string usage_error(const std::string& text) {
-    try {
-        parse_gpu_list(text);
-    } catch (const cudalabs::UsageError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<cudalabs::UsageError>([&] { parse_gpu_list(text); });
 }
 
 std::string resolve_error(const std::string& text, int count, const char* visible = nullptr) {
-    try {
-        resolve_gpus(parse_gpu_list(text), count, visible);
-    } catch (const cudalabs::UsageError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<cudalabs::UsageError>([&] { resolve_gpus(parse_gpu_list(text), count, visible); });
 }
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/grading-gpus-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { remove_tree(path); }
-};
-
 Rubric sample_rubric() {
-    Rubric r;
-    r.lab = "01";
-    TestSpec a, b;
-    a.id = "correct";
-    a.name = "Correctness";
-    a.points = 20;
-    b.id = "perf";
-    b.name = "Performance";
-    b.points = 10;
-    b.kind = TestKind::Performance;
-    r.tests = {a, b};
-    return r;
+    return rubric_of({test_spec("correct", "Correctness", 20), test_spec("perf", "Performance", 10, TestKind::Performance)});
 }
 
 // A class of `n` results, with rejections and multi-line outputs among them.
@@ -119,20 +91,6 @@ void write_class(const std::string& dir, const std::vector<StudentResult>& c, co
         if (finish_order) finish_order->push_back(i);
     });
     book.end();
-}
-
-std::map<std::string, std::string> tree_of(const std::string& dir, const std::string& below = "") {
-    std::map<std::string, std::string> files;
-    for (const std::string& f : list_dir(dir + "/" + below)) {
-        const std::string rel = below.empty() ? f : below + "/" + f;
-        if (is_dir(dir + "/" + rel)) {
-            auto sub = tree_of(dir, rel);
-            files.insert(sub.begin(), sub.end());
-        } else {
-            files[rel] = read_file(dir + "/" + rel);
-        }
-    }
-    return files;
 }
 
 }  // namespace
@@ -322,7 +280,20 @@ TEST_CASE("while a class is graded, the gradebook holds those finished so far, i
     CHECK(read_file(t.path + "/audit.jsonl") == "{\"event\":\"run\"}\n" + audit_line(c[4]) + "\n" + audit_line(c[1]) + "\n");
     CHECK_THROWS(book.finish(4, c[4], audit_line(c[4])));  // never twice
     CHECK_THROWS(book.end());                            // not before the class has finished
-    for (size_t i : {5, 0, 3, 2}) book.finish(i, c[i], audit_line(c[i]));
+    // A row that comes last in class order is appended, one before it rewrites the file: either
+    // way it holds those finished so far, in class order.
+    std::vector<StudentResult> finished = {c[1], c[4]};
+    for (size_t i : {5, 0, 3, 2}) {
+        book.finish(i, c[i], audit_line(c[i]));
+        finished.push_back(c[i]);
+        std::vector<StudentResult> in_class_order;
+        for (const StudentResult& r : c)
+            if (std::any_of(finished.begin(), finished.end(), [&](const StudentResult& f) { return f.student == r.student; }))
+                in_class_order.push_back(r);
+        std::ostringstream now;
+        write_gradebook(now, in_class_order, rubric);
+        CHECK(read_file(t.path + "/gradebook.csv") == now.str());
+    }
     book.end();
     std::string in_order = "{\"event\":\"run\"}\n";
     for (const StudentResult& r : c) in_order += audit_line(r) + "\n";
@@ -330,4 +301,15 @@ TEST_CASE("while a class is graded, the gradebook holds those finished so far, i
     CHECK_FALSE(exists(t.path + "/audit.jsonl.tmp"));
     CHECK(book.results().size() == c.size());
     CHECK(book.results()[2].student == c[2].student);
+}
+
+TEST_CASE("a class with no submission (an empty shard) has a gradebook of its head alone") {
+    const Rubric rubric = sample_rubric();
+    TempDir t;
+    ClassResults book(t.path, rubric, "Lab 01", {});
+    book.begin("{\"event\":\"run\"}");
+    book.end();
+    std::ostringstream head;
+    write_gradebook(head, {}, rubric);
+    CHECK(read_file(t.path + "/gradebook.csv") == head.str());
 }

@@ -13,38 +13,17 @@
 #include "grading/src/class/leaderboard.h"
 #include "grading/src/class/roster.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 using nlohmann::json;
 
 namespace {
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/grading-leaderboard-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { remove_tree(path); }
-};
-
 Rubric perf_rubric() {
-    Rubric r;
-    r.lab = "01";
-    TestSpec c, s, p1, p2;
-    c.id = "correct";
-    c.points = 20;
-    s.id = "memcheck";
-    s.kind = TestKind::Sanitizer;
-    s.points = 10;
-    p1.id = "perf_a";
-    p1.kind = TestKind::Performance;
-    p1.points = 15;
-    p2.id = "perf_b";
-    p2.kind = TestKind::Performance;
-    p2.points = 15;
-    r.tests = {c, s, p1, p2};
-    return r;
+    return rubric_of({test_spec("correct", "", 20), test_spec("memcheck", "", 10, TestKind::Sanitizer),
+                      test_spec("perf_a", "", 15, TestKind::Performance), test_spec("perf_b", "", 15, TestKind::Performance)});
 }
 
 StudentResult result(double correct, double memcheck, double a, double b) {

@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "grading/src/class/audit_log.h"
 #include "grading/src/class/results.h"
 #include "grading/src/util/sha256.h"
 
@@ -395,4 +396,22 @@ TEST_CASE("a test that was not run has no verdict anywhere") {
     CHECK(row.find(",,,") != std::string::npos);  // three empty cells
     CHECK(row.find(kCompileOnlyVerdict) != std::string::npos);
     CHECK(row.find(",,20,") == std::string::npos);  // an empty total, not a 0
+}
+
+TEST_CASE("the audit log's last run block: its run line and the submission lines after it") {
+    const AuditRun two = last_audit_run(
+        "{\"event\":\"run\",\"seed\":1}\n{\"event\":\"submission\",\"student\":\"a\"}\n\n"
+        "{\"event\":\"run\",\"seed\":2}\n{\"event\":\"submission\",\"student\":\"b\"}\n{\"event\":\"other\"}\n"
+        "{\"event\":\"submission\",\"student\":\"c\"}\n");
+    CHECK(two.readable);
+    CHECK(two.run.value("seed", 0) == 2);
+    REQUIRE(two.submissions.size() == 2);
+    CHECK(two.submissions[0].value("student", "") == "b");
+    CHECK(two.submissions[1].value("student", "") == "c");
+    const AuditRun none = last_audit_run("{\"event\":\"submission\",\"student\":\"a\"}\n");
+    CHECK(none.run.is_null());
+    CHECK(none.submissions.size() == 1);
+    const AuditRun bad = last_audit_run("{\"event\":\"run\"}\nnot json\n[1]\n{\"event\":\"submission\"}\n");
+    CHECK_FALSE(bad.readable);
+    CHECK(bad.submissions.size() == 1);
 }

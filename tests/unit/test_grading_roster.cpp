@@ -10,22 +10,20 @@
 #include <string>
 #include <vector>
 
+#include "grading/src/class/results.h"
 #include "grading/src/class/roster.h"
 #include "grading/src/class/shard.h"
 #include "grading/src/intake/submissions.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 
 namespace {
 
 std::string error_of(const std::string& text) {
-    try {
-        parse_roster(text, "roster.csv");
-    } catch (const RosterError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<RosterError>([&] { parse_roster(text, "roster.csv"); });
 }
 
 SubmissionName named(const std::string& id, const std::string& name = "") { return {id, name.empty() ? id : name, false, {}}; }
@@ -249,17 +247,28 @@ TEST_CASE("roster: Gradescope's Export Submissions metadata (submission_metadata
 TEST_CASE("roster: the gradebook's columns, the LMS files' scaling, and roster.json back and forth") {
     const Roster r = parse_roster(kPlain, "roster.csv");
     const RosterMatch m = match_roster(r, {named("jane_doe"), named("alice"), named("=evil()")});
-    const std::string gradebook =
-        "student,sha256,correct,total,max,note\n"
-        "\"jane_doe\",abc,20,20,60,\"\"\n"
-        "\"alice\",def,,0,60,\"compile only: tests not run\"\n"
-        "\"'=evil()\",0a,0,0,60,\"no vector_add.cu\"\n";
-    const std::string with = add_roster_columns(gradebook, {"jane_doe", "alice", "=evil()"}, r, m);
+    // The gradebook's rows, each with its submission's roster cells after "student".
+    Rubric rubric;
+    rubric.tests.push_back(TestSpec());
+    rubric.tests[0].id = "correct";
+    rubric.tests[0].points = 60;
+    auto result = [](const std::string& id, const std::string& sha, double score, bool not_run, const std::string& rejected) {
+        StudentResult s;
+        s.student = id;
+        s.sha256 = sha;
+        s.rejected = rejected;
+        s.tests = {{"correct", "Correctness", score, 60, Visibility::Visible, "", not_run}};
+        return s;
+    };
+    std::string with = gradebook_head(rubric, roster_column_names());
+    for (const StudentResult& s : {result("jane_doe", "abc", 20, false, ""), result("alice", "def", 0, true, ""),
+                                   result("=evil()", "0a", 0, false, "no vector_add.cu")})
+        with += gradebook_row(s, rubric, roster_cells(r, m, s.student));
     std::vector<std::string> rec = csv_records(with);
     REQUIRE(rec.size() == 4);
-    CHECK(rec[0] == "student,roster_id,name,email,section,sha256,correct,total,max,note\n");
+    CHECK(rec[0] == "student,roster_id,name,email,section,sha256,\"correct\",total,max,note\n");
     CHECK(rec[1] == "\"jane_doe\",\"s001\",\"Doe, Jane\",\"jdoe@uni.edu\",\"A\",abc,20,20,60,\"\"\n");
-    CHECK(rec[2] == "\"alice\",\"s002\",\"Alice Martin\",\"alice@uni.edu\",\"A\",def,,0,60,\"compile only: tests not run\"\n");
+    CHECK(rec[2] == "\"alice\",\"s002\",\"Alice Martin\",\"alice@uni.edu\",\"A\",def,,,60,\"" + std::string(kCompileOnlyVerdict) + "\"\n");
     CHECK(rec[3] == "\"'=evil()\",\"\",\"\",\"\",\"\",0a,0,0,60,\"no vector_add.cu\"\n");
 
     const LmsAssignment a{"Lab 01: vector add", 10, 60};
@@ -296,8 +305,8 @@ TEST_CASE("roster: grades from the audit log's last run; a compile-only run grad
 }
 
 TEST_CASE("roster: the class's names and metadata as collected: a folder's submission_metadata.json, an export's .yml") {
-    char tmpl[] = "/tmp/grading-roster-XXXXXX";
-    const std::string dir = mkdtemp(tmpl);
+    TempDir t("grading-roster");
+    const std::string& dir = t.path;
     const std::string cls = dir + "/class";
     for (const char* f : {"submission_1/vector_add.cu", "submission_2/vector_add.cu", "jane_doe/vector_add.cu", "bob@uni.edu.cu"}) {
         const std::string path = cls + "/" + f;
@@ -326,5 +335,4 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
     write_file(cls + "/submission_1/submission_metadata.json", "[1, 2]");
     CHECK_THROWS_WITH_AS(submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out")),
                          doctest::Contains("submission_metadata.json is not Gradescope's submission metadata"), RosterError);
-    remove_tree(dir);
 }

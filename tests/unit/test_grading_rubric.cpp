@@ -6,6 +6,7 @@
 #include <string>
 
 #include "grading/src/intake/rubric.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
 
@@ -45,12 +46,7 @@ visibility = after_due_date
 )";
 
 std::string error_of(const std::string& text) {
-    try {
-        parse_rubric(text, "r.rubric");
-    } catch (const RubricError& e) {
-        return e.what();
-    }
-    return "";
+    return grading_fixtures::error_from<RubricError>([&] { parse_rubric(text, "r.rubric"); });
 }
 }  // namespace
 

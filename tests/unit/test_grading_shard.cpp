@@ -14,8 +14,10 @@
 #include "grading/src/class/results.h"
 #include "grading/src/class/shard.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
+using namespace grading_fixtures;
 using nlohmann::json;
 
 namespace {
@@ -26,28 +28,8 @@ std::vector<std::string> ids(size_t n) {
     return v;
 }
 
-struct TempDir {
-    std::string path;
-    TempDir() {
-        char tmpl[] = "/tmp/grading-shard-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~TempDir() { remove_tree(path); }
-};
-
 Rubric sample_rubric() {
-    Rubric r;
-    r.lab = "01";
-    TestSpec a, b;
-    a.id = "correct";
-    a.name = "Correctness";
-    a.points = 20;
-    b.id = "memcheck";
-    b.name = "Memcheck";
-    b.points = 10;
-    b.kind = TestKind::Sanitizer;
-    r.tests = {a, b};
-    return r;
+    return rubric_of({test_spec("correct", "Correctness", 20), test_spec("memcheck", "Memcheck", 10, TestKind::Sanitizer)});
 }
 
 // A class with what makes the files hard to split: a rejection over several lines with quotes
@@ -163,28 +145,8 @@ std::vector<std::string> write_shards(const std::string& root, const std::vector
     return dirs;
 }
 
-// Every file under `dir`, by its path below it.
-std::map<std::string, std::string> tree_of(const std::string& dir, const std::string& below = "") {
-    std::map<std::string, std::string> files;
-    for (const std::string& f : list_dir(dir + "/" + below)) {
-        const std::string rel = below.empty() ? f : below + "/" + f;
-        if (is_dir(dir + "/" + rel)) {
-            auto sub = tree_of(dir, rel);
-            files.insert(sub.begin(), sub.end());
-        } else {
-            files[rel] = read_file(dir + "/" + rel);
-        }
-    }
-    return files;
-}
-
 std::string merge_error(const std::string& out, const std::vector<std::string>& dirs) {
-    try {
-        merge_shards(out, dirs);
-    } catch (const cudalabs::UsageError& e) {
-        return e.what();
-    }
-    return "";
+    return error_from<cudalabs::UsageError>([&] { merge_shards(out, dirs); });
 }
 
 }  // namespace

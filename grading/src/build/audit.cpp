@@ -12,6 +12,7 @@
 #include <cstring>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <sstream>
 #include <stdexcept>
 #include <string_view>
@@ -132,161 +133,203 @@ struct Marker {
 bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
 bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
 
+// Where the scanner is: the text, the place in it, its line, and whether only blanks came
+// before on this line (where a '#' starts a directive).
+struct ScanState {
+    const std::string& s;
+    size_t i = 0;
+    int line = 1;
+    bool line_start = true;
+};
+
+// The end of the logical line from `from` (backslash-newlines continue it, and count as lines).
+size_t end_of_line(ScanState& st, size_t from) {
+    const std::string& s = st.s;
+    size_t j = from;
+    while (j < s.size() && s[j] != '\n') {
+        if (s[j] == '\\' && j + 1 < s.size() && s[j + 1] == '\n') {
+            j += 2;
+            ++st.line;
+            continue;
+        }
+        ++j;
+    }
+    return j;
+}
+
+// A line marker, "# 12 "file" 1 3" or "#line 12 "file"", standing on line `at`: `word` is the
+// directive's first word, `rest` what follows it.
+Marker parse_line_marker(int at, const std::string& word, const std::string& rest) {
+    Marker m;
+    m.at = at;
+    std::string tail = std::isdigit(static_cast<unsigned char>(word[0])) ? word + rest : rest;
+    size_t k = 0;
+    while (k < tail.size() && std::isspace(static_cast<unsigned char>(tail[k]))) ++k;
+    m.line = std::atoi(tail.c_str() + k);
+    while (k < tail.size() && std::isdigit(static_cast<unsigned char>(tail[k]))) ++k;
+    while (k < tail.size() && std::isspace(static_cast<unsigned char>(tail[k]))) ++k;
+    if (k < tail.size() && tail[k] == '"') {
+        m.has_file = true;
+        for (++k; k < tail.size() && tail[k] != '"'; ++k) {
+            if (tail[k] == '\\' && k + 1 < tail.size()) ++k;
+            m.file += tail[k];
+        }
+        ++k;
+        std::istringstream flags(tail.substr(std::min(k, tail.size())));
+        for (int f; flags >> f;) m.flags.push_back(f);
+    }
+    return m;
+}
+
+// Skips an "#if 0" block ending its first line at `eol`, to the matching #endif: whole lines
+// (cudafe++ output has no raw strings and no string literal spanning lines).
+void skip_if0_block(ScanState& st, size_t eol) {
+    const std::string& s = st.s;
+    const size_t n = s.size();
+    int depth = 1;
+    size_t k = eol;
+    while (k < n && depth > 0) {
+        ++k;  // past '\n'
+        ++st.line;
+        size_t p = k;
+        while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
+        if (p < n && s[p] == '#') {
+            ++p;
+            while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
+            size_t e = p;
+            while (e < n && ident_char(static_cast<unsigned char>(s[e]))) ++e;
+            std::string w = s.substr(p, e - p);
+            if (w == "if" || w == "ifdef" || w == "ifndef") ++depth;
+            else if (w == "endif") --depth;
+        }
+        while (k < n && s[k] != '\n') ++k;
+    }
+    st.i = k;
+}
+
+// The directive at st.i ('#' first on its line); moves past it. Returns the line marker it is,
+// if it is one.
+std::optional<Marker> directive(ScanState& st, bool skip_if0) {
+    const std::string& s = st.s;
+    const size_t n = s.size();
+    size_t j = st.i + 1;
+    while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
+    size_t word_end = j;
+    while (word_end < n && ident_char(static_cast<unsigned char>(s[word_end]))) ++word_end;
+    const std::string word = s.substr(j, word_end - j);
+    const size_t eol = end_of_line(st, st.i);
+    const std::string rest = s.substr(word_end, eol - word_end);
+    if (!word.empty() && (std::isdigit(static_cast<unsigned char>(word[0])) || word == "line")) {
+        Marker m = parse_line_marker(st.line, word, rest);
+        st.line = m.line - 1;  // the newline ending the marker makes it m.line
+        st.i = eol;
+        return m;
+    }
+    if (skip_if0 && word == "if" && trim(rest) == "0") skip_if0_block(st, eol);
+    else st.i = eol;  // a pragma or another directive: ignored
+    return std::nullopt;
+}
+
+// The end of the raw string R"delim( ... )delim" whose '"' is at `quote` (counting its lines),
+// or npos where no '(' follows a delimiter there.
+size_t raw_string_end(ScanState& st, size_t quote) {
+    const std::string& s = st.s;
+    const size_t n = s.size();
+    size_t open = quote + 1;
+    while (open < n && open - quote <= 17 && s[open] != '(' && s[open] != '"' && s[open] != '\n') ++open;
+    if (open >= n || s[open] != '(') return std::string::npos;
+    const std::string close = ")" + s.substr(quote + 1, open - quote - 1) + "\"";
+    size_t end = s.find(close, open + 1);
+    end = end == std::string::npos ? n : end + close.size();
+    for (size_t k = open; k < end; ++k) st.line += s[k] == '\n';
+    return end;
+}
+
+// The end of the quoted literal ('"' or '\'') at `i`: at its closing quote, or the line's end.
+size_t quoted_end(const std::string& s, size_t i) {
+    const char quote = s[i];
+    size_t j = i + 1;
+    while (j < s.size() && s[j] != quote && s[j] != '\n') j += s[j] == '\\' && j + 1 < s.size() && s[j + 1] != '\n' ? 2 : 1;
+    if (j < s.size() && s[j] == quote) ++j;
+    return j;
+}
+
+// The end of the number at `i` (a pp-number: digits, letters, '.', exponent signs, digit quotes).
+size_t number_end(const std::string& s, size_t i) {
+    size_t j = i + 1;
+    while (j < s.size()) {
+        const unsigned char e = static_cast<unsigned char>(s[j]);
+        if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
+        else if (e == '\'' && j + 1 < s.size() && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
+        else if (ident_char(e) || e == '.') ++j;
+        else break;
+    }
+    return j;
+}
+
+// The token at st.i (neither a blank nor a directive); moves past it.
+Token next_token(ScanState& st) {
+    const std::string& s = st.s;
+    const size_t n = s.size();
+    const size_t start = st.i;
+    const int start_line = st.line;
+    auto literal_to = [&](size_t end) {
+        st.i = end;
+        return Token{Tok::Literal, std::string_view(s.data() + start, end - start), start_line};
+    };
+    if (ident_start(static_cast<unsigned char>(s[st.i]))) {
+        size_t j = st.i;
+        while (j < n && ident_char(static_cast<unsigned char>(s[j]))) ++j;
+        std::string_view word(s.data() + st.i, j - st.i);
+        const bool prefix = word == "u8" || word == "u" || word == "U" || word == "L";
+        const bool raw_prefix = word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR";
+        if (j < n && raw_prefix && s[j] == '"')
+            if (const size_t end = raw_string_end(st, j); end != std::string::npos) return literal_to(end);
+        st.i = j;
+        // A prefixed literal is one token with its prefix; any other word is an identifier.
+        if (!(j < n && (prefix || raw_prefix) && (s[j] == '"' || s[j] == '\''))) return Token{Tok::Ident, word, start_line};
+    }
+    const unsigned char d = static_cast<unsigned char>(s[st.i]);
+    if (d == '"' || d == '\'') return literal_to(quoted_end(s, st.i));
+    if (std::isdigit(d) || (d == '.' && st.i + 1 < n && std::isdigit(static_cast<unsigned char>(s[st.i + 1]))))
+        return literal_to(number_end(s, st.i));
+    static const char* const multi[] = {"%:%:", "...", "::", "->", "<:", ":>", "<%", "%>", "%:"};
+    size_t len = 1;
+    for (const char* m : multi)
+        if (s.compare(st.i, std::strlen(m), m) == 0) {
+            len = std::strlen(m);
+            break;
+        }
+    const Token t{Tok::Punct, std::string_view(s.data() + st.i, len), start_line};
+    st.i += len;
+    return t;
+}
+
 // Reads the tokens of gcc -E or cudafe++ output. Directive lines are markers (reported), "#if 0"
 // blocks (skipped when `skip_if0`; cudafe++ puts device function bodies in them) or others
 // (pragmas: ignored). Literals are whole tokens, raw strings included, so that nothing inside
 // one is taken for a token or a directive.
 template <typename OnToken, typename OnMarker>
 void scan(const std::string& s, bool skip_if0, OnToken on_token, OnMarker on_marker) {
-    const size_t n = s.size();
-    size_t i = 0;
-    int line = 1;
-    bool line_start = true;
-    auto end_of_line = [&](size_t from) {
-        size_t j = from;
-        while (j < n && s[j] != '\n') {
-            if (s[j] == '\\' && j + 1 < n && s[j + 1] == '\n') {
-                j += 2;
-                ++line;
-                continue;
-            }
-            ++j;
-        }
-        return j;
-    };
-    while (i < n) {
-        const unsigned char c = static_cast<unsigned char>(s[i]);
+    ScanState st{s};
+    while (st.i < s.size()) {
+        const char c = s[st.i];
         if (c == '\n') {
-            ++line;
-            line_start = true;
-            ++i;
+            ++st.line;
+            st.line_start = true;
+            ++st.i;
             continue;
         }
         if (c == ' ' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
-            ++i;
+            ++st.i;
             continue;
         }
-        if (line_start && c == '#') {
-            size_t j = i + 1;
-            while (j < n && (s[j] == ' ' || s[j] == '\t')) ++j;
-            size_t word_end = j;
-            while (word_end < n && ident_char(static_cast<unsigned char>(s[word_end]))) ++word_end;
-            const std::string word = s.substr(j, word_end - j);
-            const size_t eol = end_of_line(i);
-            const std::string rest = s.substr(word_end, eol - word_end);
-            if (!word.empty() && (std::isdigit(static_cast<unsigned char>(word[0])) || word == "line")) {
-                Marker m;
-                m.at = line;
-                std::string tail = std::isdigit(static_cast<unsigned char>(word[0])) ? word + rest : rest;
-                size_t k = 0;
-                while (k < tail.size() && std::isspace(static_cast<unsigned char>(tail[k]))) ++k;
-                m.line = std::atoi(tail.c_str() + k);
-                while (k < tail.size() && std::isdigit(static_cast<unsigned char>(tail[k]))) ++k;
-                while (k < tail.size() && std::isspace(static_cast<unsigned char>(tail[k]))) ++k;
-                if (k < tail.size() && tail[k] == '"') {
-                    m.has_file = true;
-                    for (++k; k < tail.size() && tail[k] != '"'; ++k) {
-                        if (tail[k] == '\\' && k + 1 < tail.size()) ++k;
-                        m.file += tail[k];
-                    }
-                    ++k;
-                    std::istringstream flags(tail.substr(std::min(k, tail.size())));
-                    for (int f; flags >> f;) m.flags.push_back(f);
-                }
-                on_marker(m);
-                line = m.line - 1;  // the newline ending the marker makes it m.line
-                i = eol;
-                continue;
-            }
-            if (skip_if0 && word == "if" && trim(rest) == "0") {
-                // Skip to the matching #endif: whole lines (cudafe++ output has no raw strings
-                // and no string literal spanning lines).
-                int depth = 1;
-                size_t k = eol;
-                while (k < n && depth > 0) {
-                    ++k;  // past '\n'
-                    ++line;
-                    size_t p = k;
-                    while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
-                    if (p < n && s[p] == '#') {
-                        ++p;
-                        while (p < n && (s[p] == ' ' || s[p] == '\t')) ++p;
-                        size_t e = p;
-                        while (e < n && ident_char(static_cast<unsigned char>(s[e]))) ++e;
-                        std::string w = s.substr(p, e - p);
-                        if (w == "if" || w == "ifdef" || w == "ifndef") ++depth;
-                        else if (w == "endif") --depth;
-                    }
-                    while (k < n && s[k] != '\n') ++k;
-                }
-                i = k;
-                continue;
-            }
-            i = eol;
+        if (st.line_start && c == '#') {
+            if (const std::optional<Marker> m = directive(st, skip_if0)) on_marker(*m);
             continue;
         }
-        line_start = false;
-        const size_t start = i;
-        const int start_line = line;
-        if (ident_start(c)) {
-            size_t j = i;
-            while (j < n && ident_char(static_cast<unsigned char>(s[j]))) ++j;
-            std::string_view word(s.data() + i, j - i);
-            const bool prefix = word == "u8" || word == "u" || word == "U" || word == "L";
-            const bool raw_prefix = word == "R" || word == "u8R" || word == "uR" || word == "UR" || word == "LR";
-            if (j < n && raw_prefix && s[j] == '"') {
-                // R"delim( ... )delim"
-                size_t open = j + 1;
-                while (open < n && open - j <= 17 && s[open] != '(' && s[open] != '"' && s[open] != '\n') ++open;
-                if (open < n && s[open] == '(') {
-                    const std::string close = ")" + s.substr(j + 1, open - j - 1) + "\"";
-                    size_t end = s.find(close, open + 1);
-                    end = end == std::string::npos ? n : end + close.size();
-                    for (size_t k = open; k < end; ++k) line += s[k] == '\n';
-                    on_token(Token{Tok::Literal, std::string_view(s.data() + start, end - start), start_line});
-                    i = end;
-                    continue;
-                }
-            }
-            if (j < n && (prefix || raw_prefix) && (s[j] == '"' || s[j] == '\'')) {
-                i = j;  // the literal follows, as part of this token
-            } else {
-                on_token(Token{Tok::Ident, word, start_line});
-                i = j;
-                continue;
-            }
-        }
-        const unsigned char d = static_cast<unsigned char>(s[i]);
-        if (d == '"' || d == '\'') {
-            size_t j = i + 1;
-            while (j < n && s[j] != static_cast<char>(d) && s[j] != '\n') j += s[j] == '\\' && j + 1 < n && s[j + 1] != '\n' ? 2 : 1;
-            if (j < n && s[j] == static_cast<char>(d)) ++j;
-            on_token(Token{Tok::Literal, std::string_view(s.data() + start, j - start), start_line});
-            i = j;
-            continue;
-        }
-        if (std::isdigit(d) || (d == '.' && i + 1 < n && std::isdigit(static_cast<unsigned char>(s[i + 1])))) {
-            size_t j = i + 1;
-            while (j < n) {
-                const unsigned char e = static_cast<unsigned char>(s[j]);
-                if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
-                else if (e == '\'' && j + 1 < n && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
-                else if (ident_char(e) || e == '.') ++j;
-                else break;
-            }
-            on_token(Token{Tok::Literal, std::string_view(s.data() + start, j - start), start_line});
-            i = j;
-            continue;
-        }
-        static const char* const multi[] = {"%:%:", "...", "::", "->", "<:", ":>", "<%", "%>", "%:"};
-        size_t len = 1;
-        for (const char* m : multi)
-            if (s.compare(i, std::strlen(m), m) == 0) {
-                len = std::strlen(m);
-                break;
-            }
-        on_token(Token{Tok::Punct, std::string_view(s.data() + i, len), start_line});
-        i += len;
+        st.line_start = false;
+        on_token(next_token(st));
     }
 }
 

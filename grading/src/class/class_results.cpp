@@ -14,7 +14,7 @@ namespace grading {
 
 ClassResults::ClassResults(std::string out, const Rubric& rubric, std::string title, std::vector<std::string> ids)
     : out_(std::move(out)), title_(std::move(title)), rubric_(rubric), ids_(std::move(ids)),
-      done_(ids_.size(), false), results_(ids_.size()), lines_(ids_.size()) {}
+      done_(ids_.size(), false), results_(ids_.size()), lines_(ids_.size()), rows_(ids_.size()) {}
 
 void ClassResults::begin(const std::string& run_line) {
     std::lock_guard<std::mutex> lock(mutex_);
@@ -36,23 +36,28 @@ size_t ClassResults::finish(size_t index, const StudentResult& result, const std
     audit_ << audit_line << "\n" << std::flush;
     write_file(out_ + "/feedback/" + ids_[index] + ".md", feedback_markdown(result, title_));
     write_file(out_ + "/results/" + ids_[index] + ".json", with_gradescope_leaderboard(gradescope_json(result), result, rubric_));
-    write_gradebook_locked();
+    add_gradebook_row_locked(index);
     return finish_order_.size();
 }
 
-void ClassResults::write_gradebook_locked() const {
-    std::vector<StudentResult> finished;
-    std::vector<std::string> finished_ids;
-    for (size_t i = 0; i < ids_.size(); ++i)
-        if (done_[i]) {
-            finished.push_back(results_[i]);
-            finished_ids.push_back(ids_[i]);
-        }
-    std::ofstream csv(out_ + "/gradebook.csv");
-    if (!roster_) return write_gradebook(csv, finished, rubric_);
-    std::ostringstream plain;
-    write_gradebook(plain, finished, rubric_);
-    csv << add_roster_columns(plain.str(), finished_ids, *roster_, *match_);
+std::string ClassResults::gradebook_head_locked() const {
+    return gradebook_head(rubric_, roster_ ? roster_column_names() : std::vector<std::string>());
+}
+
+void ClassResults::add_gradebook_row_locked(size_t index) {
+    rows_[index] = gradebook_row(results_[index], rubric_, roster_ ? roster_cells(*roster_, *match_, ids_[index]) : std::vector<std::string>());
+    const std::string path = out_ + "/gradebook.csv";
+    // The first row, or one that lands before the last: the file is written again, from the rows.
+    const bool appends = finish_order_.size() > 1 && index > last_row_in_file_;
+    std::ofstream csv(path, appends ? std::ios::app : std::ios::trunc);
+    if (!appends) {
+        csv << gradebook_head_locked();
+        for (size_t i = 0; i < ids_.size(); ++i)
+            if (done_[i]) csv << rows_[i];
+    } else {
+        csv << rows_[index];
+    }
+    last_row_in_file_ = std::max(last_row_in_file_, index);
 }
 
 void ClassResults::use_roster(const Roster* roster, const RosterMatch* match) {
@@ -64,7 +69,9 @@ void ClassResults::use_roster(const Roster* roster, const RosterMatch* match) {
 void ClassResults::end() {
     std::lock_guard<std::mutex> lock(mutex_);
     if (std::find(done_.begin(), done_.end(), false) != done_.end()) throw std::logic_error("the class has not finished");
-    write_gradebook_locked();
+    // An empty class (a shard of a class smaller than N) has a gradebook too: its head alone.
+    if (finish_order_.empty())
+        write_file(out_ + "/gradebook.csv", gradebook_head_locked());
     if (std::is_sorted(finish_order_.begin(), finish_order_.end())) return;  // written in class order already
     // Rewritten whole into a new file that then replaces the log: a run cut short here still
     // leaves a complete log, in one order or the other.

@@ -1,8 +1,10 @@
 // Writing a class's results as its submissions finish, in whatever order they finish (several
-// GPUs grade at once): each submission's audit line, feedback and results.json at once, the
-// gradebook of those finished so far in class order; at the end the gradebook of the class and
-// this run's audit lines put in class order, so that the files are those of a run that graded
-// the class one submission after the other. Host-only: unit-tested with g++.
+// GPUs grade at once): each submission's audit line, feedback and results.json at once, its
+// gradebook row rendered once from its result and the gradebook of those finished so far kept in
+// class order on disk (the row appended where it comes last, else the file rewritten from the
+// rows), so that a run cut short keeps what it graded; at the end this run's audit lines put in
+// class order, so that the files are those of a run that graded the class one submission after
+// the other. Host-only: unit-tested with g++.
 #pragma once
 #include <cstddef>
 #include <fstream>
@@ -23,16 +25,17 @@ public:
     ClassResults(std::string out, const Rubric& rubric, std::string title, std::vector<std::string> ids);
     // Appends this run's first line to OUT/audit.jsonl (the lines of earlier runs stay).
     void begin(const std::string& run_line);
-    // Writes submission `index`'s audit line (JSON, no newline), feedback and results.json, then
-    // the gradebook of every submission finished so far, in class order. Thread-safe. Returns how
-    // many have finished, this one included.
+    // Writes submission `index`'s audit line (JSON, no newline), feedback and results.json, and
+    // its row of the gradebook, which then holds every submission finished so far, in class
+    // order. Thread-safe. Returns how many have finished, this one included.
     size_t finish(size_t index, const StudentResult& result, const std::string& audit_line);
     // Every submission has finished: puts this run's audit lines in class order (where they
-    // were written in another) and writes the class's gradebook.
+    // were written in another).
     void end();
     // The results in class order (those finished so far).
     std::vector<StudentResult> results() const;
     // With --roster: the gradebook gains the roster's columns (both must outlive this object).
+    // Call it before the first submission finishes.
     void use_roster(const Roster* roster, const RosterMatch* match);
 
 private:
@@ -45,10 +48,13 @@ private:
     std::vector<bool> done_;
     std::vector<StudentResult> results_;  // by index
     std::vector<std::string> lines_;      // audit lines, by index
+    std::vector<std::string> rows_;       // gradebook rows, by index
+    size_t last_row_in_file_ = 0;         // the class index of the gradebook's last row (when it has any)
     std::vector<size_t> finish_order_;
     const Roster* roster_ = nullptr;
     const RosterMatch* match_ = nullptr;
-    void write_gradebook_locked() const;
+    std::string gradebook_head_locked() const;
+    void add_gradebook_row_locked(size_t index);
 };
 
 }  // namespace grading

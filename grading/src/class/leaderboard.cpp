@@ -12,6 +12,7 @@
 #include <tuple>
 
 #include "args.h"
+#include "class/audit_log.h"
 #include "class/roster.h"
 #include "util/sha256.h"
 #include "util/util.h"
@@ -156,86 +157,155 @@ std::string html_escape(const std::string& text) {
     return out;
 }
 
-std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>& run_dirs, const std::string& secret) {
-    // (lab, gpu, student) -> the last folder's figures
-    std::map<std::tuple<std::string, std::string, std::string>, Candidate> latest;
-    std::vector<std::tuple<std::string, std::string, std::string>> order;
+namespace {
+
+// A run folder's audit log: its last run line and that run's submission lines.
+AuditRun read_run_log(const std::string& dir) {
+    const std::string audit_path = dir + "/audit.jsonl";
+    if (!is_dir(dir) || !exists(audit_path))
+        throw UsageError(dir + " has no audit.jsonl: give the folders that grading/grade wrote (or grade merge assembled)");
+    AuditRun log = last_audit_run(read_file(audit_path));
+    if (!log.readable) throw UsageError(audit_path + ": a line is not JSON: give a folder the grader wrote");
+    if (log.run.is_null()) throw UsageError(audit_path + " has no run line: give a folder the grader wrote");
+    return log;
+}
+
+// The tree a run graded with: its run line's, else what its tools line says.
+std::string tree_of_run(const json& run) {
+    std::string tree = run.value("tree", std::string());
+    if (!tree.empty()) return tree;
+    const std::string tools = run.value("tools", std::string());
+    const size_t t = tools.find("tree: ");
+    return t == std::string::npos ? "unknown" : tools.substr(t + 6);
+}
+
+// Workers sharing a GPU (GRADING_SHARED_GPUS=1, for testing the grader) disturb each other's
+// timings: such a run ranks no one.
+bool shares_gpus(const json& run) {
+    if (!run.contains("gpus") || !run["gpus"].is_array()) return false;
+    std::set<std::string> seen;
+    for (const json& g : run["gpus"])
+        if (g.is_object() && !seen.insert(g.value("cuda_visible_devices", std::string()) + "/" + g.value("device", std::string())).second)
+            return true;
+    return false;
+}
+
+// What a run says of its submissions besides their lines: where, when, which tree, whether its
+// timings may rank anyone, and its roster (where it has one).
+struct RunContext {
+    const json* run_line = nullptr;
+    std::string dir, date, tree;
+    bool rankable = false;
+    bool has_roster = false;
+    Roster roster;
+    RosterMatch match;
+};
+
+// One audit line as a candidate: its board (lab, GPU model), its students (the roster's, or the
+// submission itself) and its figures where the run may rank it.
+Candidate candidate_of(const json& line, const RunContext& run) {
+    Candidate c;
+    c.lab = line.value("lab", run.run_line->value("lab", std::string()));
+    c.submission = line.value("student", "");
+    c.run = run.dir;
+    c.date = run.date;
+    c.tree = run.tree;
+    c.gpu = line.contains("gpu") && line["gpu"].is_object() ? line["gpu"].value("name", std::string()) : "";
+    if (c.gpu.empty()) c.gpu = gpu_model(line.value("device", "unknown"));
+    auto it = run.has_roster ? run.match.students.find(c.submission) : run.match.students.end();
+    if (run.has_roster && it != run.match.students.end()) {
+        for (size_t e : it->second) {
+            c.chosen.push_back(run.roster.entries[e].pseudonym);
+            c.ids.push_back(run.roster.entries[e].id);
+        }
+    } else {
+        c.chosen.push_back("");
+        c.ids.push_back(c.submission);
+    }
+    c.student_key = join(c.ids, "\n");
+    if (line.contains("leaderboard") && line["leaderboard"].is_object() && run.rankable) {
+        const json& lb = line["leaderboard"];
+        c.ranked = lb.value("ranked", false);
+        if (lb.contains("slowdown") && lb["slowdown"].is_object())
+            for (const auto& [id, x] : lb["slowdown"].items())
+                if (x.is_number() && x.get<double>() > 0) c.slowdown[id] = x.get<double>();
+        c.figure = geometric_mean(c.slowdown);
+        if (c.slowdown.empty() || !(c.figure > 0)) c.ranked = false;
+    }
+    return c;
+}
+
+using CandidateKey = std::tuple<std::string, std::string, std::string>;  // lab, GPU, student
+
+// Every run's candidates: (lab, gpu, student) -> the last folder's, and the keys in the order
+// first seen.
+void collect_candidates(const std::vector<std::string>& run_dirs, std::map<CandidateKey, Candidate>& latest, std::vector<CandidateKey>& order) {
     for (const std::string& dir : run_dirs) {
-        const std::string audit_path = dir + "/audit.jsonl";
-        if (!is_dir(dir) || !exists(audit_path))
-            throw UsageError(dir + " has no audit.jsonl: give the folders that grading/grade wrote (or grade merge assembled)");
-        json run;
-        std::vector<json> lines;
-        std::istringstream in(read_file(audit_path));
-        for (std::string line; std::getline(in, line);) {
-            if (line.empty()) continue;
-            json j = json::parse(line, nullptr, false);
-            if (j.is_discarded() || !j.is_object()) throw UsageError(audit_path + ": a line is not JSON: give a folder the grader wrote");
-            if (j.value("event", "") == "run") {
-                run = j;
-                lines.clear();
-            } else if (j.value("event", "") == "submission") {
-                lines.push_back(j);
-            }
-        }
-        if (run.is_null()) throw UsageError(audit_path + " has no run line: give a folder the grader wrote");
-        std::string tree = run.value("tree", std::string());
-        if (tree.empty()) {
-            const std::string tools = run.value("tools", std::string());
-            const size_t t = tools.find("tree: ");
-            tree = t == std::string::npos ? "unknown" : tools.substr(t + 6);
-        }
+        const AuditRun log = read_run_log(dir);
+        RunContext run;
+        run.dir = dir;
+        run.tree = tree_of_run(log.run);
+        run.run_line = &log.run;
         // When it was graded: when its audit log was last written (a merge writes the shards'
         // lines as they are, so the log itself holds no date that would differ from a single run's).
-        const std::string date = utc_date_of_file(audit_path);
-        // Workers sharing a GPU (GRADING_SHARED_GPUS=1, for testing the grader) disturb each
-        // other's timings: such a run ranks no one.
-        bool shared = false;
-        if (run.contains("gpus") && run["gpus"].is_array()) {
-            std::set<std::string> seen;
-            for (const json& g : run["gpus"])
-                if (g.is_object() && !seen.insert(g.value("cuda_visible_devices", std::string()) + "/" + g.value("device", std::string())).second)
-                    shared = true;
-        }
-        Roster roster;
-        RosterMatch match;
+        run.date = utc_date_of_file(dir + "/audit.jsonl");
+        run.rankable = !log.run.value("compile_only", false) && !shares_gpus(log.run);
         LmsAssignment assignment;
-        const bool has_roster = exists(dir + "/roster.json");
-        if (has_roster) parse_roster_record(read_file(dir + "/roster.json"), dir + "/roster.json", roster, match, assignment);
-        for (const json& line : lines) {
-            Candidate c;
-            c.lab = line.value("lab", run.value("lab", std::string()));
-            c.submission = line.value("student", "");
-            c.run = dir;
-            c.date = date;
-            c.tree = tree;
-            c.gpu = line.contains("gpu") && line["gpu"].is_object() ? line["gpu"].value("name", std::string()) : "";
-            if (c.gpu.empty()) c.gpu = gpu_model(line.value("device", "unknown"));
-            auto it = has_roster ? match.students.find(c.submission) : match.students.end();
-            if (has_roster && it != match.students.end()) {
-                for (size_t e : it->second) {
-                    c.chosen.push_back(roster.entries[e].pseudonym);
-                    c.ids.push_back(roster.entries[e].id);
-                }
-            } else {
-                c.chosen.push_back("");
-                c.ids.push_back(c.submission);
-            }
-            c.student_key = join(c.ids, "\n");
-            if (line.contains("leaderboard") && line["leaderboard"].is_object() && !run.value("compile_only", false) && !shared) {
-                const json& lb = line["leaderboard"];
-                c.ranked = lb.value("ranked", false);
-                if (lb.contains("slowdown") && lb["slowdown"].is_object())
-                    for (const auto& [id, x] : lb["slowdown"].items())
-                        if (x.is_number() && x.get<double>() > 0) c.slowdown[id] = x.get<double>();
-                c.figure = geometric_mean(c.slowdown);
-                if (c.slowdown.empty() || !(c.figure > 0)) c.ranked = false;
-            }
+        run.has_roster = exists(dir + "/roster.json");
+        if (run.has_roster) parse_roster_record(read_file(dir + "/roster.json"), dir + "/roster.json", run.roster, run.match, assignment);
+        for (const json& line : log.submissions) {
+            Candidate c = candidate_of(line, run);
             const auto key = std::make_tuple(c.lab, c.gpu, c.student_key);
             if (!latest.count(key)) order.push_back(key);
-            latest[key] = c;
+            latest[key] = std::move(c);
         }
     }
+}
+
+// The name a ranked candidate is shown under: each of its students' chosen pseudonym, else one
+// derived with the course's secret.
+std::string pseudonym_of(const Candidate& c, const std::string& secret) {
+    std::vector<std::string> names;
+    for (size_t i = 0; i < c.ids.size(); ++i) {
+        if (!c.chosen[i].empty()) {
+            names.push_back(c.chosen[i]);
+            continue;
+        }
+        if (secret.empty())
+            throw UsageError("student '" + printable_text(c.ids[i], false) + "' (" + c.run +
+                             ") has no pseudonym in the roster and no course secret is given: pass --secret-file FILE (16 characters or "
+                             "more, kept by the instructors) or set GRADING_LEADERBOARD_SECRET, or choose pseudonyms in the roster's "
+                             "Pseudonym column");
+        names.push_back(derived_pseudonym(secret, c.ids[i]));
+    }
+    return join(names, " & ");
+}
+
+// Names told apart where two rows share one, the rows ordered fastest first, and their ranks
+// (equal figures, equal ranks).
+void rank_board(LeaderboardBoard& b, const std::set<std::string>& trees) {
+    b.tree = join(std::vector<std::string>(trees.begin(), trees.end()), ", ");
+    if (b.date.empty()) b.date = "-";
+    if (b.tree.empty()) b.tree = "-";
+    // Two students under one name would be one row to a reader: tell them apart.
+    std::map<std::string, int> count;
+    for (const LeaderboardRow& r : b.rows) ++count[r.pseudonym];
+    std::map<std::string, int> seen;
+    for (LeaderboardRow& r : b.rows)
+        if (count[r.pseudonym] > 1) r.pseudonym += " (" + std::to_string(++seen[r.pseudonym]) + ")";
+    std::stable_sort(b.rows.begin(), b.rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
+        return x.figure != y.figure ? x.figure < y.figure : x.pseudonym < y.pseudonym;
+    });
+    for (size_t i = 0; i < b.rows.size(); ++i)
+        b.rows[i].rank = i > 0 && b.rows[i].figure == b.rows[i - 1].figure ? b.rows[i - 1].rank : static_cast<int>(i + 1);
+}
+
+}  // namespace
+
+std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>& run_dirs, const std::string& secret) {
+    std::map<CandidateKey, Candidate> latest;
+    std::vector<CandidateKey> order;
+    collect_candidates(run_dirs, latest, order);
     std::vector<LeaderboardBoard> boards;
     std::map<std::pair<std::string, std::string>, size_t> board_of;
     std::map<size_t, std::set<std::string>> trees;
@@ -264,39 +334,10 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
         row.run = c.run;
         row.figure = c.figure;
         row.slowdown = c.slowdown;
-        std::vector<std::string> names;
-        for (size_t i = 0; i < c.ids.size(); ++i) {
-            if (!c.chosen[i].empty()) {
-                names.push_back(c.chosen[i]);
-                continue;
-            }
-            if (secret.empty())
-                throw UsageError("student '" + printable_text(c.ids[i], false) + "' (" + c.run +
-                                 ") has no pseudonym in the roster and no course secret is given: pass --secret-file FILE (16 characters or "
-                                 "more, kept by the instructors) or set GRADING_LEADERBOARD_SECRET, or choose pseudonyms in the roster's "
-                                 "Pseudonym column");
-            names.push_back(derived_pseudonym(secret, c.ids[i]));
-        }
-        row.pseudonym = join(names, " & ");
+        row.pseudonym = pseudonym_of(c, secret);
         b.rows.push_back(row);
     }
-    for (size_t bi = 0; bi < boards.size(); ++bi) {
-        LeaderboardBoard& b = boards[bi];
-        b.tree = join(std::vector<std::string>(trees[bi].begin(), trees[bi].end()), ", ");
-        if (b.date.empty()) b.date = "-";
-        if (b.tree.empty()) b.tree = "-";
-        // Two students under one name would be one row to a reader: tell them apart.
-        std::map<std::string, int> count;
-        for (const LeaderboardRow& r : b.rows) ++count[r.pseudonym];
-        std::map<std::string, int> seen;
-        for (LeaderboardRow& r : b.rows)
-            if (count[r.pseudonym] > 1) r.pseudonym += " (" + std::to_string(++seen[r.pseudonym]) + ")";
-        std::stable_sort(b.rows.begin(), b.rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
-            return x.figure != y.figure ? x.figure < y.figure : x.pseudonym < y.pseudonym;
-        });
-        for (size_t i = 0; i < b.rows.size(); ++i)
-            b.rows[i].rank = i > 0 && b.rows[i].figure == b.rows[i - 1].figure ? b.rows[i - 1].rank : static_cast<int>(i + 1);
-    }
+    for (size_t bi = 0; bi < boards.size(); ++bi) rank_board(boards[bi], trees[bi]);
     std::sort(boards.begin(), boards.end(), [](const LeaderboardBoard& x, const LeaderboardBoard& y) {
         return x.lab != y.lab ? x.lab < y.lab : x.gpu < y.gpu;
     });

@@ -301,26 +301,36 @@ std::string csv_field(const std::string& text) {
     return out + "\"";
 }
 
-void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric) {
-    out << "student,sha256";
-    for (const TestSpec& t : rubric.tests) out << "," << csv_field(t.id);
-    out << ",total,max,note\n";
-    for (const StudentResult& r : results) {
-        out << csv_field(r.student) << "," << r.sha256;
-        for (const TestSpec& spec : rubric.tests) {
-            auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
-            // Not run (--compile-only), or not graded (a grader error): an empty cell, not a 0.
-            out << "," << (!r.grader_error.empty() || (it != r.tests.end() && it->not_run) ? ""
-                           : it == r.tests.end()                                         ? "0"
-                                                                                         : format_points(it->score));
-        }
-        // A result that is no grade has an empty total and says why in the note.
-        const std::string note = !r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
-                                 : !r.rejected.empty()   ? r.rejected
-                                 : r.compile_only()      ? kCompileOnlyVerdict
-                                                         : "";
-        out << "," << (r.scored() ? format_points(r.total()) : "") << "," << format_points(rubric.total_points()) << "," << csv_field(note) << "\n";
+std::string gradebook_head(const Rubric& rubric, const std::vector<std::string>& extra_names) {
+    std::string head = "student";
+    for (const std::string& name : extra_names) head += "," + name;
+    head += ",sha256";
+    for (const TestSpec& t : rubric.tests) head += "," + csv_field(t.id);
+    return head + ",total,max,note\n";
+}
+
+std::string gradebook_row(const StudentResult& r, const Rubric& rubric, const std::vector<std::string>& extra_cells) {
+    std::string row = csv_field(r.student);
+    for (const std::string& cell : extra_cells) row += "," + csv_field(cell);
+    row += "," + r.sha256;
+    for (const TestSpec& spec : rubric.tests) {
+        auto it = std::find_if(r.tests.begin(), r.tests.end(), [&](const TestResult& t) { return t.id == spec.id; });
+        // Not run (--compile-only), or not graded (a grader error): an empty cell, not a 0.
+        row += "," + (!r.grader_error.empty() || (it != r.tests.end() && it->not_run) ? std::string()
+                      : it == r.tests.end()                                         ? std::string("0")
+                                                                                    : format_points(it->score));
     }
+    // A result that is no grade has an empty total and says why in the note.
+    const std::string note = !r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
+                             : !r.rejected.empty()   ? r.rejected
+                             : r.compile_only()      ? kCompileOnlyVerdict
+                                                     : "";
+    return row + "," + (r.scored() ? format_points(r.total()) : "") + "," + format_points(rubric.total_points()) + "," + csv_field(note) + "\n";
+}
+
+void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric) {
+    out << gradebook_head(rubric);
+    for (const StudentResult& r : results) out << gradebook_row(r, rubric);
 }
 
 std::vector<std::string> summary_head(const Rubric& rubric) {

@@ -84,8 +84,12 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
                        const std::string& tools, const std::string& rubric_sha256);
 // The per-student feedback.
 std::string feedback_markdown(const StudentResult& r, const std::string& lab_title);
-// The class gradebook: student, sha256, one column per rubric test, total, max.
+// The class gradebook: student, sha256, one column per rubric test, total, max, note.
 void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric);
+// Its head line and one submission's row (each with its line break), for a gradebook written a
+// row at a time. `extra_names` and `extra_cells` are columns put after "student" (the roster's).
+std::string gradebook_head(const Rubric& rubric, const std::vector<std::string>& extra_names = {});
+std::string gradebook_row(const StudentResult& r, const Rubric& rubric, const std::vector<std::string>& extra_cells = {});
 // A text cell of the gradebook, quoted (RFC 4180). A cell that a spreadsheet would read as a
 // formula (first character = + - @, tab or CR, or their full-width forms, also after leading
 // spaces) gets a leading apostrophe, as OWASP's CSV-injection guidance says.

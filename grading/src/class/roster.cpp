@@ -6,6 +6,7 @@
 #include <set>
 #include <sstream>
 
+#include "class/audit_log.h"
 #include "class/results.h"
 #include "util/util.h"
 
@@ -274,9 +275,89 @@ std::vector<std::pair<size_t, std::string>> lms_rows(const Roster& roster, const
     return rows;
 }
 
-}  // namespace
+// The roster's columns: where each is in its rows (-1: it has none), and which export it is.
+struct RosterColumns {
+    bool canvas = false;
+    long student = -1, canvas_sis = -1, canvas_id = -1, id = -1, login = -1, email = -1, name = -1, first = -1, last = -1,
+         section = -1, pseudonym = -1, role = -1;
+    std::string form;
+};
 
-Roster parse_roster(const std::string& text_in, const std::string& path) {
+RosterColumns find_columns(const CsvRecord& head) {
+    std::map<std::string, size_t> col;
+    for (size_t i = 0; i < head.cells.size(); ++i) {
+        const std::string k = header_key(head.cells[i]);
+        if (!k.empty() && !col.count(k)) col[k] = i;
+    }
+    auto column = [&](std::initializer_list<const char*> names) -> long {
+        for (const char* n : names)
+            if (col.count(n)) return static_cast<long>(col[n]);
+        return -1;
+    };
+    RosterColumns c;
+    c.student = column({"student"});
+    c.canvas_sis = column({"sis user id"});
+    c.canvas = c.student >= 0 && (c.canvas_sis >= 0 || column({"sis login id"}) >= 0);
+    c.canvas_id = c.canvas ? column({"id"}) : -1;
+    c.id = column({"sis user id", "id number", "idnumber", "student id", "student number", "sid", "student_id", "id", "user id"});
+    c.login = column({"sis login id", "login id", "username", "user name", "login"});
+    c.email = column({"email", "email address", "e mail", "e mail address", "mail"});
+    c.name = column({"student", "name", "full name", "student name"});
+    c.first = column({"first name", "firstname", "given name", "first"});
+    c.last = column({"last name", "lastname", "surname", "family name", "last"});
+    c.section = column({"section", "sections", "section name", "group", "groups"});
+    c.pseudonym = column({"pseudonym", "leaderboard name", "alias", "nickname"});
+    c.role = column({"role", "roles"});
+    const bool gradescope = column({"sid"}) >= 0 && column({"sections", "role"}) >= 0;
+    c.form = c.canvas ? "canvas" : column({"id number"}) >= 0 || column({"email address"}) >= 0 ? "moodle" : gradescope ? "gradescope" : "plain";
+    return c;
+}
+
+// One row's student; false for a row that is no student's (Canvas's "Points Possible" row and
+// Test Student, a role that is not a student's).
+bool read_entry(const CsvRecord& rec, const RosterColumns& c, RosterEntry& e) {
+    auto cell = [&](long k) { return k >= 0 && static_cast<size_t>(k) < rec.cells.size() ? trim(rec.cells[k]) : std::string(); };
+    e.line = rec.line;
+    e.name = c.name >= 0 ? cell(c.name) : trim(cell(c.first) + " " + cell(c.last));
+    // Canvas's export: its "Points Possible" row, and the course's Test Student.
+    if (c.canvas && (e.name == "Points Possible" || e.name == "Student, Test" || e.name == "Test Student")) return false;
+    const std::string role = lower(cell(c.role));
+    if (!role.empty() && role.find("student") == std::string::npos && role.find("learner") == std::string::npos) return false;
+    e.canvas_id = cell(c.canvas_id);
+    e.sis_id = c.canvas ? cell(c.canvas_sis) : cell(c.id);
+    e.login = cell(c.login);
+    e.email = cell(c.email);
+    if (e.email.empty() && e.login.find('@') != std::string::npos) e.email = e.login;
+    e.section = cell(c.section);
+    e.pseudonym = cell(c.pseudonym);
+    e.id = c.canvas ? (!e.sis_id.empty() ? e.sis_id : e.canvas_id) : e.sis_id;
+    if (e.id.empty()) e.id = !e.login.empty() ? e.login : e.email;
+    return true;
+}
+
+// Refuses a student without an id, an id or a pseudonym given twice, a pseudonym too long.
+// `seen_id`, `seen_pseudonym`: those of the rows before (lower case -> line).
+void check_entry(const RosterEntry& e, const std::string& path, std::map<std::string, int>& seen_id,
+                 std::map<std::string, int>& seen_pseudonym) {
+    const std::string at = path + ":" + std::to_string(e.line) + ": ";
+    if (e.id.empty()) throw RosterError(at + "this student has no id, login or email: give each student one");
+    const std::string key = lower(e.id);
+    if (seen_id.count(key))
+        throw RosterError(at + "the id '" + printable_text(e.id, false) + "' is already on line " + std::to_string(seen_id[key]) +
+                          ": list each student once");
+    seen_id[key] = e.line;
+    if (e.pseudonym.empty()) return;
+    if (e.pseudonym.size() > 60) throw RosterError(at + "the pseudonym is longer than 60 bytes: choose a shorter one");
+    const std::string p = lower(e.pseudonym);
+    if (seen_pseudonym.count(p))
+        throw RosterError(at + "the pseudonym '" + printable_text(e.pseudonym, false) + "' is already on line " +
+                          std::to_string(seen_pseudonym[p]) + ": pseudonyms must differ");
+    seen_pseudonym[p] = e.line;
+}
+
+// The roster's records, from its header on: the byte-order mark dropped, the separator the
+// header's line uses (comma, else semicolon, else tab), blank lines before the header skipped.
+std::vector<CsvRecord> roster_records(const std::string& text_in, const std::string& path) {
     std::string text = text_in;
     if (text.compare(0, 3, "\xEF\xBB\xBF") == 0) text.erase(0, 3);  // Excel's and Moodle's byte-order mark
     const std::string first_line = text.substr(0, text.find('\n'));
@@ -288,35 +369,19 @@ Roster parse_roster(const std::string& text_in, const std::string& path) {
     std::vector<CsvRecord> records = parse_csv(text, sep, path);
     while (!records.empty() && all_blank(records.front().cells)) records.erase(records.begin());
     if (records.empty()) throw RosterError(path + ":1: the roster is empty: give a CSV with a header row (id, name, email, section) and a row per student");
+    return records;
+}
+
+}  // namespace
+
+Roster parse_roster(const std::string& text, const std::string& path) {
+    const std::vector<CsvRecord> records = roster_records(text, path);
     const CsvRecord& head = records.front();
-    std::map<std::string, size_t> col;
-    for (size_t i = 0; i < head.cells.size(); ++i) {
-        const std::string k = header_key(head.cells[i]);
-        if (!k.empty() && !col.count(k)) col[k] = i;
-    }
-    auto column = [&](std::initializer_list<const char*> names) -> long {
-        for (const char* n : names)
-            if (col.count(n)) return static_cast<long>(col[n]);
-        return -1;
-    };
+    const RosterColumns c = find_columns(head);
     Roster r;
     r.path = path;
-    const long c_student = column({"student"});
-    const long c_canvas_sis = column({"sis user id"});
-    const bool canvas = c_student >= 0 && (c_canvas_sis >= 0 || column({"sis login id"}) >= 0);
-    const long c_canvas_id = canvas ? column({"id"}) : -1;
-    const long c_id = column({"sis user id", "id number", "idnumber", "student id", "student number", "sid", "student_id", "id", "user id"});
-    const long c_login = column({"sis login id", "login id", "username", "user name", "login"});
-    const long c_email = column({"email", "email address", "e mail", "e mail address", "mail"});
-    const long c_name = column({"student", "name", "full name", "student name"});
-    const long c_first = column({"first name", "firstname", "given name", "first"});
-    const long c_last = column({"last name", "lastname", "surname", "family name", "last"});
-    const long c_section = column({"section", "sections", "section name", "group", "groups"});
-    const long c_pseudonym = column({"pseudonym", "leaderboard name", "alias", "nickname"});
-    const long c_role = column({"role", "roles"});
-    const bool gradescope = column({"sid"}) >= 0 && column({"sections", "role"}) >= 0;
-    r.form = canvas ? "canvas" : column({"id number"}) >= 0 || column({"email address"}) >= 0 ? "moodle" : gradescope ? "gradescope" : "plain";
-    if (c_id < 0 && c_login < 0 && c_email < 0 && c_canvas_id < 0)
+    r.form = c.form;
+    if (c.id < 0 && c.login < 0 && c.email < 0 && c.canvas_id < 0)
         throw RosterError(path + ":" + std::to_string(head.line) +
                           ": the header names no column of student ids, logins or emails: the first row must name the columns "
                           "(id, name, email, section; or a Canvas, Moodle or Gradescope export's own)");
@@ -324,44 +389,14 @@ Roster parse_roster(const std::string& text_in, const std::string& path) {
     for (size_t k = 1; k < records.size(); ++k) {
         const CsvRecord& rec = records[k];
         if (all_blank(rec.cells)) continue;
-        auto cell = [&](long c) { return c >= 0 && static_cast<size_t>(c) < rec.cells.size() ? trim(rec.cells[c]) : std::string(); };
-        for (size_t c = head.cells.size(); c < rec.cells.size(); ++c)
-            if (!trim(rec.cells[c]).empty())
+        for (size_t i = head.cells.size(); i < rec.cells.size(); ++i)
+            if (!trim(rec.cells[i]).empty())
                 throw RosterError(path + ":" + std::to_string(rec.line) + ": this row has " + std::to_string(rec.cells.size()) +
                                   " cells but the header names " + std::to_string(head.cells.size()) +
                                   " columns: quote a cell that holds the separator");
         RosterEntry e;
-        e.line = rec.line;
-        e.name = c_name >= 0 ? cell(c_name) : trim(cell(c_first) + " " + cell(c_last));
-        // Canvas's export: its "Points Possible" row, and the course's Test Student.
-        if (canvas && (e.name == "Points Possible" || e.name == "Student, Test" || e.name == "Test Student")) continue;
-        const std::string role = lower(cell(c_role));
-        if (!role.empty() && role.find("student") == std::string::npos && role.find("learner") == std::string::npos) continue;
-        e.canvas_id = cell(c_canvas_id);
-        e.sis_id = canvas ? cell(c_canvas_sis) : cell(c_id);
-        e.login = cell(c_login);
-        e.email = cell(c_email);
-        if (e.email.empty() && e.login.find('@') != std::string::npos) e.email = e.login;
-        e.section = cell(c_section);
-        e.pseudonym = cell(c_pseudonym);
-        e.id = canvas ? (!e.sis_id.empty() ? e.sis_id : e.canvas_id) : e.sis_id;
-        if (e.id.empty()) e.id = !e.login.empty() ? e.login : e.email;
-        if (e.id.empty())
-            throw RosterError(path + ":" + std::to_string(rec.line) + ": this student has no id, login or email: give each student one");
-        const std::string key = lower(e.id);
-        if (seen_id.count(key))
-            throw RosterError(path + ":" + std::to_string(rec.line) + ": the id '" + printable_text(e.id, false) + "' is already on line " +
-                              std::to_string(seen_id[key]) + ": list each student once");
-        seen_id[key] = rec.line;
-        if (!e.pseudonym.empty()) {
-            if (e.pseudonym.size() > 60)
-                throw RosterError(path + ":" + std::to_string(rec.line) + ": the pseudonym is longer than 60 bytes: choose a shorter one");
-            const std::string p = lower(e.pseudonym);
-            if (seen_pseudonym.count(p))
-                throw RosterError(path + ":" + std::to_string(rec.line) + ": the pseudonym '" + printable_text(e.pseudonym, false) +
-                                  "' is already on line " + std::to_string(seen_pseudonym[p]) + ": pseudonyms must differ");
-            seen_pseudonym[p] = rec.line;
-        }
+        if (!read_entry(rec, c, e)) continue;
+        check_entry(e, path, seen_id, seen_pseudonym);
         r.entries.push_back(e);
     }
     return r;
@@ -515,42 +550,6 @@ std::vector<std::string> roster_cells(const Roster& roster, const RosterMatch& m
     return {join(id, "; "), join(name, "; "), join(email, "; "), join(section, "; ")};
 }
 
-std::string add_roster_columns(const std::string& gradebook_csv, const std::vector<std::string>& ids, const Roster& roster,
-                               const RosterMatch& match) {
-    // The first cell of each record is csv_field(student): the roster's cells go after it.
-    std::vector<std::string> records;
-    {
-        std::string rec;
-        bool quoted = false;
-        for (char c : gradebook_csv) {
-            rec += c;
-            if (c == '"') quoted = !quoted;
-            else if (c == '\n' && !quoted) {
-                records.push_back(rec);
-                rec.clear();
-            }
-        }
-        if (!rec.empty()) records.push_back(rec);
-    }
-    auto insert_after_first = [](const std::string& record, const std::string& first, const std::string& cells) {
-        if (record.compare(0, first.size(), first) != 0) throw std::logic_error("gradebook record does not start with its student");
-        return first + cells + record.substr(first.size());
-    };
-    std::string out;
-    for (size_t k = 0; k < records.size(); ++k) {
-        std::string cells;
-        if (k == 0) {
-            for (const std::string& c : roster_column_names()) cells += "," + c;
-            out += insert_after_first(records[0], "student", cells);
-            continue;
-        }
-        const std::string& id = k - 1 < ids.size() ? ids[k - 1] : std::string();
-        for (const std::string& c : roster_cells(roster, match, id)) cells += "," + csv_field(c);
-        out += insert_after_first(records[k], csv_field(id), cells);
-    }
-    return out;
-}
-
 std::string roster_record_json(const Roster& roster, const RosterMatch& match, const LmsAssignment& a) {
     json j;
     j["roster"] = roster.path;
@@ -598,27 +597,19 @@ void parse_roster_record(const std::string& text, const std::string& source, Ros
 }
 
 std::map<std::string, SubmissionGrade> audit_grades(const std::string& audit_jsonl, const std::string& source) {
+    const AuditRun log = last_audit_run(audit_jsonl);
+    if (!log.readable) throw RosterError(source + ": a line is not JSON: grade again or restore the file");
+    const bool compile_only = log.run.is_object() && log.run.value("compile_only", false);
     std::map<std::string, SubmissionGrade> grades;
-    std::istringstream in(audit_jsonl);
-    bool compile_only = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        const json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) throw RosterError(source + ": a line is not JSON: grade again or restore the file");
-        const std::string event = j.value("event", "");
-        if (event == "run") {
-            grades.clear();
-            compile_only = j.value("compile_only", false);
-        } else if (event == "submission") {
-            SubmissionGrade g;
-            // A result that is no grade (a grader error, a compile-only pass) has a null total.
-            const bool has_total = j.contains("total") && j["total"].is_number();
-            g.total = has_total ? j["total"].get<double>() : 0.0;
-            // A submission graded 0 for being rejected is graded; one whose tests were not run is
-            // not, nor one the grader could not grade.
-            g.graded = has_total && (!compile_only || !j.value("rejected", std::string()).empty()) && !j.contains("grader_error");
-            grades[j.value("student", "")] = g;
-        }
+    for (const json& j : log.submissions) {
+        SubmissionGrade g;
+        // A result that is no grade (a grader error, a compile-only pass) has a null total.
+        const bool has_total = j.contains("total") && j["total"].is_number();
+        g.total = has_total ? j["total"].get<double>() : 0.0;
+        // A submission graded 0 for being rejected is graded; one whose tests were not run is
+        // not, nor one the grader could not grade.
+        g.graded = has_total && (!compile_only || !j.value("rejected", std::string()).empty()) && !j.contains("grader_error");
+        grades[j.value("student", "")] = g;
     }
     return grades;
 }
@@ -696,13 +687,8 @@ std::string write_roster_outputs(const std::string& out) {
 }
 
 std::string roster_of_run(const std::string& audit_jsonl) {
-    std::istringstream in(audit_jsonl);
-    std::string roster;
-    for (std::string line; std::getline(in, line);) {
-        const json j = json::parse(line, nullptr, false);
-        if (j.is_object() && j.value("event", "") == "run") roster = j.value("roster", std::string());
-    }
-    return roster;
+    const AuditRun log = last_audit_run(audit_jsonl);
+    return log.run.is_object() ? log.run.value("roster", std::string()) : "";
 }
 
 }  // namespace grading

@@ -90,15 +90,10 @@ struct RosterMatch {
 // entries matches none (it is listed, saying which).
 RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>& submissions);
 
-// The gradebook's roster columns (after "student"): their names, and one submission's cells
-// (a group's students joined with "; ").
+// The gradebook's roster columns (after "student", see gradebook_head and gradebook_row): their
+// names, and one submission's cells (a group's students joined with "; ").
 std::vector<std::string> roster_column_names();
 std::vector<std::string> roster_cells(const Roster& roster, const RosterMatch& match, const std::string& submission);
-
-// The gradebook text with the roster's columns put after its first ("student") column. `ids` are
-// its rows' submission ids, in order.
-std::string add_roster_columns(const std::string& gradebook_csv, const std::vector<std::string>& ids, const Roster& roster,
-                               const RosterMatch& match);
 
 // What the LMS files need besides the roster: the assignment's name there, its points, the
 // rubric's points (scores are scaled by points / rubric_points).

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "args.h"
+#include "class/audit_log.h"
 #include "class/results.h"
 #include "class/roster.h"
 #include "util/util.h"
@@ -136,23 +137,11 @@ std::string rerun_hint(const ShardRecord& r) { return rerun_hint(r, "that shard"
 void read_audit(Shard& s) {
     const std::string path = s.dir + "/audit.jsonl";
     if (!exists(path)) throw UsageError(s.dir + " has no audit.jsonl: " + rerun_hint(s.rec));
-    std::istringstream in(read_file(path));
-    std::vector<json> block;
-    bool seen_run = false;
-    for (std::string line; std::getline(in, line);) {
-        if (line.empty()) continue;
-        json j = json::parse(line, nullptr, false);
-        if (j.is_discarded() || !j.is_object()) throw UsageError(path + ": a line is not JSON");
-        if (j.value("event", "") == "run") {
-            seen_run = true;
-            s.run_line = j;
-            block.clear();
-        } else if (j.value("event", "") == "submission") {
-            block.push_back(j);
-        }
-    }
-    if (!seen_run) throw UsageError(path + " has no run line");
-    for (const json& j : block) {
+    const AuditRun log = last_audit_run(read_file(path));
+    if (!log.readable) throw UsageError(path + ": a line is not JSON");
+    if (log.run.is_null()) throw UsageError(path + " has no run line");
+    s.run_line = log.run;
+    for (const json& j : log.submissions) {
         const std::string student = j.value("student", "");
         if (s.audit_lines.count(student)) throw UsageError("student '" + student + "' appears twice in " + path);
         s.audit_lines[student] = j.dump();
@@ -189,9 +178,8 @@ std::string combined(const std::vector<Shard>& shards, Get get) {
     return join(each, "; ");
 }
 
-}  // namespace
-
-std::string merge_shards(const std::string& out, const std::vector<std::string>& shard_dirs) {
+// The shards' folders with their shard.json, refusing what is no shard's folder.
+std::vector<Shard> read_shard_records(const std::string& out, const std::vector<std::string>& shard_dirs) {
     if (shard_dirs.empty()) throw UsageError("merge needs the shards' folders: grading/grade merge OUT SHARD_DIR...");
     std::vector<Shard> shards;
     for (const std::string& d : shard_dirs) {
@@ -206,13 +194,16 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
         s.rec = parse_shard_record(read_file(dir + "/shard.json"), d + "/shard.json");
         shards.push_back(s);
     }
+    return shards;
+}
 
-    // All of one run: the same seed, rubric, tree, lab, N, class and mode.
+// All of one run: the same seed, rubric, tree, lab, N, class and mode.
+void check_one_run(const std::vector<Shard>& shards, const std::string& first_dir) {
     const ShardRecord& first = shards[0].rec;
     auto same = [&](const char* what, auto get, auto show) {
         for (const Shard& s : shards)
             if (get(s.rec) != get(first))
-                throw UsageError("shards of different " + std::string(what) + ": " + shard_dirs[0] + " has " + show(first) + ", " + s.dir +
+                throw UsageError("shards of different " + std::string(what) + ": " + first_dir + " has " + show(first) + ", " + s.dir +
                                  " has " + show(s.rec) + "; merge only the shards of one class graded with the same --seed, rubric, tree, lab and N");
     };
     auto text = [](const std::string& s) { return s.empty() ? std::string("none") : s; };
@@ -228,8 +219,11 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
     same("classes", [](const ShardRecord& r) { return r.class_ids; },
          [](const ShardRecord& r) { return std::to_string(r.class_ids.size()) + " students (" + join(r.class_ids, " ").substr(0, 200) + ")"; });
     same("rubric tests", [](const ShardRecord& r) { return r.summary_head; }, [](const ShardRecord& r) { return join(r.summary_head, " "); });
+}
 
-    // Every shard once, each finished.
+// Every shard of the N once, each finished.
+void check_every_shard_once(const std::vector<Shard>& shards) {
+    const ShardRecord& first = shards[0].rec;
     std::map<int, std::string> by_k;
     for (const Shard& s : shards) {
         auto it = by_k.find(s.rec.k);
@@ -250,8 +244,10 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
         if (!s.rec.finished)
             throw UsageError("shard " + std::to_string(s.rec.k) + "/" + std::to_string(s.rec.n) + " (" + s.dir + ") did not finish: " +
                              rerun_hint(s.rec));
+}
 
-    // Every student in exactly one shard, the one the slicing gives.
+// Every student in exactly one shard, the one the slicing gives.
+void check_students_sliced(const std::vector<Shard>& shards) {
     std::map<std::string, int> owner;
     for (const Shard& s : shards)
         for (const std::string& id : s.rec.assigned) {
@@ -265,15 +261,21 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
         if (s.rec.assigned != shard_members(s.rec.class_ids, s.rec.k, s.rec.n))
             throw UsageError(s.dir + "/shard.json: its students are not those of shard " + std::to_string(s.rec.k) + "/" +
                              std::to_string(s.rec.n) + " of its class");
+}
 
-    // With --roster: every shard matched the whole class, so their roster.json are one.
+// With --roster every shard matched the whole class, so their roster.json are one: its text
+// ("" without a roster).
+std::string common_roster_record(const std::vector<Shard>& shards) {
     const std::string roster_record = exists(shards[0].dir + "/roster.json") ? read_file(shards[0].dir + "/roster.json") : "";
     for (const Shard& s : shards)
         if ((exists(s.dir + "/roster.json") ? read_file(s.dir + "/roster.json") : "") != roster_record)
             throw UsageError(s.dir + "/roster.json differs from " + shards[0].dir + "/roster.json (or only one has it): grade every shard with "
                              "the same --roster and --lms options, then merge again");
+    return roster_record;
+}
 
-    // Each shard's files hold what it says.
+// Reads each shard's gradebook and audit log, and checks that its files hold what it says.
+void read_shard_files(std::vector<Shard>& shards) {
     for (Shard& s : shards) {
         read_gradebook(s);
         read_audit(s);
@@ -293,40 +295,37 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
             throw UsageError(s.dir + "/audit.jsonl has " + std::to_string(s.audit_lines.size()) + " submission lines but the shard was assigned " +
                              std::to_string(s.rec.assigned.size()) + " students");
     }
+}
 
-    // OUT: new or empty; nothing of a shard is moved or removed.
-    if (exists(out) && (!is_dir(out) || !list_dir(out).empty()))
-        throw UsageError(out + " already exists and is not empty: merge writes into a new or empty folder");
-    make_dirs(out + "/feedback");
-    make_dirs(out + "/results");
-
+// The merged class: its students in class order, each with the shard that graded it.
+struct MergedClass {
+    const std::vector<Shard>& shards;
+    const std::vector<std::string>& ids;
     std::map<std::string, const Shard*> shard_of;
-    for (const Shard& s : shards)
-        for (const std::string& id : s.rec.assigned) shard_of[id] = &s;
-    const std::vector<std::string>& class_ids = first.class_ids;
-    for (const std::string& id : class_ids) {
-        const Shard& s = *shard_of.at(id);
+    const Shard& of(const std::string& id) const { return *shard_of.at(id); }
+};
+
+// Each student's feedback and results.json as its shard wrote them.
+void copy_student_files(const std::string& out, const MergedClass& c) {
+    for (const std::string& id : c.ids) {
+        const Shard& s = c.of(id);
         write_file(out + "/feedback/" + id + ".md", read_file(s.dir + "/feedback/" + id + ".md"));
         write_file(out + "/results/" + id + ".json", read_file(s.dir + "/results/" + id + ".json"));
     }
+}
 
-    std::string gradebook = shards[0].gradebook_head;
-    for (const std::string& id : class_ids) gradebook += shard_of.at(id)->gradebook_rows.at(id);
-    write_file(out + "/gradebook.csv", gradebook);
-
-    const std::string isolation = combined(shards, [](const ShardRecord& r) { return r.isolation; });
-    const std::string tools = combined(shards, [](const ShardRecord& r) { return r.tools; });
-    const std::string device = combined(shards, [](const ShardRecord& r) { return r.device; });
-    json run_line = shards[0].run_line;
+// The run line of one run of the whole class: no shard, each shard's isolation and tools where
+// they differ, and with --gpus every shard's GPUs, each marked with its shard (`gpu_lines`: the
+// summary's lines on them).
+json merged_run_line(const MergedClass& c, const std::string& isolation, const std::string& tools, std::vector<std::string>& gpu_lines) {
+    json run_line = c.shards[0].run_line;
     run_line.erase("shard");
-    run_line["submissions"] = class_ids.size();
+    run_line["submissions"] = c.ids.size();
     run_line["isolation"] = isolation;
     run_line["tools"] = tools;
-    // Shards graded with --gpus: every shard's GPUs, each marked with its shard.
     std::vector<const Shard*> by_shard;
-    for (const Shard& s : shards) by_shard.push_back(&s);
+    for (const Shard& s : c.shards) by_shard.push_back(&s);
     std::sort(by_shard.begin(), by_shard.end(), [](const Shard* a, const Shard* b) { return a->rec.k < b->rec.k; });
-    std::vector<std::string> gpu_lines;
     json gpus = json::array();
     for (const Shard* s : by_shard) {
         for (const std::string& line : s->rec.gpus) gpu_lines.push_back("shard " + std::to_string(s->rec.k) + ", " + line);
@@ -338,24 +337,68 @@ std::string merge_shards(const std::string& out, const std::vector<std::string>&
     }
     run_line.erase("gpus");
     if (!gpus.empty()) run_line["gpus"] = gpus;
-    std::string audit = run_line.dump() + "\n";
-    for (const std::string& id : class_ids) audit += shard_of.at(id)->audit_lines.at(id) + "\n";
-    write_file(out + "/audit.jsonl", audit);
+    return run_line;
+}
 
+// The summary's table of the class and the lines under it.
+std::string merged_summary(const MergedClass& c, const std::string& device, const std::string& isolation, const std::string& tools,
+                           const std::vector<std::string>& gpu_lines) {
+    const ShardRecord& first = c.shards[0].rec;
     std::vector<std::vector<std::string>> rows = {first.summary_head};
     std::vector<std::string> notes;
     size_t same_count = 0;
-    for (const std::string& id : class_ids) {
-        const ShardRecord& r = shard_of.at(id)->rec;
+    for (const std::string& id : c.ids) {
+        const ShardRecord& r = c.of(id).rec;
         rows.push_back(r.summary_rows.at(id));
         auto note = r.regrade_notes.find(id);
         if (note == r.regrade_notes.end() || note->second.empty()) ++same_count;
         else notes.push_back(note->second);
     }
-    const std::string summary = summary_table(rows) + "\n" +
-                                summary_tail(first.lab, class_ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes) +
-                                gpu_summary(gpu_lines, "the shards' --gpus");
+    return summary_table(rows) + "\n" +
+           summary_tail(first.lab, c.ids.size(), first.seed, device, isolation, tools, first.regrade_of, same_count, notes) +
+           gpu_summary(gpu_lines, "the shards' --gpus");
+}
+
+// Writes the class's files into OUT (checked new or empty) and returns the summary.
+std::string write_merged(const std::string& out, const MergedClass& c) {
+    if (exists(out) && (!is_dir(out) || !list_dir(out).empty()))
+        throw UsageError(out + " already exists and is not empty: merge writes into a new or empty folder");
+    make_dirs(out + "/feedback");
+    make_dirs(out + "/results");
+    copy_student_files(out, c);
+
+    std::string gradebook = c.shards[0].gradebook_head;
+    for (const std::string& id : c.ids) gradebook += c.of(id).gradebook_rows.at(id);
+    write_file(out + "/gradebook.csv", gradebook);
+
+    const std::string isolation = combined(c.shards, [](const ShardRecord& r) { return r.isolation; });
+    const std::string tools = combined(c.shards, [](const ShardRecord& r) { return r.tools; });
+    const std::string device = combined(c.shards, [](const ShardRecord& r) { return r.device; });
+    std::vector<std::string> gpu_lines;
+    std::string audit = merged_run_line(c, isolation, tools, gpu_lines).dump() + "\n";
+    for (const std::string& id : c.ids) audit += c.of(id).audit_lines.at(id) + "\n";
+    write_file(out + "/audit.jsonl", audit);
+
+    const std::string summary = merged_summary(c, device, isolation, tools, gpu_lines);
     write_file(out + "/summary.txt", summary);
+    return summary;
+}
+
+}  // namespace
+
+std::string merge_shards(const std::string& out, const std::vector<std::string>& shard_dirs) {
+    std::vector<Shard> shards = read_shard_records(out, shard_dirs);
+    check_one_run(shards, shard_dirs[0]);
+    check_every_shard_once(shards);
+    check_students_sliced(shards);
+    const std::string roster_record = common_roster_record(shards);
+    read_shard_files(shards);
+
+    // OUT: new or empty; nothing of a shard is moved or removed.
+    MergedClass merged{shards, shards[0].rec.class_ids, {}};
+    for (const Shard& s : shards)
+        for (const std::string& id : s.rec.assigned) merged.shard_of[id] = &s;
+    const std::string summary = write_merged(out, merged);
     if (roster_record.empty()) return summary;
     write_file(out + "/roster.json", roster_record);
     return summary + write_roster_outputs(out);  // the class's LMS files, from the merged audit log

@@ -172,161 +172,200 @@ const TestSpec* Rubric::find(const std::string& id) const {
     return nullptr;
 }
 
+namespace {
+
+// Where in the rubric a line is, to name it in an error.
+struct RubricPlace {
+    const std::string& source;
+    int line = 0;
+    [[noreturn]] void fail(const std::string& msg) const { throw RubricError(source + ":" + std::to_string(line) + ": " + msg); }
+    [[noreturn]] void fail_at(int at, const std::string& msg) const { RubricPlace{source, at}.fail(msg); }
+};
+
+// "[test ID]": a new test, named by its id until `name =` says otherwise.
+TestSpec& start_test(Rubric& r, const std::string& line, const RubricPlace& at) {
+    if (line.back() != ']') at.fail("section header without ']'");
+    auto parts = words(line.substr(1, line.size() - 2));
+    if (parts.size() != 2 || parts[0] != "test") at.fail("expected a section [test ID]");
+    if (!is_word(parts[1])) at.fail("test id '" + parts[1] + "' must be one word");
+    if (r.find(parts[1])) at.fail("test '" + parts[1] + "' is defined twice");
+    r.tests.emplace_back();
+    TestSpec& test = r.tests.back();
+    test.id = parts[1];
+    test.name = parts[1];
+    return test;
+}
+
+// A setting before the first [test ...]: the lab's.
+void set_rubric_setting(Rubric& r, const std::string& key, const std::string& value, const RubricPlace& at) {
+    if (key == "lab") {
+        if (value.size() != 2 || !std::isdigit(static_cast<unsigned char>(value[0])) || !std::isdigit(static_cast<unsigned char>(value[1])))
+            at.fail("lab must be two digits, like 01");
+        r.lab = value;
+    } else if (key == "title") r.title = value;
+    else if (key == "forbid_includes")
+        at.fail("forbid_includes is no longer used: a library is judged by what the object uses, so list its "
+                "names in forbid_symbols (e.g. cublas* thrust::*)");
+    else if (key == "forbid_symbols") r.forbid_symbols = words(value);
+    else if (key == "allow_imports") r.allow_imports = words(value);
+    else if (key == "plausible_bandwidth") {
+        r.plausible_bandwidth = to_number(value);
+        if (r.plausible_bandwidth < 1) at.fail("plausible_bandwidth must be at least 1");
+    } else if (key == "plausible_flop_rate") {
+        r.plausible_flop_rate = to_number(value);
+        if (r.plausible_flop_rate < 1) at.fail("plausible_flop_rate must be at least 1");
+    }
+    else if (key == "compile_timeout") r.compile_timeout_s = to_number(value);
+    else if (key == "run_timeout") r.run_timeout_s = to_number(value);
+    else if (key == "mem_limit_mb") r.mem_limit_mb = static_cast<long>(to_number(value));
+    else if (key == "file_limit_mb") r.file_limit_mb = static_cast<long>(to_number(value));
+    else if (key == "process_limit") r.process_limit = static_cast<long>(to_number(value));
+    else at.fail("unknown setting '" + key + "'");
+}
+
+// The value of a setting that takes one of a few words; `error` where it is none of them.
+template <class T>
+T one_of(const std::string& value, std::initializer_list<std::pair<const char*, T>> choices, const std::string& error, const RubricPlace& at) {
+    for (const auto& [word, choice] : choices)
+        if (value == word) return choice;
+    at.fail(error);
+}
+
+// A count that must lie within [lo, hi].
+int count_within(const std::string& key, const std::string& value, int lo, int hi, const RubricPlace& at) {
+    const int n = static_cast<int>(to_number(value));
+    if (n < lo || n > hi) at.fail(key + " must be " + std::to_string(lo) + " to " + std::to_string(hi));
+    return n;
+}
+
+// "random_sizes = COUNT MIN..MAX".
+void set_random_sizes(TestSpec& test, const std::string& value, const RubricPlace& at) {
+    auto w = words(value);
+    size_t dots = w.size() == 2 ? w[1].find("..") : std::string::npos;
+    if (dots == std::string::npos) at.fail("random_sizes is COUNT MIN..MAX");
+    test.random_sizes.count = static_cast<int>(to_number(w[0]));
+    test.random_sizes.min = parse_dims(w[1].substr(0, dots));
+    test.random_sizes.max = parse_dims(w[1].substr(dots + 2));
+    const auto& lo = test.random_sizes.min;
+    const auto& hi = test.random_sizes.max;
+    if (test.random_sizes.count < 0 || lo.size() != hi.size()) at.fail("random_sizes: MIN and MAX need the same number of extents");
+    for (size_t i = 0; i < lo.size(); ++i)
+        if (lo[i] > hi[i]) at.fail("random_sizes: MIN is above MAX");
+}
+
+// A test's setting of what it is and what it checks (kind, points, inputs, scoring). False: the
+// key is none of these.
+bool set_test_check(const Rubric& r, TestSpec& test, const std::string& key, const std::string& value, const RubricPlace& at) {
+    if (key == "name") test.name = value;
+    else if (key == "kind")
+        test.kind = one_of<TestKind>(value, {{"correctness", TestKind::Correctness}, {"sanitizer", TestKind::Sanitizer},
+                                             {"performance", TestKind::Performance}},
+                                     "kind must be correctness, sanitizer or performance", at);
+    else if (key == "points") {
+        test.points = to_number(value);
+        if (test.points < 0) at.fail("points must not be negative");
+    } else if (key == "visibility")
+        test.visibility = one_of<Visibility>(value, {{"visible", Visibility::Visible}, {"hidden", Visibility::Hidden},
+                                                     {"after_due_date", Visibility::AfterDueDate}, {"after_published", Visibility::AfterPublished}},
+                                             "visibility must be visible, hidden, after_due_date or after_published", at);
+    else if (key == "variants" || key == "variant") {
+        test.variants = words(value);
+        for (auto& v : test.variants)
+            if (!is_word(v)) at.fail("variant '" + v + "' must be one word");
+    } else if (key == "sizes" || key == "size") {
+        test.sizes = words(value);
+        for (auto& s : test.sizes) parse_dims(s);
+    } else if (key == "random_sizes") set_random_sizes(test, value, at);
+    else if (key == "trials") test.trials = count_within(key, value, 1, 100, at);
+    else if (key == "scoring")
+        test.all_or_nothing = one_of<bool>(value, {{"all_or_nothing", true}, {"per_row", false}}, "scoring must be per_row or all_or_nothing", at);
+    else if (key == "require_kernels") test.require_kernels = parse_bool(value);
+    else if (key == "host_transfers")
+        test.host_transfers = one_of<HostTransfers>(value, {{"allowed", HostTransfers::Allowed}, {"to_device", HostTransfers::ToDevice},
+                                                            {"none", HostTransfers::None}},
+                                                    "host_transfers must be allowed, to_device or none", at);
+    else if (key == "requires") {
+        test.requires_tests = words(value);
+        for (auto& id : test.requires_tests)
+            if (!r.find(id) || r.find(id) == &test) at.fail("requires names '" + id + "', which is not an earlier test");
+    } else return false;
+    return true;
+}
+
+// A test's setting of how it runs (sanitizer tool, timing, time limit). False: none of these.
+bool set_test_run(TestSpec& test, const std::string& key, const std::string& value, const RubricPlace& at) {
+    if (key == "tool") {
+        if (value != "memcheck" && value != "racecheck" && value != "initcheck" && value != "synccheck")
+            at.fail("tool must be memcheck, racecheck, initcheck or synccheck");
+        test.tool = value;
+    } else if (key == "tool_options") test.tool_options = words(value);
+    else if (key == "curve") test.curve = parse_curve(value);
+    else if (key == "rounds") test.rounds = count_within(key, value, 1, 50, at);
+    else if (key == "reps") test.reps = count_within(key, value, 1, 1000, at);
+    else if (key == "timeout") {
+        test.timeout_s = to_number(value);
+        if (test.timeout_s <= 0) at.fail("timeout must be positive");
+    } else return false;
+    return true;
+}
+
+// What the whole rubric must have: a lab, tests, positive time limits, and in each test what its
+// kind needs. `test_lines`: the line of each test's header; `last`: the rubric's last line.
+void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const RubricPlace& last) {
+    if (r.lab.empty()) last.fail("the rubric does not say which lab (lab = NN)");
+    if (r.tests.empty()) last.fail("the rubric has no [test ...] section");
+    if (r.compile_timeout_s <= 0 || r.run_timeout_s <= 0) last.fail("timeouts must be positive");
+    for (size_t i = 0; i < r.tests.size(); ++i) {
+        const TestSpec& t = r.tests[i];
+        const int at = test_lines[i];
+        if (t.variants.empty()) last.fail_at(at, "test '" + t.id + "' names no variant");
+        if (t.kind == TestKind::Performance) {
+            if (t.variants.size() != 1) last.fail_at(at, "performance test '" + t.id + "' needs exactly one variant");
+            if (t.sizes.size() != 1) last.fail_at(at, "performance test '" + t.id + "' needs exactly one size");
+            if (t.curve.points.empty()) last.fail_at(at, "performance test '" + t.id + "' needs a curve");
+        } else if (t.sizes.empty() && t.random_sizes.count == 0) {
+            last.fail_at(at, "test '" + t.id + "' has no sizes");
+        }
+    }
+}
+
+}  // namespace
+
 Rubric parse_rubric(const std::string& text, const std::string& source) {
     Rubric r;
     std::istringstream in(text);
     std::string line;
-    int number = 0;
+    RubricPlace at{source, 0};
     TestSpec* test = nullptr;
     std::vector<int> test_lines;
     std::set<std::string> seen_keys;
-    auto fail = [&](int at, const std::string& msg) {
-        throw RubricError(source + ":" + std::to_string(at) + ": " + msg);
-    };
     while (std::getline(in, line)) {
-        ++number;
+        ++at.line;
         size_t hash = line.find('#');
         if (hash != std::string::npos) line = line.substr(0, hash);
         line = trim(line);
         if (line.empty()) continue;
         if (line.front() == '[') {
-            if (line.back() != ']') fail(number, "section header without ']'");
-            auto parts = words(line.substr(1, line.size() - 2));
-            if (parts.size() != 2 || parts[0] != "test")
-                fail(number, "expected a section [test ID]");
-            if (!is_word(parts[1])) fail(number, "test id '" + parts[1] + "' must be one word");
-            if (r.find(parts[1])) fail(number, "test '" + parts[1] + "' is defined twice");
-            r.tests.emplace_back();
-            test = &r.tests.back();
-            test->id = parts[1];
-            test->name = parts[1];
-            test_lines.push_back(number);
+            test = &start_test(r, line, at);
+            test_lines.push_back(at.line);
             seen_keys.clear();
             continue;
         }
         size_t eq = line.find('=');
-        if (eq == std::string::npos) fail(number, "expected KEY = VALUE");
+        if (eq == std::string::npos) at.fail("expected KEY = VALUE");
         std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-        if (!seen_keys.insert(key).second) fail(number, "'" + key + "' is given twice");
+        if (!seen_keys.insert(key).second) at.fail("'" + key + "' is given twice");
         try {
-            if (!test) {
-                if (key == "lab") {
-                    if (value.size() != 2 || !std::isdigit(static_cast<unsigned char>(value[0])) ||
-                        !std::isdigit(static_cast<unsigned char>(value[1])))
-                        fail(number, "lab must be two digits, like 01");
-                    r.lab = value;
-                } else if (key == "title") r.title = value;
-                else if (key == "forbid_includes")
-                    fail(number, "forbid_includes is no longer used: a library is judged by what the object uses, so list its "
-                                 "names in forbid_symbols (e.g. cublas* thrust::*)");
-                else if (key == "forbid_symbols") r.forbid_symbols = words(value);
-                else if (key == "allow_imports") r.allow_imports = words(value);
-                else if (key == "plausible_bandwidth") {
-                    r.plausible_bandwidth = to_number(value);
-                    if (r.plausible_bandwidth < 1) fail(number, "plausible_bandwidth must be at least 1");
-                } else if (key == "plausible_flop_rate") {
-                    r.plausible_flop_rate = to_number(value);
-                    if (r.plausible_flop_rate < 1) fail(number, "plausible_flop_rate must be at least 1");
-                }
-                else if (key == "compile_timeout") r.compile_timeout_s = to_number(value);
-                else if (key == "run_timeout") r.run_timeout_s = to_number(value);
-                else if (key == "mem_limit_mb") r.mem_limit_mb = static_cast<long>(to_number(value));
-                else if (key == "file_limit_mb") r.file_limit_mb = static_cast<long>(to_number(value));
-                else if (key == "process_limit") r.process_limit = static_cast<long>(to_number(value));
-                else fail(number, "unknown setting '" + key + "'");
-                continue;
-            }
-            if (key == "name") test->name = value;
-            else if (key == "kind") {
-                if (value == "correctness") test->kind = TestKind::Correctness;
-                else if (value == "sanitizer") test->kind = TestKind::Sanitizer;
-                else if (value == "performance") test->kind = TestKind::Performance;
-                else fail(number, "kind must be correctness, sanitizer or performance");
-            } else if (key == "points") {
-                test->points = to_number(value);
-                if (test->points < 0) fail(number, "points must not be negative");
-            } else if (key == "visibility") {
-                if (value == "visible") test->visibility = Visibility::Visible;
-                else if (value == "hidden") test->visibility = Visibility::Hidden;
-                else if (value == "after_due_date") test->visibility = Visibility::AfterDueDate;
-                else if (value == "after_published") test->visibility = Visibility::AfterPublished;
-                else fail(number, "visibility must be visible, hidden, after_due_date or after_published");
-            } else if (key == "variants" || key == "variant") {
-                test->variants = words(value);
-                for (auto& v : test->variants)
-                    if (!is_word(v)) fail(number, "variant '" + v + "' must be one word");
-            } else if (key == "sizes" || key == "size") {
-                test->sizes = words(value);
-                for (auto& s : test->sizes) parse_dims(s);
-            } else if (key == "random_sizes") {
-                auto w = words(value);
-                size_t dots = w.size() == 2 ? w[1].find("..") : std::string::npos;
-                if (dots == std::string::npos) fail(number, "random_sizes is COUNT MIN..MAX");
-                test->random_sizes.count = static_cast<int>(to_number(w[0]));
-                test->random_sizes.min = parse_dims(w[1].substr(0, dots));
-                test->random_sizes.max = parse_dims(w[1].substr(dots + 2));
-                const auto& lo = test->random_sizes.min;
-                const auto& hi = test->random_sizes.max;
-                if (test->random_sizes.count < 0 || lo.size() != hi.size())
-                    fail(number, "random_sizes: MIN and MAX need the same number of extents");
-                for (size_t i = 0; i < lo.size(); ++i)
-                    if (lo[i] > hi[i]) fail(number, "random_sizes: MIN is above MAX");
-            } else if (key == "trials") {
-                test->trials = static_cast<int>(to_number(value));
-                if (test->trials < 1 || test->trials > 100) fail(number, "trials must be 1 to 100");
-            } else if (key == "scoring") {
-                if (value == "all_or_nothing") test->all_or_nothing = true;
-                else if (value == "per_row") test->all_or_nothing = false;
-                else fail(number, "scoring must be per_row or all_or_nothing");
-            } else if (key == "require_kernels") test->require_kernels = parse_bool(value);
-            else if (key == "host_transfers") {
-                if (value == "allowed") test->host_transfers = HostTransfers::Allowed;
-                else if (value == "to_device") test->host_transfers = HostTransfers::ToDevice;
-                else if (value == "none") test->host_transfers = HostTransfers::None;
-                else fail(number, "host_transfers must be allowed, to_device or none");
-            }
-            else if (key == "tool") {
-                if (value != "memcheck" && value != "racecheck" && value != "initcheck" && value != "synccheck")
-                    fail(number, "tool must be memcheck, racecheck, initcheck or synccheck");
-                test->tool = value;
-            } else if (key == "tool_options") test->tool_options = words(value);
-            else if (key == "curve") test->curve = parse_curve(value);
-            else if (key == "rounds") {
-                test->rounds = static_cast<int>(to_number(value));
-                if (test->rounds < 1 || test->rounds > 50) fail(number, "rounds must be 1 to 50");
-            } else if (key == "reps") {
-                test->reps = static_cast<int>(to_number(value));
-                if (test->reps < 1 || test->reps > 1000) fail(number, "reps must be 1 to 1000");
-            } else if (key == "requires") {
-                test->requires_tests = words(value);
-                for (auto& id : test->requires_tests)
-                    if (!r.find(id) || r.find(id) == test)
-                        fail(number, "requires names '" + id + "', which is not an earlier test");
-            } else if (key == "timeout") {
-                test->timeout_s = to_number(value);
-                if (test->timeout_s <= 0) fail(number, "timeout must be positive");
-            } else fail(number, "unknown test setting '" + key + "'");
+            if (!test) set_rubric_setting(r, key, value, at);
+            else if (!set_test_check(r, *test, key, value, at) && !set_test_run(*test, key, value, at))
+                at.fail("unknown test setting '" + key + "'");
         } catch (const std::invalid_argument& e) {
-            fail(number, key + ": " + e.what());
+            at.fail(key + ": " + e.what());
         } catch (const std::out_of_range&) {
-            fail(number, key + ": number out of range");
+            at.fail(key + ": number out of range");
         }
     }
-    if (r.lab.empty()) fail(number, "the rubric does not say which lab (lab = NN)");
-    if (r.tests.empty()) fail(number, "the rubric has no [test ...] section");
-    if (r.compile_timeout_s <= 0 || r.run_timeout_s <= 0) fail(number, "timeouts must be positive");
-    for (size_t i = 0; i < r.tests.size(); ++i) {
-        const TestSpec& t = r.tests[i];
-        int at = test_lines[i];
-        if (t.variants.empty()) fail(at, "test '" + t.id + "' names no variant");
-        if (t.kind == TestKind::Performance) {
-            if (t.variants.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one variant");
-            if (t.sizes.size() != 1) fail(at, "performance test '" + t.id + "' needs exactly one size");
-            if (t.curve.points.empty()) fail(at, "performance test '" + t.id + "' needs a curve");
-        } else if (t.sizes.empty() && t.random_sizes.count == 0) {
-            fail(at, "test '" + t.id + "' has no sizes");
-        }
-    }
+    check_rubric(r, test_lines, at);
     return r;
 }
 

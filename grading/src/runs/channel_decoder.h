@@ -264,76 +264,16 @@ public:
     bool on_record(const Record& r) override {
         if (!admit(r)) return false;
         switch (r.type) {
-            case RecordType::RunBegin:
-                if (r.version != kProtocolVersion)
-                    return fail("the program speaks result-channel protocol " + std::to_string(r.version) +
-                                ", the grader " + std::to_string(kProtocolVersion) + " (rebuild it with this harness)");
-                return true;
+            case RecordType::RunBegin: return run_begin(r);
             case RecordType::TraceReady: log_.trace_ready = true; return true;
             case RecordType::TraceLost: log_.trace_lost += r.bytes; return true;
-            case RecordType::DeviceReady:
-                if (log_.device_ready || in_case_ || !log_.cases.empty()) return fail("the GPU was reported open twice, or after a case");
-                log_.device_ready = true;
-                return true;
-            case RecordType::CaseBegin: {
-                if (in_case_) return fail("a case began before the previous one (" + current().key() + ") ended");
-                if (!plain_name(r.variant, false) || !plain_name(r.size, true))
-                    return fail("a case was named with unexpected characters");
-                CaseLog c;
-                c.variant = r.variant;
-                c.size = r.size;
-                log_.cases.push_back(std::move(c));
-                in_case_ = true;
-                return true;
-            }
-            case RecordType::CaseEnd: {
-                if (!in_case_) return fail("a case ended that had not begun");
-                if (in_rep_) return fail("case " + current().key() + " ended inside timed repetition " +
-                                         std::to_string(current().reps.back().rep));
-                CaseLog& c = current();
-                if (!c.faults.empty() && !store_.write_faults(faults_file_name(c.key()), c.faults))
-                    return grader_failed("the grader could not store the faults: " + store_.error);
-                c.ended = true;
-                in_case_ = false;
-                return true;
-            }
-            case RecordType::RepBegin: {
-                if (!in_case_) return fail("a timed repetition began outside a case");
-                if (in_rep_) return fail("timed repetition " + std::to_string(r.rep) + " began inside repetition " +
-                                         std::to_string(current().reps.back().rep));
-                if (r.rep != current().reps.size())
-                    return fail("timed repetition " + std::to_string(r.rep) + " began where repetition " +
-                                std::to_string(current().reps.size()) + " was expected");
-                RepLog rep;
-                rep.rep = r.rep;
-                rep.warmup = r.warmup;
-                current().reps.push_back(rep);
-                in_rep_ = true;
-                return true;
-            }
-            case RecordType::RepEnd:
-                if (!in_rep_ || current().reps.back().rep != r.rep)
-                    return fail("timed repetition " + std::to_string(r.rep) + " ended without having begun");
-                current().reps.back().ended = true;
-                in_rep_ = false;
-                return true;
-            case RecordType::Kernel: {
-                KernelRec k{r.text, r.truncated, r.start_ns, r.end_ns};
-                if (!in_case_) log_.kernels_outside_cases.push_back(std::move(k));
-                else if (in_rep_) current().reps.back().kernels.push_back(std::move(k));
-                else current().kernels.push_back(std::move(k));
-                return true;
-            }
-            case RecordType::Transfer: {
-                TransferRec t{r.text, r.direction, r.bytes, -1};
-                if (!in_case_) {
-                    log_.transfers_outside_cases.push_back(std::move(t));
-                    return true;
-                }
-                if (in_rep_) t.rep = static_cast<int>(current().reps.back().rep);
-                current().transfers.push_back(std::move(t));
-                return true;
-            }
+            case RecordType::DeviceReady: return device_ready();
+            case RecordType::CaseBegin: return case_begin(r);
+            case RecordType::CaseEnd: return case_end();
+            case RecordType::RepBegin: return rep_begin(r);
+            case RecordType::RepEnd: return rep_end(r);
+            case RecordType::Kernel: return kernel(r);
+            case RecordType::Transfer: return transfer(r);
             case RecordType::Fault:
                 if (in_case_) current().faults.push_back(r.text);
                 else log_.faults_outside_cases.push_back(r.text);
@@ -431,6 +371,76 @@ private:
             return true;
         }
         if (r.type == RecordType::RunBegin) return fail("the run began twice");
+        return true;
+    }
+    // The records of the grammar, each checked where it arrives.
+    bool run_begin(const Record& r) {
+        if (r.version != kProtocolVersion)
+            return fail("the program speaks result-channel protocol " + std::to_string(r.version) + ", the grader " +
+                        std::to_string(kProtocolVersion) + " (rebuild it with this harness)");
+        return true;
+    }
+    bool device_ready() {
+        if (log_.device_ready || in_case_ || !log_.cases.empty()) return fail("the GPU was reported open twice, or after a case");
+        log_.device_ready = true;
+        return true;
+    }
+    bool case_begin(const Record& r) {
+        if (in_case_) return fail("a case began before the previous one (" + current().key() + ") ended");
+        if (!plain_name(r.variant, false) || !plain_name(r.size, true)) return fail("a case was named with unexpected characters");
+        CaseLog c;
+        c.variant = r.variant;
+        c.size = r.size;
+        log_.cases.push_back(std::move(c));
+        in_case_ = true;
+        return true;
+    }
+    bool case_end() {
+        if (!in_case_) return fail("a case ended that had not begun");
+        if (in_rep_) return fail("case " + current().key() + " ended inside timed repetition " + std::to_string(current().reps.back().rep));
+        CaseLog& c = current();
+        if (!c.faults.empty() && !store_.write_faults(faults_file_name(c.key()), c.faults))
+            return grader_failed("the grader could not store the faults: " + store_.error);
+        c.ended = true;
+        in_case_ = false;
+        return true;
+    }
+    bool rep_begin(const Record& r) {
+        if (!in_case_) return fail("a timed repetition began outside a case");
+        if (in_rep_)
+            return fail("timed repetition " + std::to_string(r.rep) + " began inside repetition " + std::to_string(current().reps.back().rep));
+        if (r.rep != current().reps.size())
+            return fail("timed repetition " + std::to_string(r.rep) + " began where repetition " + std::to_string(current().reps.size()) +
+                        " was expected");
+        RepLog rep;
+        rep.rep = r.rep;
+        rep.warmup = r.warmup;
+        current().reps.push_back(rep);
+        in_rep_ = true;
+        return true;
+    }
+    bool rep_end(const Record& r) {
+        if (!in_rep_ || current().reps.back().rep != r.rep)
+            return fail("timed repetition " + std::to_string(r.rep) + " ended without having begun");
+        current().reps.back().ended = true;
+        in_rep_ = false;
+        return true;
+    }
+    bool kernel(const Record& r) {
+        KernelRec k{r.text, r.truncated, r.start_ns, r.end_ns};
+        if (!in_case_) log_.kernels_outside_cases.push_back(std::move(k));
+        else if (in_rep_) current().reps.back().kernels.push_back(std::move(k));
+        else current().kernels.push_back(std::move(k));
+        return true;
+    }
+    bool transfer(const Record& r) {
+        TransferRec t{r.text, r.direction, r.bytes, -1};
+        if (!in_case_) {
+            log_.transfers_outside_cases.push_back(std::move(t));
+            return true;
+        }
+        if (in_rep_) t.rep = static_cast<int>(current().reps.back().rep);
+        current().transfers.push_back(std::move(t));
         return true;
     }
     CaseLog& current() { return log_.cases.back(); }

@@ -1,0 +1,73 @@
+// What the grader's unit tests share: a temporary folder, every file of a folder read back, a
+// rubric made of tests, and the message a call fails with.
+#pragma once
+#include <stdlib.h>
+
+#include <exception>
+#include <initializer_list>
+#include <map>
+#include <string>
+
+#include "grading/src/intake/rubric.h"
+#include "grading/src/util/util.h"
+
+namespace grading_fixtures {
+
+// A new folder /tmp/NAME-XXXXXX, removed with all it holds at the end of the scope.
+struct TempDir {
+    std::string path;
+    explicit TempDir(const std::string& name = "grading") {
+        std::string tmpl = "/tmp/" + name + "-XXXXXX";
+        path = mkdtemp(&tmpl[0]);
+    }
+    ~TempDir() { grading::remove_tree(path); }
+    TempDir(const TempDir&) = delete;
+    TempDir& operator=(const TempDir&) = delete;
+};
+
+// Every file under `dir`, by its path below it, with its text.
+inline std::map<std::string, std::string> tree_of(const std::string& dir, const std::string& below = "") {
+    std::map<std::string, std::string> files;
+    for (const std::string& f : grading::list_dir(dir + "/" + below)) {
+        const std::string rel = below.empty() ? f : below + "/" + f;
+        if (grading::is_dir(dir + "/" + rel)) {
+            auto sub = tree_of(dir, rel);
+            files.insert(sub.begin(), sub.end());
+        } else {
+            files[rel] = grading::read_file(dir + "/" + rel);
+        }
+    }
+    return files;
+}
+
+// One test of a rubric.
+inline grading::TestSpec test_spec(const std::string& id, const std::string& name, double points,
+                                   grading::TestKind kind = grading::TestKind::Correctness) {
+    grading::TestSpec t;
+    t.id = id;
+    t.name = name;
+    t.points = points;
+    t.kind = kind;
+    return t;
+}
+
+// A rubric of lab 01 with these tests.
+inline grading::Rubric rubric_of(std::initializer_list<grading::TestSpec> tests) {
+    grading::Rubric r;
+    r.lab = "01";
+    r.tests = tests;
+    return r;
+}
+
+// The message of the `Error` that `call` throws; "" when it throws none.
+template <class Error, class Call>
+std::string error_from(Call call) {
+    try {
+        call();
+    } catch (const Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace grading_fixtures
