@@ -1,9 +1,8 @@
-// The grader's watch over timed repetitions (GradedRun::repetitions_timed, RunHooks). In a graded run (--channel) it frames each repetition in the result
-// channel, gives it fresh inputs and sends samples of its outputs (fresh_inputs.h); in the
-// verifier (--verify-outputs with --fresh-inputs) it makes the same repetitions with the
-// reference and judges those samples.
+// The grader's watch over timed repetitions (GradedRun::repetitions_timed). In a graded run
+// (--channel) it frames each repetition in the result channel, gives it fresh inputs and sends
+// samples of its outputs (fresh_inputs.h); in the verifier (--verify-outputs with
+// --fresh-inputs) it makes the same repetitions with the reference and judges those samples.
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
