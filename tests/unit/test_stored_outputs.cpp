@@ -4,25 +4,24 @@
 #include <unistd.h>
 
 #include <cstdlib>
-#include <fstream>
 #include <string>
 #include <vector>
 
 #include "grading/harness/stored_outputs.h"
+#include "grading/src/util/util.h"
 
 using namespace cudalabs;
 
 namespace {
+// The grader's folder of what a run sent, made up file by file.
 struct Folder {
     std::string path;
     Folder() {
         char tmpl[] = "/tmp/stored-outputs-XXXXXX";
         path = mkdtemp(tmpl);
     }
-    ~Folder() { std::system(("rm -rf '" + path + "'").c_str()); }
-    void write(const std::string& name, const std::string& bytes) const {
-        std::ofstream(path + "/" + name, std::ios::binary) << bytes;
-    }
+    ~Folder() { grading::remove_tree(path); }
+    void write(const std::string& name, const std::string& bytes) const { grading::write_file(path + "/" + name, bytes); }
 };
 }  // namespace
 
