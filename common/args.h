@@ -28,14 +28,6 @@ struct Options {
     std::string json_path;              // --json FILE
     std::string markdown_path;          // --markdown FILE
     int device = 0;                     // --device
-    // Grading (see grading/README.md): send every checked output, and what the timed
-    // repetitions did, through the grader's pipe on descriptor FD (channel.h); or check the
-    // outputs the grader stored in DIR instead of this process's own.
-    int channel_fd = -1;                // --channel FD; -1: none
-    std::string verify_dir;             // --verify-outputs DIR
-    // --fresh-inputs KEY (with --channel or --verify-outputs): every timed repetition gets new
-    // input values and sends a sample of its outputs, chosen by KEY (grading/harness/fresh_inputs.h); 0: off.
-    uint64_t fresh_key = 0;
     // --guard-buffers: device buffers get guard zones and inputs are checked unchanged after
     // every case (see buffers.h). Off by default: memcheck wants exactly sized allocations.
     bool guard_buffers = false;
@@ -55,7 +47,8 @@ std::vector<Dims> parse_size_list(const std::string& text);
 // "1000x700" for {1000, 700}.
 std::string format_dims(const Dims& dims);
 
-// Parses argv. Throws UsageError with a message that names the bad flag or value.
+// Parses argv. Throws UsageError with a message that names the bad flag or value. An option the
+// lab does not know goes to the installed RunHooks (run_hooks.h) before it is refused.
 Options parse_args(int argc, const char* const* argv);
 
 // The help text for the options above; `program` and `size_help` come from the lab.

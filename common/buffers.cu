@@ -1,5 +1,4 @@
-// The checks on device buffers declared in buffers.h: guard zones and unchanged inputs; and the
-// outputs of the current case that the grader's timed repetitions re-poison and read back.
+// The checks on device buffers declared in buffers.h: guard zones and unchanged inputs.
 #include "buffers.h"
 
 #include <set>
@@ -19,20 +18,6 @@ std::set<BufferRecord*>& live() {
 std::vector<std::string>& found() {
     static auto* faults = new std::vector<std::string>();
     return *faults;
-}
-
-bool g_track_outputs = false;
-
-// The tracked outputs of the current case (few: a vector).
-std::vector<OutputRegion>& outputs() {
-    static auto* regions = new std::vector<OutputRegion>();
-    return *regions;
-}
-
-// The tracked inputs of the run (few; a cached problem keeps its inputs from case to case).
-std::vector<InputRegion>& inputs() {
-    static auto* regions = new std::vector<InputRegion>();
-    return *regions;
 }
 
 // Compares the guard zones and, for an input, the contents with what they should be; records a
@@ -61,53 +46,7 @@ void audit(BufferRecord& r) {
     }
 }
 
-// forget_region: drops the region that starts at ptr, if one is tracked (a buffer freed or
-// re-registered; a region is tracked once).
-template <typename Region>
-void forget_region(std::vector<Region>& regions, const void* ptr) {
-    for (auto it = regions.begin(); it != regions.end(); ++it)
-        if (it->ptr == ptr) {
-            regions.erase(it);
-            return;
-        }
-}
-
 }  // namespace
-
-void enable_output_tracking(bool on) { g_track_outputs = on; }
-
-void track_output(const OutputRegion& region) {
-    if (!g_track_outputs || region.packed_bytes() == 0) return;
-    untrack_output(region.ptr);
-    outputs().push_back(region);
-}
-
-void untrack_output(const void* ptr) {
-    if (g_track_outputs) forget_region(outputs(), ptr);
-}
-
-std::vector<OutputRegion> tracked_outputs() { return outputs(); }
-
-void track_input(const InputRegion& region) {
-    if (!g_track_outputs || region.scalar_bytes == 0 || region.row_bytes * region.rows == 0) return;
-    untrack_input(region.ptr);
-    inputs().push_back(region);
-}
-
-void untrack_input(const void* ptr) { forget_region(inputs(), ptr); }
-
-std::vector<InputRegion> tracked_inputs() { return inputs(); }
-void clear_tracked_outputs() { outputs().clear(); }
-
-void poison_region(const OutputRegion& r) {
-    if (r.rows == 1) CUDA_CHECK(cudaMemset(r.ptr, kPoisonByte, r.pitch));
-    else CUDA_CHECK(cudaMemset2D(r.ptr, r.pitch, kPoisonByte, r.pitch, r.rows));
-}
-
-void download_region(const OutputRegion& r, void* host) {
-    if (r.rows == 1) CUDA_CHECK(cudaMemcpy(host, r.ptr, r.row_bytes, cudaMemcpyDeviceToHost));
-    else CUDA_CHECK(cudaMemcpy2D(host, r.row_bytes, r.ptr, r.pitch, r.row_bytes, r.rows, cudaMemcpyDeviceToHost));
-}
 
 void enable_buffer_checks(bool on) { g_checks = on; }
 bool buffer_checks_enabled() { return g_checks; }

@@ -11,14 +11,15 @@
 #include <vector>
 
 #include "check.h"
+#include "run_hooks.h"
 #include "validate.h"
 
 namespace cudalabs {
 
 // ---- checks on device buffers: guard zones and unchanged inputs ------------------------------
-// With the checks on (--guard-buffers; the grader turns them on for its correctness runs), every
-// DeviceBuffer is allocated with kGuardBytes of kGuardByte before and after its elements, and a
-// buffer filled by upload() (an input) remembers a hash of what was uploaded. After every case
+// With the checks on (--guard-buffers), every DeviceBuffer is allocated with kGuardBytes of
+// kGuardByte before and after its elements, and a buffer filled by upload() (an input)
+// remembers a hash of what was uploaded. After every case
 // the runner calls take_buffer_faults(): a changed guard byte is an out-of-bounds write, a
 // changed input a kernel that wrote where it should only read. Buffers freed during the case
 // are checked as they are freed. Off by default, because compute-sanitizer memcheck reports an
@@ -41,11 +42,10 @@ void unregister_buffer(BufferRecord* record); // checks it one last time
 // call found (one message each), forgetting it.
 std::vector<std::string> take_buffer_faults();
 
-// ---- outputs of the current case (grading: RunContext::time_gpu) -----------------------------
-// poison() marks a buffer as an output of the case's timed launch. With tracking on (the grader's
-// --channel runs), each poisoned buffer's region is remembered until it is freed or the case
-// ends, so that every timed repetition can start from poison and its result be read back.
-// A buffer that is poisoned must therefore be written by the launch that is timed.
+// ---- what a case's buffers report (run_hooks.h) ----------------------------------------------
+// poison() marks a buffer as an output of the case's timed work (RunHooks::outputs_poisoned):
+// a buffer that is poisoned must therefore be written by the launch that is timed. upload()
+// marks it as an input (inputs_uploaded), and a buffer's end is reported too (buffer_freed).
 struct OutputRegion {
     char* ptr = nullptr;
     size_t pitch = 0;      // bytes from one row to the next
@@ -53,39 +53,24 @@ struct OutputRegion {
     size_t rows = 0;
     size_t packed_bytes() const { return row_bytes * rows; }
 };
-void enable_output_tracking(bool on);  // the inputs' tracking (below) too
-void track_output(const OutputRegion& region);
-void untrack_output(const void* ptr);
-std::vector<OutputRegion> tracked_outputs();
-void clear_tracked_outputs();
-void poison_region(const OutputRegion& region);               // every byte, padding included
-void download_region(const OutputRegion& region, void* host);  // rows packed: row_bytes * rows
-
-// ---- inputs of the current run (grading: fresh inputs for every timed repetition) ------------
-// upload() marks a buffer as an input. With tracking on (the grader's runs), each input made of
-// floating-point scalars is remembered until it is freed or poisoned, so that the grader's
-// harness can give every timed repetition new input values (grading/harness/fresh_inputs.h).
 struct InputRegion {
     char* ptr = nullptr;
     size_t pitch = 0;         // bytes from one row to the next
     size_t row_bytes = 0;     // bytes of a row that hold elements
     size_t rows = 0;
-    size_t scalar_bytes = 0;  // 4 (float) or 8 (double)
+    size_t scalar_bytes = 0;  // 4 (float) or 8 (double); 0: not made of floating-point scalars
 };
 // The floating-point scalars an element is made of: their size in bytes, or 0 when the element
-// is not made of them (integers, pointers: such inputs are left as they are). A struct of
-// floats (lab 07's Point) says so by specialising this.
+// is not made of them (integers, pointers). A struct of floats (lab 07's Point) says so by
+// specialising this.
 template <class T>
 struct FloatScalars {
     static constexpr size_t bytes = std::is_same<T, float>::value ? 4 : std::is_same<T, double>::value ? 8 : 0;
 };
-void track_input(const InputRegion& region);  // ignored for scalar_bytes 0 or tracking off
-void untrack_input(const void* ptr);
-std::vector<InputRegion> tracked_inputs();
 
 template <class T>
-void track_input_of(void* ptr, size_t pitch, size_t row_bytes, size_t rows) {
-    track_input({static_cast<char*>(ptr), pitch, row_bytes, rows, FloatScalars<T>::bytes});
+void report_upload(void* ptr, size_t pitch, size_t row_bytes, size_t rows) {
+    run_hooks().inputs_uploaded({static_cast<char*>(ptr), pitch, row_bytes, rows, FloatScalars<T>::bytes});
 }
 
 template <class T>
@@ -109,8 +94,7 @@ public:
     }
     ~DeviceBuffer() {
         if (!record_) return;
-        untrack_output(ptr_);
-        untrack_input(ptr_);
+        run_hooks().buffer_freed(ptr_);
         if (record_->guarded) unregister_buffer(record_.get());
         cudaFree(record_->base);
     }
@@ -131,7 +115,7 @@ public:
 
     void upload(const T* host) {
         CUDA_CHECK(cudaMemcpy(ptr_, host, bytes(), cudaMemcpyHostToDevice));
-        if (record_) track_input_of<T>(ptr_, bytes(), bytes(), 1);
+        if (record_) report_upload<T>(ptr_, bytes(), bytes(), 1);
         if (record_ && record_->guarded) {
             record_->input = true;
             record_->input_hash = content_hash(host, bytes());
@@ -143,8 +127,7 @@ public:
         CUDA_CHECK(cudaMemset(ptr_, kPoisonByte, bytes()));
         if (!record_) return;
         record_->input = false;
-        untrack_input(ptr_);
-        track_output({reinterpret_cast<char*>(ptr_), bytes(), bytes(), 1});
+        run_hooks().outputs_poisoned({reinterpret_cast<char*>(ptr_), bytes(), bytes(), 1});
     }
 
 private:
@@ -183,8 +166,7 @@ public:
     }
     ~Pitched2D() {
         if (!ptr_) return;
-        untrack_output(ptr_);
-        untrack_input(ptr_);
+        run_hooks().buffer_freed(ptr_);
         cudaFree(ptr_);
     }
     Pitched2D(const Pitched2D&) = delete;
@@ -199,7 +181,7 @@ public:
     void upload(const T* host) {
         CUDA_CHECK(cudaMemcpy2D(ptr_, pitch_, host, width_ * sizeof(T), width_ * sizeof(T),
                                 height_, cudaMemcpyHostToDevice));
-        track_input_of<T>(ptr_, pitch_, width_ * sizeof(T), height_);
+        report_upload<T>(ptr_, pitch_, width_ * sizeof(T), height_);
     }
     void download(T* host) const {
         CUDA_CHECK(cudaMemcpy2D(host, width_ * sizeof(T), ptr_, pitch_, width_ * sizeof(T),
@@ -208,8 +190,7 @@ public:
     // Poisons the whole allocation, padding included.
     void poison() {
         CUDA_CHECK(cudaMemset2D(ptr_, pitch_, kPoisonByte, pitch_, height_));
-        untrack_input(ptr_);
-        track_output({static_cast<char*>(ptr_), pitch_, width_ * sizeof(T), height_});
+        run_hooks().outputs_poisoned({static_cast<char*>(ptr_), pitch_, width_ * sizeof(T), height_});
     }
 
 private:
@@ -228,8 +209,7 @@ public:
     }
     ~Pitched3D() {
         if (!ptr_.ptr) return;
-        untrack_output(ptr_.ptr);
-        untrack_input(ptr_.ptr);
+        run_hooks().buffer_freed(ptr_.ptr);
         cudaFree(ptr_.ptr);
     }
     Pitched3D(const Pitched3D&) = delete;
@@ -241,14 +221,13 @@ public:
 
     void upload(const T* host) {  // the source is only read
         copy(const_cast<T*>(host), true);
-        track_input_of<T>(ptr_.ptr, ptr_.pitch, extent_.width, extent_.height * extent_.depth);
+        report_upload<T>(ptr_.ptr, ptr_.pitch, extent_.width, extent_.height * extent_.depth);
     }
     void download(T* host) const { copy(host, false); }
     void poison() {
         cudaExtent whole = make_cudaExtent(ptr_.pitch, extent_.height, extent_.depth);
         CUDA_CHECK(cudaMemset3D(ptr_, kPoisonByte, whole));
-        untrack_input(ptr_.ptr);
-        track_output({static_cast<char*>(ptr_.ptr), ptr_.pitch, extent_.width, extent_.height * extent_.depth});
+        run_hooks().outputs_poisoned({static_cast<char*>(ptr_.ptr), ptr_.pitch, extent_.width, extent_.height * extent_.depth});
     }
 
 private:

@@ -1,4 +1,4 @@
-// Exit codes shared by every lab program, the test suite and the grader.
+// Exit codes shared by every lab program and the tools that run them (the test suite...).
 #pragma once
 
 namespace cudalabs {

@@ -10,8 +10,8 @@ struct HostSpan {
     size_t bytes = 0;
 };
 
-// What watches a call while it runs, and says what it found when destroyed (the grader's
-// harness: the rule of a host round trip, grading/harness/round_trip.h).
+// What watches a call while it runs, and says what it found when destroyed
+// (RunHooks::round_trip_started, run_hooks.h).
 struct CallWatch {
     virtual ~CallWatch() = default;
 };

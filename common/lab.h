@@ -19,6 +19,7 @@
 #include "gpu.h"
 #include "host_span.h"
 #include "report.h"
+#include "run_hooks.h"
 #include "shape.h"
 #include "timing.h"
 #include "validate.h"
@@ -73,119 +74,81 @@ public:
 
     // A host round trip: `work` does the variant's whole job on host arrays -- allocate, copy
     // `inputs` in, compute on the device, copy the result back into `output`, free -- and runs as
-    // in run_checked_host. When graded, the output must be exactly the bytes its code copied
-    // back from the device, and its copies to the device only the inputs' own bytes (the
-    // grader's harness: grading/harness/round_trip.h).
+    // in run_checked_host. The installed RunHooks may watch the call (run_hooks.h): its output
+    // is then to be exactly the bytes its code copied back from the device, and its copies to the
+    // device only the inputs' own bytes.
     template <class Work, class CheckOutputs>
     void run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
                         CheckOutputs&& check_outputs);
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
-    // would fit in L2, the cache is flushed before every repetition.
-    // With --channel every repetition (warm-up included) is also checked: the case's outputs
-    // (the buffers poison()ed in it) are poisoned again before it, outside the timed region, and
-    // read back after it; one that differs from the checked output goes to the grader too.
-    // With --fresh-inputs every repetition also gets new input values, and the verifier makes
-    // the same repetitions with the reference to judge the samples it was sent (the grader's
-    // harness, grading/harness/).
+    // would fit in L2, the cache is flushed before every repetition. The installed RunHooks may
+    // observe every repetition, warm-up included (RunHooks::repetitions_timed).
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
         TimingPlan plan = timing;
         plan.flusher = flusher_for(working_set_bytes);
-        if (!grading() && !verifying_fresh()) return time_gpu_ms(launch, plan);
-        std::unique_ptr<RepetitionObserver> watch = watch_repetitions(true);
-        plan.observer = watch.get();
+        std::unique_ptr<RepetitionObserver> observer = run_hooks().repetitions_timed(plan, true);
+        plan.observer = observer.get();
         return time_gpu_ms(launch, plan);
     }
     template <class Work>
     double time_host(Work&& work) {
         TimingPlan plan = timing;
-        if (!grading()) return time_host_ms(work, plan);
-        std::unique_ptr<RepetitionObserver> watch = watch_repetitions(false);
-        plan.observer = watch.get();
+        std::unique_ptr<RepetitionObserver> observer = run_hooks().repetitions_timed(plan, false);
+        plan.observer = observer.get();
         return time_host_ms(work, plan);
     }
 
     // Checks `count` outputs against the reference and records the result in `out`. Every lab
-    // checks through here (not check_values directly): with --channel the outputs also go to
-    // the grader, and with --verify-outputs the outputs the grader stored (those of the timed
-    // repetitions too) are checked instead of `got`, so a grader can judge a student's program
-    // from outside it. A case may call check several times (several outputs, always in the same
-    // order); the first failure is kept.
+    // checks through here (not check_values directly): each checked output is reported to the
+    // installed RunHooks, which may hand back outputs to judge in its place and after it (ones
+    // another run of the same case stored: RunHooks::output_checked). A case may call check
+    // several times (several outputs, always in the same order); the first failure is kept.
     template <class T, class R>
     void check(Outcome& out, const T* got, const R* expected, size_t count, Tolerance tol,
                std::vector<size_t> shape = {}) {
         const int k = checks_in_case_++;
         const size_t bytes = count * sizeof(T);
-        note_output(k, got, bytes, sizeof(T), element_kind<T>(), tol);
+        std::vector<StoredOutput> stored =
+            run_hooks().output_checked({k, got, bytes, sizeof(T), element_kind<T>(), tol});
+        auto next = stored.begin();
         std::vector<unsigned char> other;
         const T* judged = got;
-        if (!options.verify_dir.empty()) {
-            const std::string path = output_path(k);
-            if (!read_output(path, bytes, other)) {
-                record_failure(out, "no output of the expected size in " + path);
+        if (next != stored.end() && next->repetition.empty()) {  // it stands in for `got`
+            if (!next->read(other)) {
+                record_failure(out, next->missing);
                 return;
             }
             judged = reinterpret_cast<const T*>(other.data());
+            ++next;
         }
-        CheckResult res = check_values(judged, expected, count, tol);
-        if (!out.checked || (out.check.ok() && !res.ok())) {
-            out.check = res;
-            out.shape = shape;
-        }
-        out.checked = true;
-        if (options.verify_dir.empty() || options.fresh_key) return;  // fresh: samples, judged in time_gpu
-        for (const auto& [rep, path] : timed_output_paths(k)) {
-            if (!read_output(path, bytes, other)) {
-                record_failure(out, "timed repetition " + std::to_string(rep) + " produced no output of the expected size");
+        keep_check(out, check_values(judged, expected, count, tol), shape);
+        for (; next != stored.end(); ++next) {
+            if (!next->read(other)) {
+                record_failure(out, next->missing);
                 continue;
             }
-            CheckResult timed = check_values(reinterpret_cast<const T*>(other.data()), expected, count, tol);
-            if (!timed.ok())
-                record_failure(out, "timed repetition " + std::to_string(rep) + " produced a wrong result: " +
-                                        (timed.never_written() ? std::string("output never written") : describe_failure(timed, shape)));
+            CheckResult again = check_values(reinterpret_cast<const T*>(other.data()), expected, count, tol);
+            if (!again.ok())
+                record_failure(out, next->repetition + " produced a wrong result: " +
+                                        (again.never_written() ? std::string("output never written") : describe_failure(again, shape)));
         }
     }
 
     // Called by the runner before and after each case. end_case fails the case when its device
-    // buffers found an out-of-bounds write or a changed input (--guard-buffers, buffers.h) or a
-    // timed repetition's output could not be checked; with --channel it sends what they found
-    // to the grader, and with --verify-outputs it reads that back from the grader's folder, so
-    // the verifying process fails the case too.
+    // buffers found an out-of-bounds write or a changed input (--guard-buffers, buffers.h), or
+    // the installed RunHooks found a fault (RunHooks::case_ended).
     void begin_case(const std::string& variant, const Dims& dims);
     void end_case(Outcome& out);
 
 private:
-    friend class RepetitionWatch;
-    friend class FreshVerification;
-    bool grading() const { return options.channel_fd >= 0; }
-    bool verifying_fresh() const { return !options.verify_dir.empty() && options.fresh_key != 0; }
     L2Flusher* flusher_for(double working_set_bytes);
-    std::unique_ptr<RepetitionObserver> watch_repetitions(bool device_outputs);
-    std::unique_ptr<CallWatch> watch_round_trip(const std::vector<HostSpan>& inputs, HostSpan output);
-    // Remembers checked output k (grading, or verifying fresh repetitions) and sends it (grading).
-    void note_output(int k, const void* data, size_t bytes, size_t elem_bytes, ElementKind kind, Tolerance tol);
-    std::string output_path(int k) const;
-    std::vector<std::pair<int, std::string>> timed_output_paths(int k) const;  // (rep, path), by rep
-    static bool read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data);
+    // Keeps `result` in `out` unless an earlier check of the case failed.
+    static void keep_check(Outcome& out, const CheckResult& result, const std::vector<size_t>& shape);
     static void record_failure(Outcome& out, const std::string& why);
     std::unique_ptr<L2Flusher> flusher_;
-    std::string case_key_;
     int checks_in_case_ = 0;
-    // --channel (and verifying fresh repetitions): each checked output of this case (index k),
-    // the case's repetitions so far (numbered across all its timings), whether one is open, and
-    // what the repetitions found.
-    struct SentOutput {
-        uint64_t hash = 0;
-        size_t bytes = 0;
-        size_t elem_bytes = 0;
-        ElementKind kind = ElementKind::Other;
-        Tolerance tol;  // the check's: samples of timed repetitions are judged with it
-    };
-    std::vector<SentOutput> sent_;
-    int reps_in_case_ = 0;
-    bool rep_open_ = false;
-    std::vector<std::string> rep_faults_;
 };
 
 // What a lab declares besides its variants and shape (shared by Lab and LabOf<S>).
@@ -290,7 +253,7 @@ template <class Work, class CheckOutputs>
 void RunContext::run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
                                 CheckOutputs&& check_outputs) {
     {
-        std::unique_ptr<CallWatch> watch = watch_round_trip(inputs, output);  // says what it found when the call is over
+        std::unique_ptr<CallWatch> watch = run_hooks().round_trip_started(inputs, output);  // says what it found when the call is over
         work();
     }
     CUDA_CHECK(cudaDeviceSynchronize());

@@ -1,4 +1,3 @@
-#include <dirent.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -8,10 +7,10 @@
 #include <fstream>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <sstream>
 
 #include "buffers.h"
-#include "channel.h"
 #include "exit_codes.h"
 #include "lab.h"
 #include "student_source.h"
@@ -30,85 +29,25 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
 }
 
 void RunContext::begin_case(const std::string& variant, const Dims& dims) {
-    case_key_ = variant + "_" + format_dims(dims);
     checks_in_case_ = 0;
-    sent_.clear();
-    reps_in_case_ = 0;
-    rep_faults_.clear();
-    clear_tracked_outputs();
-    if (!grading()) return;
-    rep_open_ = false;
-    channel::flush_trace();  // kernels of what came before land before the case
-    channel::write(channel::RecordType::CaseBegin, channel::case_begin_payload(variant, format_dims(dims)));
+    run_hooks().case_begun(variant, dims);
 }
 
 void RunContext::end_case(Outcome& out) {
     std::vector<std::string> faults = take_buffer_faults();
-    if (grading()) {
-        faults.insert(faults.end(), rep_faults_.begin(), rep_faults_.end());
-        channel::flush_trace();
-        if (rep_open_) {  // an error cut the repetition short
-            channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(reps_in_case_)));
-            rep_open_ = false;
-        }
-        // A failure the driver found itself (a padding written, a pointer not page-locked, an
-        // error mid-case) fails the case in the verifier too: it judges only what it is sent.
-        if (!out.failure.empty()) faults.push_back(out.failure);
-        for (const std::string& fault : faults) channel::write(channel::RecordType::Fault, channel::fault_payload(fault));
-        channel::write(channel::RecordType::CaseEnd, std::string());
-        clear_tracked_outputs();
-    }
-    if (verifying_fresh()) {
-        faults.insert(faults.end(), rep_faults_.begin(), rep_faults_.end());
-        clear_tracked_outputs();
-    }
-    if (!options.verify_dir.empty()) {
-        std::ifstream f(options.verify_dir + "/" + channel::faults_file_name(case_key_));
-        for (std::string line; std::getline(f, line);)
-            if (!line.empty()) faults.push_back(line);
-    }
+    run_hooks().case_ended(out.failure, faults);
     if (faults.empty()) return;
     std::string why = faults.front();
     if (faults.size() > 1) why += " (and " + std::to_string(faults.size() - 1) + " more)";
     record_failure(out, why);
 }
 
-void RunContext::note_output(int k, const void* data, size_t bytes, size_t elem_bytes, ElementKind kind, Tolerance tol) {
-    if (!grading() && !verifying_fresh()) return;
-    sent_.push_back({content_hash(data, bytes), bytes, elem_bytes, kind, tol});
-    if (grading()) channel::write_output(static_cast<uint32_t>(k), data, bytes);
-}
-
-std::string RunContext::output_path(int k) const {
-    return options.verify_dir + "/" + channel::output_file_name(case_key_, static_cast<uint32_t>(k));
-}
-
-std::vector<std::pair<int, std::string>> RunContext::timed_output_paths(int k) const {
-    // <case>_<k>.rep<r>.bin: the grader stores only the repetitions whose output differed.
-    const std::string prefix = case_key_ + "_" + std::to_string(k) + ".rep", suffix = ".bin";
-    std::vector<std::pair<int, std::string>> found;
-    DIR* dir = opendir(options.verify_dir.c_str());
-    if (!dir) return found;
-    while (dirent* e = readdir(dir)) {
-        const std::string name = e->d_name;
-        if (name.size() <= prefix.size() + suffix.size() || name.compare(0, prefix.size(), prefix) != 0 ||
-            name.compare(name.size() - suffix.size(), suffix.size(), suffix) != 0)
-            continue;
-        const std::string digits = name.substr(prefix.size(), name.size() - prefix.size() - suffix.size());
-        if (digits.size() > 9 || digits.find_first_not_of("0123456789") != std::string::npos) continue;
-        found.emplace_back(std::stoi(digits), options.verify_dir + "/" + name);
+void RunContext::keep_check(Outcome& out, const CheckResult& result, const std::vector<size_t>& shape) {
+    if (!out.checked || (out.check.ok() && !result.ok())) {
+        out.check = result;
+        out.shape = shape;
     }
-    closedir(dir);
-    std::sort(found.begin(), found.end());
-    return found;
-}
-
-bool RunContext::read_output(const std::string& path, size_t bytes, std::vector<unsigned char>& data) {
-    std::ifstream f(path, std::ios::binary | std::ios::ate);
-    if (!f || static_cast<size_t>(f.tellg()) != bytes) return false;
-    data.resize(bytes);
-    f.seekg(0);
-    return static_cast<bool>(f.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(bytes)));
+    out.checked = true;
 }
 
 void RunContext::record_failure(Outcome& out, const std::string& why) {
@@ -303,18 +242,21 @@ void check_declaration(const Lab& lab) {
         if (!v.run) throw std::logic_error("lab " + lab.number + ": variant " + v.name + " has nothing to run");
 }
 
-int run_checked(const Lab& lab, int argc, char** argv) {
-    const std::string program = program_name(argc > 0 ? argv[0] : nullptr);
+// What the command line asks for: the options, the variants in the order they run, the sizes.
+struct RunPlan {
     Options opt;
     std::vector<Variant> variants;
     std::vector<Dims> sizes;
-    check_declaration(lab);
+};
+
+// Reads the command line into `plan`. Returns the exit code when the run ends here (--help,
+// --list, --describe, a bad command line), nothing when it goes on.
+std::optional<int> read_command_line(const Lab& lab, int argc, char** argv, const std::string& program, RunPlan& plan) {
+    Options& opt = plan.opt;
     try {
         opt = parse_args(argc, argv);
         enable_buffer_checks(opt.guard_buffers);
-        if (opt.channel_fd >= 0) channel::open(opt.channel_fd);
-        else channel::disable();
-        enable_output_tracking(opt.channel_fd >= 0 || !opt.verify_dir.empty());
+        run_hooks().run_started();
         if (opt.help) {
             print_help(lab, program);
             return kExitPass;
@@ -333,32 +275,36 @@ int run_checked(const Lab& lab, int argc, char** argv) {
                 throw UsageError("the arguments " + lab.positional_help + " cannot be combined with --size, --bench or --quick");
             opt.sizes = {lab.size_from_positional(opt.positional)};
         }
-        variants = selected_variants(lab, opt);
-        sizes = !opt.sizes.empty() ? opt.sizes
-                : opt.bench        ? lab.bench_sizes
-                : opt.quick        ? lab.quick_sizes
-                                   : lab.check_sizes;
-        for (const Dims& d : sizes)
+        plan.variants = selected_variants(lab, opt);
+        plan.sizes = !opt.sizes.empty() ? opt.sizes
+                     : opt.bench        ? lab.bench_sizes
+                     : opt.quick        ? lab.quick_sizes
+                                        : lab.check_sizes;
+        for (const Dims& d : plan.sizes)
             if (lab.check_dims) lab.check_dims(d);
     } catch (const UsageError& e) {
         std::cerr << program << ": error: " << e.what() << "\n";
         return kExitUsage;
     }
+    return std::nullopt;
+}
 
-    cudaDeviceProp props;
-    Report report;
+// Opens the GPU, checks that every size fits in its free memory and measures its copy
+// bandwidth. Returns the exit code when the run ends here (no usable GPU, a size too large).
+std::optional<int> open_gpu(const Lab& lab, const RunPlan& plan, const std::string& program, Report& report,
+                            cudaDeviceProp& props) {
     try {
-        report.device = open_device(opt.device, &props);
+        report.device = open_device(plan.opt.device, &props);
         size_t free_bytes = free_device_memory();
-        for (const Dims& d : sizes) {
-            double need = lab.device_bytes ? lab.device_bytes(d, opt) : 0;
+        for (const Dims& d : plan.sizes) {
+            double need = lab.device_bytes ? lab.device_bytes(d, plan.opt) : 0;
             if (need > 0.95 * static_cast<double>(free_bytes))
                 throw UsageError("size " + format_dims(d) + " needs " + human_bytes(need) +
                                  " of device memory, but " + report.device.name + " has " +
                                  human_bytes(static_cast<double>(free_bytes)) + " free");
         }
         size_t copy_bytes = std::min<size_t>(size_t(256) << 20, free_bytes / 8);
-        report.device.copy_gbs = measure_copy_gbs(copy_bytes, opt.quick ? 2 : 10);
+        report.device.copy_gbs = measure_copy_gbs(copy_bytes, plan.opt.quick ? 2 : 10);
     } catch (const NoGpuError& e) {
         std::cerr << program << ": " << e.what() << "\n";
         return kExitNoGpu;
@@ -371,10 +317,12 @@ int run_checked(const Lab& lab, int argc, char** argv) {
         std::cerr << program << ": no usable CUDA GPU: opening it failed: " << e.what() << "\n";
         return kExitNoGpu;
     }
-    // From here on the lab's own code runs: the grader tells a GPU that could not be opened
-    // (above, exit 77) from anything later by this record.
-    channel::write(channel::RecordType::DeviceReady, std::string());
+    run_hooks().device_ready();
+    return std::nullopt;
+}
 
+// The report's header: what ran, where, when and how.
+void describe_run(const Lab& lab, const Options& opt, const std::string& program, Report& report) {
     report.lab = lab.name;
     report.program = program;
     report.mode = opt.bench ? "bench" : opt.quick ? "quick" : "check";
@@ -383,75 +331,74 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     report.ratio_to = lab.ratio_to.empty() ? "measured copy bandwidth" : lab.ratio_to;
     if (opt.bench) report.targets = lab.bench_targets;
     report.contrasts = lab.contrasts;
+}
 
-    RunContext ctx(opt, report.device, props, timing_plan(opt), sizes);
+// Runs one variant at one size as a case: its outcome, whatever it threw.
+Outcome run_case(const Variant& v, const Dims& dims, RunContext& ctx, bool& context_lost) {
+    Outcome out;
+    try {
+        ctx.begin_case(v.name, dims);
+        out = v.run(dims, ctx);
+        CUDA_CHECK(cudaDeviceSynchronize());
+    } catch (const CudaError& e) {
+        out = Outcome();
+        out.failure = e.what();
+        context_lost = e.sticky;
+    } catch (const std::bad_alloc&) {
+        out = Outcome();
+        out.failure = "out of host memory for this size";
+    } catch (const std::exception& e) {
+        out = Outcome();
+        out.failure = e.what();
+    }
+    ctx.end_case(out);
+    return out;
+}
+
+// Why a variant is not run at a size, or "" when it is.
+std::string reason_not_to_run(const Variant& v, const std::vector<Variant>& variants, bool context_lost,
+                              const std::map<std::string, std::string>& unwritten_at) {
+    if (context_lost) return "the GPU context was lost after an earlier error";
+    auto unwritten = unwritten_at.find(v.name);
+    if (unwritten != unwritten_at.end()) return "output never written at size " + unwritten->second;
+    // A yardstick is there to be compared with: once every other variant has been left
+    // unwritten, timing it again only slows an unfinished starter down.
+    if (v.yardstick && nothing_left_to_compare(variants, unwritten_at))
+        return "no variant left to compare with (all are unwritten)";
+    return "";
+}
+
+// Every case of the plan, a row each. Returns whether the GPU context was lost.
+bool run_cases(const Lab& lab, const RunPlan& plan, RunContext& ctx, Report& report) {
     bool context_lost = false;
     // A variant whose output was never written at one size is not run at the others: one
     // pointer to its TODO is enough.
     std::map<std::string, std::string> unwritten_at;
-    bool progress = isatty(STDERR_FILENO);
-
-    std::cout << program << ": lab " << lab.number << " -- " << lab.title << "\n";
-    print_device_header(std::cout, report.device);
-    std::cout << "\n" << std::flush;
-
-    if (lab.prologue) {
-        try {
-            lab.prologue(ctx, std::cout);
-        } catch (const CudaError& e) {
-            std::cout << "FAIL: " << e.what() << "\n";
-            return kExitFail;
-        }
-    }
-
-    for (const Dims& dims : sizes) {
-        for (const Variant& v : variants) {
-            Outcome out;
-            auto skip_row = [&](const std::string& why) {
+    const bool progress = isatty(STDERR_FILENO);
+    for (const Dims& dims : plan.sizes) {
+        for (const Variant& v : plan.variants) {
+            const std::string why_not = reason_not_to_run(v, plan.variants, context_lost, unwritten_at);
+            if (!why_not.empty()) {
                 Row row;
                 row.variant = v.name;
                 row.size = format_dims(dims);
                 row.status = Status::Skip;
-                row.note = "not run: " + why;
+                row.note = "not run: " + why_not;
                 report.rows.push_back(row);
-            };
-            if (context_lost) {
-                skip_row("the GPU context was lost after an earlier error");
-                continue;
-            }
-            if (unwritten_at.count(v.name)) {
-                skip_row("output never written at size " + unwritten_at[v.name]);
-                continue;
-            }
-            // A yardstick is there to be compared with: once every other variant has been left
-            // unwritten, timing it again only slows an unfinished starter down.
-            if (v.yardstick && nothing_left_to_compare(variants, unwritten_at)) {
-                skip_row("no variant left to compare with (all are unwritten)");
                 continue;
             }
             if (progress) std::cerr << "  running " << v.name << " at " << format_dims(dims) << "...\r" << std::flush;
-            try {
-                ctx.begin_case(v.name, dims);
-                out = v.run(dims, ctx);
-                CUDA_CHECK(cudaDeviceSynchronize());
-            } catch (const CudaError& e) {
-                out = Outcome();
-                out.failure = e.what();
-                context_lost = e.sticky;
-            } catch (const std::bad_alloc&) {
-                out = Outcome();
-                out.failure = "out of host memory for this size";
-            } catch (const std::exception& e) {
-                out = Outcome();
-                out.failure = e.what();
-            }
-            ctx.end_case(out);
+            const Outcome out = run_case(v, dims, ctx, context_lost);
             report.rows.push_back(make_row(lab, v, dims, out));
             if (out.checked && out.check.never_written()) unwritten_at[v.name] = format_dims(dims);
         }
     }
     if (progress) std::cerr << std::string(60, ' ') << "\r" << std::flush;
+    return context_lost;
+}
 
+// The table, the verdict and the files asked for. Returns the exit code.
+int report_results(const Lab& lab, const Options& opt, const std::string& program, bool context_lost, Report& report) {
     fill_ratios(report, lab);
     evaluate_targets(report);
     evaluate_contrasts(report);
@@ -482,6 +429,32 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     return report.passed() ? kExitPass : kExitFail;
 }
 
+int run_checked(const Lab& lab, int argc, char** argv) {
+    const std::string program = program_name(argc > 0 ? argv[0] : nullptr);
+    check_declaration(lab);
+    RunPlan plan;
+    if (std::optional<int> done = read_command_line(lab, argc, argv, program, plan)) return *done;
+    cudaDeviceProp props;
+    Report report;
+    if (std::optional<int> done = open_gpu(lab, plan, program, report, props)) return *done;
+    describe_run(lab, plan.opt, program, report);
+
+    RunContext ctx(plan.opt, report.device, props, timing_plan(plan.opt), plan.sizes);
+    std::cout << program << ": lab " << lab.number << " -- " << lab.title << "\n";
+    print_device_header(std::cout, report.device);
+    std::cout << "\n" << std::flush;
+    if (lab.prologue) {
+        try {
+            lab.prologue(ctx, std::cout);
+        } catch (const CudaError& e) {
+            std::cout << "FAIL: " << e.what() << "\n";
+            return kExitFail;
+        }
+    }
+    const bool context_lost = run_cases(lab, plan, ctx, report);
+    return report_results(lab, plan.opt, program, context_lost, report);
+}
+
 }  // namespace
 
 int run_lab(const Lab& lab, int argc, char** argv) {
@@ -491,7 +464,7 @@ int run_lab(const Lab& lab, int argc, char** argv) {
     } catch (const std::exception& e) {
         std::cerr << program_name(argc > 0 ? argv[0] : nullptr) << ": error: " << e.what() << "\n";
     }
-    channel::finish();  // RUN_END: the run came to its end (a crash or an exit() leaves it out)
+    run_hooks().run_finished();
     return code;
 }
 

@@ -10,9 +10,9 @@ namespace cudalabs {
 class L2Flusher;
 struct Options;
 
-// Told about every repetition, warm-up included (the grader's checks of timed repetitions,
-// RunContext::time_gpu): `before` runs ahead of the L2 flush and the start event, `after` once
-// the repetition's work has finished; neither is inside the timed region.
+// Told about every repetition, warm-up included (RunHooks::repetitions_timed, run_hooks.h):
+// `before` runs ahead of the L2 flush and the start event, `after` once the repetition's work
+// has finished; neither is inside the timed region.
 struct RepetitionObserver {
     virtual ~RepetitionObserver() = default;
     virtual void before(int rep) = 0;

@@ -29,8 +29,8 @@ void poison_fill(T* data, size_t count) {
     std::memset(static_cast<void*>(data), kPoisonByte, count * sizeof(T));
 }
 
-// What an element is, for code that compares elements it holds only as bytes (the grader's
-// samples of timed repetitions).
+// What an element is, for code that compares elements it holds only as bytes (a checked
+// output as RunHooks::output_checked sees it).
 enum class ElementKind { Float32, Float64, Int32, UInt32, Other };
 template <class T>
 constexpr ElementKind element_kind() {

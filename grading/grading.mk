@@ -9,7 +9,10 @@
 
 # grading/src/ has a folder per concern (grading/README.md, "Layout"); its files include each
 # other by folder ("intake/rubric.h"), so everything that includes them gets -Igrading/src.
-GRADING_INC := -Igrading/src
+# grading/protocol/ holds the result channel's format, which the grader, the grading harness and
+# the kernel-trace library share.
+GRADING_PROTOCOL_INC := -Igrading/protocol
+GRADING_INC := -Igrading/src $(GRADING_PROTOCOL_INC)
 GRADING_LIB_SRC := $(filter-out %/kernel_trace.cpp,$(wildcard grading/src/*/*.cpp))
 GRADING_LIB_OBJS := $(GRADING_LIB_SRC:grading/src/%.cpp=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
@@ -20,8 +23,37 @@ $(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP -c $< -o $@
 
-$(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o
+$(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
 	$(CXX) -o $@ $^ -pthread
+
+# ---- the grading harness (grading/harness/) --------------------------------------------------
+# The RunHooks (common/run_hooks.h) that make a lab program gradable: the grader's options
+# (--channel, --verify-outputs, --fresh-inputs), the result channel's writer, the checks of timed
+# repetitions, fresh inputs, the watch of host round trips. Linked only into the programs the
+# grader builds ($(BUILD)/grading/solNN, and a student's program: OBJS in grading-info), never
+# into the course tree's ./labNN and ./solNN. They export the channel's writer, so that the
+# kernel-trace library finds it with dlsym.
+HARNESS_INC := -Igrading/harness $(GRADING_PROTOCOL_INC)
+HARNESS_HOST_SRC := $(wildcard grading/harness/*.cpp)
+HARNESS_CUDA_SRC := $(filter-out %/grading_shims.cu,$(wildcard grading/harness/*.cu))
+HARNESS_OBJS := $(HARNESS_HOST_SRC:%.cpp=$(BUILD)/%.o) $(HARNESS_CUDA_SRC:%.cu=$(BUILD)/%.o)
+HARNESS_LDFLAGS := -Xlinker --dynamic-list=$(abspath grading/harness/exports.list)
+UNIT_EXTRA_OBJS += $(HARNESS_HOST_SRC:%.cpp=$(BUILD)/%.o)
+
+$(BUILD)/grading/harness/%.o: grading/harness/%.cpp $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
+
+$(BUILD)/grading/harness/%.o: grading/harness/%.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
+
+# The reference solution of lab NN as the grader runs it: ./solNN's objects and the harness.
+define GRADED_SOLUTION_RULE
+$(BUILD)/grading/sol$(1): $(BUILD)/$(1)/driver.o $(BUILD)/sol$(1)/student.o $(BUILD)/sol$(1)/student_source.o $$(LAB$(1)_HOST_OBJS) $(COMMON_OBJS) $(HARNESS_OBJS)
+	$(NVCC) $(ARCH_FLAGS) $(HARNESS_LDFLAGS) -o $$@ $$^ $(LDLIBS)
+endef
+$(if $(HAVE_SOLUTIONS),$(foreach n,$(LAB_NUMS),$(eval $(call GRADED_SOLUTION_RULE,$(n)))))
 
 # The kernel trace: a CUPTI injection library (CUPTI ships with the CUDA Toolkit; its place
 # differs between the toolkit's layouts). Without CUPTI the grader runs only with --no-trace.
@@ -31,7 +63,7 @@ TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_LIBDIR)),$(BUILD)/grading/libkernel
 
 $(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) -fPIC -shared -fvisibility=hidden -I$(CUPTI_INC) -I$(CUDA_HOME)/include -MMD -MP $< -o $@ \
+	$(CXX) $(ALL_CXXFLAGS) $(GRADING_PROTOCOL_INC) -fPIC -shared -fvisibility=hidden -I$(CUPTI_INC) -I$(CUDA_HOME)/include -MMD -MP $< -o $@ \
 	  -L$(CUPTI_LIBDIR) -lcupti -ldl -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
 
 # The grading shims: stand-ins for the CUDA copy and host-allocation calls, which record each call
@@ -40,10 +72,10 @@ $(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(FLAGS_S
 SHIM_OBJECT := $(BUILD)/grading/grading_shims.o
 $(SHIM_OBJECT): grading/harness/grading_shims.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
+	$(NVCC) $(ALL_NVCCFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
 
 # A decoder of the result channel for people (tests/tools/channel_dump.cpp): runs a lab program
-# with --channel and prints what it sent (cases, outputs, repetitions, kernels, transfers).
+# built by the grader ($(BUILD)/grading/solNN) with --channel and prints what it sent (cases, outputs, repetitions, kernels, transfers).
 CHANNEL_DUMP := $(BUILD)/tools/channel_dump
 $(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(FLAGS_STAMP)
 	@mkdir -p $(@D)
@@ -71,18 +103,18 @@ $(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(FLAGS_S
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@ -DSTUDENT_SOURCE_PATH='"$(GRADE_TOPIC)"' -DSTUDENT_SOURCE_DISPLAY='"$(GRADE_TOPIC)"'
 
-grading-info: $(if $(GRADE_LAB_DIR),sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB) $(SHIM_OBJECT)
+grading-info: $(if $(GRADE_LAB_DIR),$(BUILD)/grading/sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB) $(SHIM_OBJECT)
 	@echo "grading-info:LABDIR=$(GRADE_LAB_DIR)"
 	@echo "grading-info:STUDENT=$(GRADE_TOPIC)"
 	@echo "grading-info:NVCC=$(NVCC)"
 	@echo "grading-info:NVCCFLAGS=$(ALL_NVCCFLAGS)"
 	@echo "grading-info:ARCH_FLAGS=$(ARCH_FLAGS)"
-	@echo "grading-info:LDLIBS=$(LAB_LDFLAGS) $(LDLIBS)"
+	@echo "grading-info:LDLIBS=$(HARNESS_LDFLAGS) $(LDLIBS)"
 	@echo "grading-info:CUDA_HOME=$(CUDA_HOME)"
-	@echo "grading-info:SOL=sol$(LAB)"
+	@echo "grading-info:SOL=$(BUILD)/grading/sol$(LAB)"
 	@echo "grading-info:SOL_OBJECT=$(BUILD)/sol$(LAB)/student.o"
 	@echo "grading-info:STUDENT_SOURCE_OBJECT=$(BUILD)/grading/lab$(LAB)/student_source.o"
-	@echo "grading-info:OBJS=$(BUILD)/$(LAB)/driver.o $(LAB$(LAB)_HOST_OBJS) $(COMMON_OBJS)"
+	@echo "grading-info:OBJS=$(BUILD)/$(LAB)/driver.o $(LAB$(LAB)_HOST_OBJS) $(COMMON_OBJS) $(HARNESS_OBJS)"
 	@echo "grading-info:DRIVER_OBJECT=$(BUILD)/$(LAB)/driver.o"
 	@echo "grading-info:TRACE_LIB=$(TRACE_LIB)"
 	@echo "grading-info:SHIM_OBJECT=$(SHIM_OBJECT)"

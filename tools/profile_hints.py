@@ -38,7 +38,7 @@ DRAM_WRITE = "dram__bytes_write.sum"
 DRAM_PEAK_PCT = "dram__throughput.avg.pct_of_peak_sustained_elapsed"
 TIME = "gpu__time_duration.sum"
 
-# Kernels of the harness, never the lab's (--fresh-inputs).
+# Kernels of the harness (cudalabs_*), never the lab's.
 HARNESS_KERNEL = re.compile(r"^cudalabs_")  # matched against base_name()
 
 

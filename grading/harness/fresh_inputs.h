@@ -10,8 +10,8 @@
 // elements are looked at. After the last repetition the inputs are flipped back, so later cases
 // see what was uploaded.
 //
-// Part of the grader's harness (grading/harness/), linked into the lab programs built in the
-// course tree. Host parts here are inline (unit-tested with g++); flip_input_signs is in
+// Part of the grader's harness (grading/harness/), linked only into the programs the grader
+// builds. Host parts here are inline (unit-tested with g++); flip_input_signs is in
 // fresh_inputs.cu.
 #pragma once
 #include <cmath>

@@ -2,7 +2,7 @@
 // into the programs the grader builds from a student's file. The grader renames the student
 // object's imports (objcopy --redefine-sym, the table is grading/shimmed-imports.txt), so that a
 // call such as cudaMemcpy in the student's code reaches cudalabs_shim_cudaMemcpy, which records
-// a TRANSFER {api, direction, bytes} in the result channel (channel.h) and forwards the call
+// a TRANSFER {api, direction, bytes} in the result channel (channel_writer.h) and forwards the call
 // unchanged; while a host round trip is watched, it also tells that watch what crossed between
 // host memory and the device (round_trip.h). The harness's and the driver's own calls are not
 // renamed and not recorded.
@@ -14,8 +14,8 @@
 // for the per-thread default stream.
 #include <cuda_runtime.h>
 
-#include "buffers.h"
-#include "channel.h"
+#include "tracked_buffers.h"
+#include "channel_writer.h"
 #include "round_trip.h"
 
 using cudalabs::channel::Direction;
@@ -85,7 +85,7 @@ Direction direction_of(cudaMemcpyKind kind, const void* dst, const void* src) {
 
 void record(const char* api, Direction d, uint64_t bytes) { cudalabs::channel::write_transfer(api, d, bytes); }
 
-// Whether [p, p + bytes) touches an output of the current case (buffers.h: the regions the
+// Whether [p, p + bytes) touches an output of the current case (tracked_buffers.h: the regions the
 // harness poisoned, and checks after the call).
 bool touches_output(const void* p, size_t bytes) {
     const char* lo = static_cast<const char*>(p);

@@ -1,19 +1,17 @@
-// The grader's watch over timed repetitions, linked into every lab program built in the course
-// tree (the student edition links common/without_grading.cu instead): RunContext's
-// watch_repetitions. In a graded run (--channel) it frames each repetition in the result
-// channel, gives it fresh inputs and sends samples of its outputs (fresh_inputs.h); in the
-// verifier (--verify-outputs with --fresh-inputs) it makes the same repetitions with the
-// reference and judges those samples.
+// The grader's watch over timed repetitions (GradedRun::repetitions_timed). In a graded run
+// (--channel) it frames each repetition in the result channel, gives it fresh inputs and sends
+// samples of its outputs (fresh_inputs.h); in the verifier (--verify-outputs with
+// --fresh-inputs) it makes the same repetitions with the reference and judges those samples.
 #include <cstring>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
 
-#include "buffers.h"
-#include "channel.h"
+#include "channel_writer.h"
 #include "fresh_inputs.h"
-#include "lab.h"
+#include "graded_run.h"
+#include "timing_plan.h"
+#include "tracked_buffers.h"
 
 namespace cudalabs {
 
@@ -53,16 +51,13 @@ private:
     uint64_t current_ = 0;
 };
 
-// The checked output (index k in `sent`) that a region holds a copy of, or -1.
-template <class Sent>
-int checked_output_of(const std::vector<unsigned char>& bytes, const std::vector<Sent>& sent) {
+// The checked output (index k in `checked`) that a region holds a copy of, or -1.
+int checked_output_of(const std::vector<unsigned char>& bytes, const std::vector<GradedCase::Checked>& checked) {
     const uint64_t hash = content_hash(bytes.data(), bytes.size());
-    for (size_t k = 0; k < sent.size(); ++k)
-        if (sent[k].bytes == bytes.size() && sent[k].hash == hash) return static_cast<int>(k);
+    for (size_t k = 0; k < checked.size(); ++k)
+        if (checked[k].bytes == bytes.size() && checked[k].hash == hash) return static_cast<int>(k);
     return -1;
 }
-
-}  // namespace
 
 // The grader's check of timed repetitions (--channel). Each repetition is numbered within its
 // case and framed by REP_BEGIN / REP_END; the kernel trace is flushed before the first and at
@@ -77,7 +72,8 @@ int checked_output_of(const std::vector<unsigned char>& bytes, const std::vector
 //    of a checked output k, and is a fault otherwise.
 class RepetitionWatch : public RepetitionObserver {
 public:
-    RepetitionWatch(RunContext& ctx, bool device_outputs) : ctx_(ctx) {
+    RepetitionWatch(GradedCase& graded, uint64_t fresh_key, int warmup, bool device_outputs)
+        : case_(graded), warmup_(warmup) {
         channel::flush_trace();  // the checked launch's kernels land before the repetitions
         if (!device_outputs) return;
         bool all_checked = true;
@@ -87,30 +83,29 @@ public:
             w.verified.resize(region.packed_bytes());
             w.now.resize(region.packed_bytes());
             download_region(region, w.verified.data());
-            w.k = checked_output_of(w.verified, ctx.sent_);
+            w.k = checked_output_of(w.verified, graded.checked);
             all_checked = all_checked && w.k >= 0;
             watched_.push_back(std::move(w));
         }
-        if (ctx.options.fresh_key && all_checked && !watched_.empty())
-            fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
+        if (fresh_key && all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(fresh_key, graded.key);
     }
 
     void before(int i) override {
-        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
+        if (fresh_) key_ = fresh_->enter(case_.reps);
         for (const Watched& w : watched_) poison_region(w.region);
         CUDA_CHECK(cudaDeviceSynchronize());
         if (fresh_) channel::flush_trace();  // the harness's flips land outside the repetition
         channel::write(channel::RecordType::RepBegin,
-                       channel::rep_begin_payload(static_cast<uint32_t>(ctx_.reps_in_case_), i < ctx_.timing.warmup));
-        ctx_.rep_open_ = true;
+                       channel::rep_begin_payload(static_cast<uint32_t>(case_.reps), i < warmup_));
+        case_.rep_open = true;
     }
 
     void after(int) override {
         CUDA_CHECK(cudaDeviceSynchronize());
         channel::flush_trace();
-        const int rep = ctx_.reps_in_case_++;
+        const int rep = case_.reps++;
         channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(rep)));
-        ctx_.rep_open_ = false;
+        case_.rep_open = false;
         for (Watched& w : watched_) {
             download_region(w.region, w.now.data());
             if (fresh_) send_sample(w, rep);
@@ -127,7 +122,7 @@ private:
     };
 
     void send_sample(const Watched& w, int rep) {
-        const size_t elem = ctx_.sent_[w.k].elem_bytes;
+        const size_t elem = case_.checked[w.k].elem_bytes;
         const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / elem);
         const std::vector<unsigned char> sample = gather_elements(w.now.data(), elem, at);
         channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), sample.data(), sample.size());
@@ -144,10 +139,11 @@ private:
         }
         if (w.reported) return;
         w.reported = true;
-        ctx_.rep_faults_.push_back("the output of timed repetition " + std::to_string(rep) + " differs from the verified output");
+        case_.rep_faults.push_back("the output of timed repetition " + std::to_string(rep) + " differs from the verified output");
     }
 
-    RunContext& ctx_;
+    GradedCase& case_;
+    int warmup_;
     std::vector<Watched> watched_;
     std::unique_ptr<FreshInputs> fresh_;
     uint64_t key_ = 0;
@@ -160,40 +156,40 @@ private:
 // (which repetition, which element), so a regrade with the same seed gives the same feedback.
 class FreshVerification : public RepetitionObserver {
 public:
-    explicit FreshVerification(RunContext& ctx) : ctx_(ctx) {
+    FreshVerification(GradedCase& graded, uint64_t fresh_key, StoredOutputs stored)
+        : case_(graded), stored_(std::move(stored)) {
         bool all_checked = true;
         for (const OutputRegion& region : tracked_outputs()) {
             Watched w;
             w.region = region;
             w.now.resize(region.packed_bytes());
             download_region(region, w.now.data());
-            w.k = checked_output_of(w.now, ctx.sent_);
+            w.k = checked_output_of(w.now, graded.checked);
             all_checked = all_checked && w.k >= 0;
             watched_.push_back(std::move(w));
         }
         // As in the program (RepetitionWatch): no fresh repetitions, nothing sampled to judge.
-        if (all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(ctx.options.fresh_key, ctx.case_key_);
+        if (all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(fresh_key, graded.key);
     }
 
     void before(int) override {
-        if (fresh_) key_ = fresh_->enter(ctx_.reps_in_case_);
+        if (fresh_) key_ = fresh_->enter(case_.reps);
         for (const Watched& w : watched_) poison_region(w.region);
     }
 
     void after(int) override {
         CUDA_CHECK(cudaDeviceSynchronize());
-        const int rep = ctx_.reps_in_case_++;
+        const int rep = case_.reps++;
         if (!fresh_) return;
         for (Watched& w : watched_) {
             if (w.reported) continue;
             download_region(w.region, w.now.data());
-            const RunContext::SentOutput& checked = ctx_.sent_[w.k];
+            const GradedCase::Checked& checked = case_.checked[w.k];
             const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / checked.elem_bytes);
-            const std::string path = ctx_.options.verify_dir + "/" +
-                                     channel::timed_output_file_name(ctx_.case_key_, static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep));
+            const std::string path = stored_.timed_output_path(case_.key, w.k, rep);
             std::vector<unsigned char> sample;
             std::string why;
-            if (!RunContext::read_output(path, at.size() * checked.elem_bytes, sample))
+            if (!StoredOutputs::read(path, at.size() * checked.elem_bytes, sample))
                 why = std::string(kFreshInputsFault) + "sent no sample of its output";
             else {
                 const std::vector<unsigned char> reference = gather_elements(w.now.data(), checked.elem_bytes, at);
@@ -206,7 +202,7 @@ public:
             }
             if (why.empty()) continue;
             w.reported = true;
-            ctx_.rep_faults_.push_back(why);
+            case_.rep_faults.push_back(why);
         }
     }
 
@@ -217,18 +213,22 @@ private:
         int k = -1;
         bool reported = false;
     };
-    RunContext& ctx_;
+    GradedCase& case_;
+    StoredOutputs stored_;
     std::vector<Watched> watched_;
     std::unique_ptr<FreshInputs> fresh_;
     uint64_t key_ = 0;
 };
 
-std::unique_ptr<RepetitionObserver> RunContext::watch_repetitions(bool device_outputs) {
-    if (verifying_fresh()) {
-        if (!device_outputs) return nullptr;
-        return std::make_unique<FreshVerification>(*this);
-    }
-    return std::make_unique<RepetitionWatch>(*this, device_outputs);
+}  // namespace
+
+// Graded runs watch every timing; the verifier of fresh repetitions only the device timings,
+// the only ones whose outputs are sampled (a host timing's outputs are not poisoned buffers).
+std::unique_ptr<RepetitionObserver> GradedRun::repetitions_timed(const TimingPlan& plan, bool device_outputs) {
+    if (options_.grading()) return std::make_unique<RepetitionWatch>(case_, options_.fresh_key, plan.warmup, device_outputs);
+    if (options_.verifying_fresh() && device_outputs)
+        return std::make_unique<FreshVerification>(case_, options_.fresh_key, StoredOutputs(options_.verify_dir));
+    return nullptr;
 }
 
 }  // namespace cudalabs

@@ -1,11 +1,11 @@
-// The watch of a graded host round trip (round_trip.h): RunContext::watch_round_trip. While the
+// The watch of a graded host round trip (round_trip.h): GradedRun::round_trip_started. While the
 // variant's call runs, its ledger is the active one, which the grading shims tell of every copy
 // between host memory and the device; when the call has returned, each way the case broke the
 // rule goes to the grader as a TRANSFER record of direction round_trip_breach.
 #include <memory>
 
-#include "channel.h"
-#include "lab.h"
+#include "channel_writer.h"
+#include "graded_run.h"
 #include "round_trip.h"
 
 namespace cudalabs {
@@ -31,8 +31,8 @@ private:
 
 }  // namespace
 
-std::unique_ptr<CallWatch> RunContext::watch_round_trip(const std::vector<HostSpan>& inputs, HostSpan output) {
-    if (!grading()) return nullptr;
+std::unique_ptr<CallWatch> GradedRun::round_trip_started(const std::vector<HostSpan>& inputs, HostSpan output) {
+    if (!options_.grading()) return nullptr;
     return std::make_unique<RoundTripWatch>(inputs, output);
 }
 

@@ -207,6 +207,24 @@ printf 'lab = 01\n[test t]\nkind = correctness\npoints = 5\nvariants = no_such_v
 expect "grader names a rubric's unknown variant" 2 "rubric error: .*no_such_variant" \
     $grader --lab 01 --rubric "$grading_dir/bad.rubric" --compile-only --out "$grading_dir/bad" labs/01-vector-add
 
+# The grader's options belong to its own builds of the labs (the grading harness, linked only into
+# build/grading/solNN and a submission's program): ./sol01 of the course tree neither names nor
+# takes them; build/grading/sol01 takes them (here refusing --fresh-inputs alone, before any GPU).
+run_capture "make sol01 and build/grading/sol01" make -s --no-print-directory BUILD="$BUILD" sol01 "$BUILD/grading/sol01"
+if [ "$rc" -ne 0 ]; then
+    fail "make sol01 and build/grading/sol01" "exit $rc: $(printf '%s' "$err" | tail -n 3)"
+else
+    run_capture "sol01 --help" ./sol01 --help
+    if [ "$rc" -eq 0 ] && ! printf '%s' "$out" | grep -qE -- '--(channel|verify-outputs|fresh-inputs)'; then
+        pass "./sol01 --help names no grading option"
+    else fail "./sol01 --help names no grading option" "exit $rc: $(printf '%s' "$out" | grep -m1 -E -- '--(channel|verify|fresh)')"; fi
+    for flag in --channel --verify-outputs --fresh-inputs; do
+        expect "./sol01 refuses the grader's $flag as unknown" 2 "unknown option '$flag'" ./sol01 "$flag" 3
+    done
+    expect "build/grading/sol01 takes the grader's options" 2 'error: --fresh-inputs needs --channel or --verify-outputs' \
+        "$BUILD/grading/sol01" --fresh-inputs 3
+fi
+
 isolations=${GRADING_ISOLATIONS:-}
 grading_broken=""
 declare -A corpus_ok=() corpus_cases=()

@@ -2,10 +2,11 @@
 // outputs, the kernels outside and inside each timed repetition, the transfers, the faults.
 // For people checking the harness, the trace library and the grading shims on a GPU machine:
 //
-//   build/tools/channel_dump [--out DIR] [--trace LIB] [--brief] -- ./sol01 --variant fast --size 1000
+//   build/tools/channel_dump [--out DIR] [--trace LIB] [--brief] -- build/grading/sol01 --variant fast --size 1000
 //
-// --channel 3 is added to the program's arguments. --out keeps the stored outputs in DIR (the
-// folder the verifier reads: ./sol01 --verify-outputs DIR ...); --trace LIB loads the kernel
+// The program must be one the grader builds (with the grading harness: build/grading/solNN), as
+// --channel 3 is added to its arguments. --out keeps the stored outputs in DIR (the folder the
+// verifier reads: build/grading/sol01 --verify-outputs DIR ...); --trace LIB loads the kernel
 // trace library into the program (LD_PRELOAD and CUDA_INJECTION64_PATH); --brief leaves out the
 // kernels one by one. Exit code: 0 when the log is complete, 1 when not, 2 for a bad command
 // line.

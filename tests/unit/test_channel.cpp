@@ -1,5 +1,5 @@
 // The result channel: the record format and its streaming decoder, the grammar checker that
-// builds the RunLog (grading/src/runs/channel_decoder.h), the program's writer (common/channel.h) and the
+// builds the RunLog (grading/src/runs/channel_decoder.h), the program's writer (grading/harness/channel_writer.h) and the
 // grader's reader on a real pipe (grading/src/runs/channel.h).
 #include <doctest/doctest.h>
 #include <fcntl.h>
@@ -15,8 +15,8 @@
 #include <thread>
 
 #include "common/args.h"
-#include "common/channel.h"
-#include "common/channel_format.h"
+#include "grading/harness/channel_writer.h"
+#include "grading/protocol/channel_format.h"
 #include "grading/src/runs/channel.h"
 
 using namespace cudalabs::channel;

@@ -42,7 +42,7 @@ struct FakeLab {
         make_dirs(dir + "/cuda/bin");
         make_dirs(dir + "/priv");
         make_dirs(dir + "/run");
-        // What the scripts share: the channel's framing (common/channel_format.h).
+        // What the scripts share: the channel's framing (grading/protocol/channel_format.h).
         write_file(dir + "/channel.py", R"(import os, struct, sys
 seq = 0
 def record(kind, payload=b""):

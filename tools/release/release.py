@@ -287,8 +287,8 @@ def zip_command(args):
 
 
 # ---- Gradescope -----------------------------------------------------------------------------
-GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/src/*/*", "grading/harness/*", "tools/install-deps.sh",
-                    "tools/deps/*.txt"]
+GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/src/*/*", "grading/harness/*",
+                    "grading/protocol/*", "tools/install-deps.sh", "tools/deps/*.txt"]
 
 
 def shared_lab_files(lab):

@@ -1,6 +1,7 @@
 // The program's end of the result channel (--channel FD, given by the grader): the one writer of
 // its records, with one lock and one sequence number (the format: channel_format.h). Host-only
-// C++, compiled into every lab program; without --channel it is off and costs nothing.
+// C++, part of the grading harness (linked only into the programs the grader builds); without
+// --channel it is off and costs nothing.
 //
 // The CUPTI trace library, loaded into the program by the grader, finds the exported
 // cudalabs_channel_write with dlsym and writes its KERNEL records through it; the harness calls

@@ -1,5 +1,5 @@
-// The result channel's writer (channel.h).
-#include "channel.h"
+// The result channel's writer (channel_writer.h).
+#include "channel_writer.h"
 
 #include <dlfcn.h>
 #include <fcntl.h>

@@ -1,6 +1,6 @@
 // The result channel between a lab program and the grader: framed binary records on a pipe the
 // grader owns (grading/README.md, "Results"). Host-only C++ with no CUDA, shared by the harness
-// (common/channel.cpp writes), the CUPTI trace library (writes KERNEL records through the
+// (grading/harness/channel_writer.cpp writes), the CUPTI trace library (writes KERNEL records through the
 // harness) and the grader (grading/src/runs/channel.cpp reads).
 //
 // A record is a 24-byte header {u32 magic 'CLR1', u32 type, u64 seq, u64 payload length} and its

@@ -1,0 +1,68 @@
+// The grader's options of a lab program (grading/harness/grading_options.h), taken through the
+// run's hooks as the grading harness takes them: same spellings, values and messages as a
+// lab's own options.
+#include <doctest/doctest.h>
+
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "common/args.h"
+#include "common/run_hooks.h"
+#include "grading/harness/grading_options.h"
+
+using namespace cudalabs;
+
+namespace {
+// The grading harness's options, taken as its RunHooks take them (grading/harness/graded_run.cu),
+// installed while the test runs.
+struct GradingOptionHooks : RunHooks {
+    GradingOptions options;
+    GradingOptionHooks() { install_run_hooks(this); }
+    ~GradingOptionHooks() override { install_run_hooks(nullptr); }
+    bool take_option(const std::string& flag, const std::function<std::string()>& value) override {
+        return options.take(flag, value);
+    }
+    void options_read() override { options.check(); }
+};
+// A command line of a lab program, read with the hooks installed (none: the lab's own).
+Options parse(std::vector<const char*> args) {
+    args.insert(args.begin(), "sol01");
+    return parse_args(static_cast<int>(args.size()), args.data());
+}
+GradingOptions parse_grading(std::vector<const char*> args) {
+    GradingOptionHooks hooks;
+    parse(std::move(args));
+    return hooks.options;
+}
+}  // namespace
+
+TEST_CASE("a lab knows no grading flag: they are unknown options, and --help does not name them") {
+    for (const char* flag : {"--channel", "--verify-outputs", "--fresh-inputs"}) {
+        CAPTURE(flag);
+        CHECK_THROWS_WITH_AS(parse({flag, "3"}), doctest::Contains("unknown option"), UsageError);
+        CHECK(common_options_help().find(flag) == std::string::npos);
+    }
+}
+
+TEST_CASE("grading flags, through the run's hooks: a channel or verified outputs, not both") {
+    CHECK(parse_grading({"--channel", "3"}).channel_fd == 3);
+    CHECK(parse_grading({"--channel=17"}).channel_fd == 17);
+    CHECK(parse_grading({}).channel_fd == -1);
+    CHECK(parse_grading({"--verify-outputs=/tmp/y"}).verify_dir == "/tmp/y");
+    CHECK(parse_grading({"--verify-outputs", "/tmp/y", "--fresh-inputs", "12"}).fresh_key == 12);
+    CHECK_THROWS_WITH_AS(parse_grading({"--channel", "3", "--verify-outputs", "b"}),
+                         doctest::Contains("cannot be combined"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_grading({"--channel", "1"}), doctest::Contains("of its own"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_grading({"--fresh-inputs", "5"}), doctest::Contains("needs --channel or --verify-outputs"),
+                         UsageError);
+    CHECK_THROWS_WITH_AS(parse_grading({"--verify-outputs="}), doctest::Contains("needs a folder"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_grading({"--channel"}), doctest::Contains("--channel needs a value"), UsageError);
+    CHECK_THROWS_AS(parse_grading({"--channel", "x"}), UsageError);
+    CHECK_THROWS_AS(parse_grading({"--channel", ""}), UsageError);
+    CHECK_THROWS_AS(parse_grading({"--emit-outputs", "/tmp/x"}), UsageError);
+    // The grading flags' combinations are checked before the lab's own.
+    CHECK_THROWS_WITH_AS(parse_grading({"--bench", "--quick", "--fresh-inputs", "5"}),
+                         doctest::Contains("--fresh-inputs needs"), UsageError);
+}
