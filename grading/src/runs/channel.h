@@ -1,4 +1,4 @@
-// The grader's end of the result channel (the format: common/channel_format.h; the decoder:
+// The grader's end of the result channel (the format: grading/protocol/channel_format.h; the decoder:
 // channel_decoder.h): reads the pipe a lab program writes its records to (--channel FD),
 // checks the framing and the grammar, stores every output straight into a private folder under
 // the names the verifier reads (--verify-outputs), and returns what happened as a RunLog.

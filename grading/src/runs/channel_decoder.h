@@ -1,4 +1,4 @@
-// The grader's reader of the result channel (the format: common/channel_format.h, which the
+// The grader's reader of the result channel (the format: grading/protocol/channel_format.h, which the
 // harness and the trace library write with). Host-only C++, for the grader and its tests.
 //
 // Decoder checks the framing (magic, seq = previous + 1, caps, known types, payloads that parse);

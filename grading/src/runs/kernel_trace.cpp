@@ -2,7 +2,7 @@
 // lab program (LD_PRELOAD, so that its symbols are visible to the program, and
 // CUDA_INJECTION64_PATH, so that the CUDA driver loads it for CUPTI when CUDA starts).
 // It writes one KERNEL record per kernel into the program's result channel, through the
-// harness's exported writer (cudalabs_channel_write, common/channel.h); it opens no file and
+// harness's exported writer (cudalabs_channel_write, grading/harness/channel_writer.h); it opens no file and
 // reads nothing from the environment. The harness calls cudalabs_trace_flush before the end of
 // every case and timed repetition, so each kernel's record lands where the kernel ran.
 #include <cupti.h>
