@@ -27,12 +27,12 @@ bool any_kernel_of(const std::vector<KernelSpan>& ran, const std::set<std::strin
 }
 
 std::string hint_for(const GradingContext& ctx, const GradedProgram& s, const std::string& variant) {
-    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.cfg.lab, variant);
+    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.setup.cfg.lab, variant);
 }
 
 // The verifier's note without the harness's pointer into the source (the feedback adds it).
 std::string short_note(const GradingContext& ctx, const std::string& note) {
-    std::string n = replace_all(note, ctx.priv + "/", "");
+    std::string n = replace_all(note, ctx.worker.priv + "/", "");
     size_t semi = n.find("; see TODO");
     return semi == std::string::npos ? n : n.substr(0, semi);
 }
@@ -58,8 +58,8 @@ bool output_lost(const VerifiedRun& v) {
 VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
                          unsigned long long seed, std::string* log = nullptr) {
     VerifiedRun v;
-    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
-        pause_before(ctx.retry, attempt);
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
         v = VerifiedRun();
         v.pr = run_student(ctx, req, log);
         if (!v.pr.channel_complete) {
@@ -70,7 +70,7 @@ VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::
         if (!output_lost(v)) return v;
     }
     throw GraderError("a run that ended cleanly, with all its results, still missed an output when verified, in all " +
-                      std::to_string(ctx.retry.attempts()) + " attempts (the grader's storage?)");
+                      std::to_string(ctx.setup.retry.attempts()) + " attempts (the grader's storage?)");
 }
 
 }  // namespace
@@ -83,11 +83,11 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
     std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
     // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
     std::map<std::string, std::string> stopped;
-    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
-    const bool kernel_rule = t.require_kernels && ctx.trace_ok;
-    const std::string outputs = ctx.priv + "/outputs";
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
+    const std::string outputs = ctx.worker.priv + "/outputs";
     for (int trial = 0; trial < t.trials; ++trial) {
-        const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, trial);
+        const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, trial);
         const std::vector<std::string> sizes = sizes_for(t, seed);
         const std::string size_list = join(sizes, ",");
         for (const std::string& v : t.variants) {
@@ -130,7 +130,7 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
                 e.verifier_note = short_note(ctx, row.note);
                 if (const CaseEvidence* c = pr.find(v, row.size)) {
                     e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
-                    if (const KernelSpan* k = ctx.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
+                    if (const KernelSpan* k = ctx.setup.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
                     e.transfers = c->transfers;
                 }
                 RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
@@ -184,18 +184,18 @@ constexpr int kRacecheckWorkers = 4;
 long cpus() { return static_cast<long>(std::max(1u, std::thread::hardware_concurrency())); }
 }  // namespace
 
-RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
+RunRequest sanitizer_request(const GradingSetup& setup, const TestSpec& t) {
     RunRequest req;
-    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
+    req.prefix = {setup.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
                   "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kSanitizerLogFd)};
     const bool workers_set = std::any_of(t.tool_options.begin(), t.tool_options.end(),
                                          [](const std::string& o) { return o.rfind("--racecheck-num-workers", 0) == 0; });
-    if (t.tool == "racecheck" && ctx.racecheck_workers_option && !workers_set)
+    if (t.tool == "racecheck" && setup.racecheck_workers_option && !workers_set)
         req.prefix.insert(req.prefix.end(), {"--racecheck-num-workers", std::to_string(kRacecheckWorkers)});
     req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
     req.tool_threads = cpus();
     req.trace = false;
-    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * setup.rubric.run_timeout_s;
     req.log_fd_target = kSanitizerLogFd;
     return req;
 }
@@ -203,17 +203,17 @@ RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
-    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> sizes = sizes_for(t, seed);
     const std::string size_list = join(sizes, ","), variant_list = join(t.variants, ",");
     // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
     // folder; its exit status (kSanitizerErrorExit when it found errors) is the verdict, the
     // report the explanation: the two must agree.
-    RunRequest req = sanitizer_request(ctx, t);
+    RunRequest req = sanitizer_request(ctx.setup, t);
     req.program = s.program;
     req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
     req.workdir = s.run_dir;
-    req.outputs_dir = ctx.priv + "/outputs";
+    req.outputs_dir = ctx.worker.priv + "/outputs";
     std::string report;
     VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
     const ProgramRun& pr = checked.pr;
@@ -270,16 +270,16 @@ TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
-    if (!ctx.trace_ok) {
+    if (!ctx.setup.trace_ok) {
         res.output = "not timed: the grader ran without its kernel trace (CUPTI); ask your instructor";
         return res;
     }
     const std::string& v = t.variants[0];
     const std::string& size = t.sizes[0];
-    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
-    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
+    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
     const std::vector<std::string> args = {"--variant", v, "--size", size, "--seed", std::to_string(seed), "--reps", std::to_string(t.reps)};
-    const std::string outputs = ctx.priv + "/outputs", reference_json = ctx.priv + "/reference.json";
+    const std::string outputs = ctx.worker.priv + "/outputs", reference_json = ctx.worker.priv + "/reference.json";
     PerformanceEvidence evidence;
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;
@@ -294,17 +294,17 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                 req.args = args;
                 req.workdir = s.run_dir;
             } else {
-                req.program = ctx.info.sol;
+                req.program = ctx.setup.info.sol;
                 req.args = args;
                 req.args.insert(req.args.end(), {"--json", reference_json});
-                req.workdir = ctx.priv + "/reference";
+                req.workdir = ctx.worker.priv + "/reference";
                 req.sandboxed = false;
             }
             if (!student) {
                 unlink(reference_json.c_str());  // never an earlier test's figures
                 // The reference must run: when it cannot, that is the grader's failure (GraderError).
                 ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
-                r.reference = timed_run(pr, ctx.sol_kernels);
+                r.reference = timed_run(pr, ctx.setup.sol_kernels);
                 try {
                     nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
                     evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
@@ -350,7 +350,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
                         problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
                                   "must be done by your kernels";
                     }
-                if (ok && ctx.foreign_kernel_rule)
+                if (ok && ctx.setup.foreign_kernel_rule)
                     if (const KernelSpan* k = foreign_kernel(c, s.kernels)) {
                         ok = false;
                         problem = "a kernel your file did not compile ran while it was timed (" + k->name + "): here the work must be "
@@ -366,8 +366,8 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
         }
         evidence.rounds.push_back(r);
     }
-    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.rubric.plausible_bandwidth, ctx.rubric.plausible_flop_rate);
-    out << v << " at " << size << " on " << ctx.device << ":\n" << j.text;
+    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.setup.rubric.plausible_bandwidth, ctx.setup.rubric.plausible_flop_rate);
+    out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
     if (!j.tampering) res.slowdown = j.slowdown;
     std::string curve;
