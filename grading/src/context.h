@@ -1,6 +1,7 @@
-// What every stage of a grading run shares: the command line, the rubric, the trusted build, the
-// isolation in use, the folders, and what the trusted self-test measured. With --gpus each worker
-// grades with its own copy (its GPU, private folder, sandbox user and device name).
+// What the stages of a grading run share, in three parts by who owns them: the run's setup (the
+// command line, the rubric, the trusted build, the isolation, the folders, what the self-test
+// found), fixed once set up; each worker's own (its GPU, device name, private folder, sandbox
+// user); and each submission's own, cleared for the next.
 #pragma once
 #include <set>
 #include <string>
@@ -31,7 +32,8 @@ struct Config {
     double lms_points = 0;
 };
 
-struct GradingContext {
+// Fixed for the whole run once it is set up: every worker reads it, none changes it.
+struct GradingSetup {
     Config cfg;
     Rubric rubric;
     std::string rubric_sha;
@@ -39,9 +41,14 @@ struct GradingContext {
     TrustedSymbols trusted;               // what the driver and harness define, their kernels
     std::set<std::string> sol_kernels;    // the reference solution's kernels (exact names)
     std::vector<std::string> variants;    // the lab's variants (./solNN --list)
-    Isolation iso;
+    Isolation iso;                        // chosen once, as this run's own sandbox user (the builds')
     std::string isolation_text;           // stated in every report
     std::string out, priv;                // results; the grader's private folder (0700)
+    std::string work;  // where the sandbox's files live (stages, programs, run folders): reachable by its user
+    std::string tools;
+    std::string tree;  // the trusted tree's revision, with a hash of its changes when modified
+    RetryPolicy retry;     // pauses between attempts of a run the environment failed
+    // What the self-test found.
     Limits run_limits;
     bool trace_ok = false;
     // Kernels are judged by what runs: in a timed repetition (every run has them) only kernels
@@ -49,24 +56,39 @@ struct GradingContext {
     // elsewhere), however it was reached, fails the row. On only when the trace works and the
     // reference's own repetitions show nothing but its kernels (the self-test).
     bool foreign_kernel_rule = false;
-    std::string device = "unknown", tools;
-    // What the runs of this context see as CUDA_VISIBLE_DEVICES: "" for the grader's own (passed
-    // through); with --gpus, each worker's own GPU.
-    std::string cuda_visible_devices;
-    std::string tree;  // the trusted tree's revision, with a hash of its changes when modified
-    std::string work;  // where the sandbox's files live (stages, programs, run folders): reachable by its user
-    std::string gpu_uuid;  // the GPU this context grades on (its machine-wide lock); "" when unknown
-    RetryPolicy retry;     // pauses between attempts of a run the environment failed
     bool racecheck_workers_option = false;  // compute-sanitizer takes --racecheck-num-workers (its --help says so)
+};
+
+// What one worker owns: without --gpus the one worker's is the grader's own; with --gpus each
+// worker has its own.
+struct WorkerSetup {
+    Isolation iso;      // the run's isolation, as this worker's own sandbox user
+    std::string priv;   // its private folder (0700): outputs, verdicts, the reference's timing runs
+    // What its runs see as CUDA_VISIBLE_DEVICES: "" for the grader's own (passed through); with
+    // --gpus, the worker's own GPU.
+    std::string cuda_visible_devices;
+    std::string gpu_uuid;  // the GPU it grades on (its machine-wide lock); "" when unknown
+    std::string device = "unknown";
     // The reference's run in the sandbox (the self-test's): what tells a failure that persists
     // from the environment's, run again when one does (runs.h, reference_runs_in_sandbox).
     struct {
         std::string program, run_dir;
         std::vector<std::string> args;
     } reference;
-    // Unclear failures (failures.h) already found to be the current submission's own: not
-    // retried again. Cleared for each submission.
+};
+
+// What one submission owns while its tests run.
+struct SubmissionState {
+    // Unclear failures (failures.h) already found to be the submission's own: not retried again.
     std::set<std::string> program_failures;
+};
+
+// What the runs of a submission's tests see: the run's setup (read only), the worker grading it,
+// and the submission's own state.
+struct GradingContext {
+    const GradingSetup& setup;
+    WorkerSetup& worker;
+    SubmissionState& submission;
 };
 
 }  // namespace grading

@@ -1,11 +1,13 @@
 // grading/grade: grades a class's submissions of one lab. See grading/README.md.
 //
-// The stages, each in its own file: find the submissions (submissions.cpp); build and audit
-// each one with the trusted flags and link it with the trusted driver (build.cpp, audit.cpp);
-// run the rubric's tests (test_kinds.cpp), each run's results read through a channel the grader
-// owns (runs.cpp, channel.cpp) and judged outside the student's process by the trusted
-// reference (judge.cpp); write feedback, results, gradebook and audit log (results.cpp); compare
-// with an earlier run (regrade.cpp). This file holds the command line and the order of things.
+// This file holds the command line and the grader's stages, in the order they run (Grader::run):
+// intake (the rubric, a regrade's baseline, the roster, the lab: intake/), the sandbox and the
+// self-test of the reference in it on each GPU (sandbox/), the submissions found, matched and
+// sliced (intake/submissions.h, class/), built and audited with the trusted flags and linked
+// with the trusted driver (build/), graded by the rubric's tests (judge/), each run's results
+// read through a channel the grader owns (runs/) and judged outside the student's process by the
+// trusted reference; and the class's results: feedback, results, gradebook, audit log, summary
+// (class/). What the stages share is in context.h.
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -134,15 +136,33 @@ two shards. Shard folders are only read.
 
 // The GPU a trusted run named in its --json file: the device line of the reports and the UUID its
 // machine-wide lock goes by.
-void read_device(GradingContext& ctx, const std::string& device_json) {
+void read_device(WorkerSetup& worker, const std::string& device_json) {
     try {
         const json j = json::parse(read_file(device_json));
         const json& d = j.at("device");
-        ctx.device = d.at("name").get<std::string>() + " (driver " + d.at("cuda_driver").get<std::string>() + ")";
-        if (ctx.gpu_uuid.empty()) ctx.gpu_uuid = d.value("uuid", std::string());  // (the lock's name stays)
+        worker.device = d.at("name").get<std::string>() + " (driver " + d.at("cuda_driver").get<std::string>() + ")";
+        if (worker.gpu_uuid.empty()) worker.gpu_uuid = d.value("uuid", std::string());  // (the lock's name stays)
     } catch (const std::exception& e) {
         throw std::runtime_error("the reference's run wrote no readable device (" + std::string(e.what()) + ")");
     }
+}
+
+// The reference solution as a worker's runs in the sandbox see it (runs.h,
+// reference_runs_in_sandbox): a copy of its own under `work`, where the sandbox's user can reach
+// it, run on a small case.
+void place_reference(WorkerSetup& worker, const std::string& work, const std::string& solution, const std::string& variant,
+                     const std::string& small) {
+    make_dirs(work + "/bin");
+    make_dirs(work + "/run");
+    worker.reference.program = work + "/bin/reference";
+    write_file(worker.reference.program, read_file(solution));
+    chmod(worker.reference.program.c_str(), 0755);
+    worker.reference.run_dir = work + "/run";
+    worker.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
+}
+
+bool is_header(const std::string& f) {
+    return (f.size() > 2 && f.substr(f.size() - 2) == ".h") || (f.size() > 4 && f.substr(f.size() - 4) == ".cuh");
 }
 
 // One submission through the stages.
@@ -154,24 +174,51 @@ struct Submission {
     bool ready = false;  // compiled, audited and linked
 };
 
-// Who grades: one worker, or with --gpus one per GPU, each with its own copy of the context (its
-// GPU, private folder, sandbox user and device name), grading whole submissions.
+std::vector<std::string> ids_of(const std::vector<Submission>& subs) {
+    std::vector<std::string> ids;
+    for (const Submission& s : subs) ids.push_back(s.source.id);
+    return ids;
+}
+
+// Who grades: one worker, or with --gpus one per GPU, each with its own setup (its GPU, private
+// folder, sandbox user and device name), grading whole submissions.
 struct Worker {
     size_t slot = 0;     // its place in the --gpus list (0 without --gpus)
     SandboxIdentity identity;  // its own sandbox user (root only), held for the whole run
     int gpu = -1;        // the GPU's index, as CUDA counts them in the grader; -1: no --gpus
     std::string name;    // the GPU's name, from the reference's run on it (with --gpus)
-    GradingContext ctx;
+    WorkerSetup setup;
     size_t graded = 0;   // submissions whose tests ran on it
+};
+
+// What comes in beside the lab and the submissions: the earlier run a regrade compares with, and
+// the class list with the submissions matched to it.
+struct ClassInputs {
+    bool regrade = false;  // --regrade
+    RegradeBaseline baseline;
+    Roster roster;
+    RosterMatch roster_match;
+};
+
+// The class as this run grades it: its submissions (with --shard, this shard's slice), every
+// student's id, and the shard's record (shard.json).
+struct ClassSlice {
+    std::vector<Submission> subs;
+    std::vector<std::string> class_ids;
+    ShardRecord shard;
 };
 
 class Grader {
 public:
-    explicit Grader(Config c) { ctx_.cfg = std::move(c); }
+    explicit Grader(Config c) { setup_.cfg = std::move(c); }
     int run();
 
 private:
-    GradingContext ctx_;
+    GradingSetup setup_;  // set up by the stages before the builds, then only read
+    // The grader's own worker setup (its private folder, the self-test's GPU): the one worker's
+    // without --gpus, and what each worker's starts from with it.
+    WorkerSetup own_;
+    SubmissionState no_submission_;  // what the self-test's and the GPU checks' runs are part of
     std::vector<Worker> workers_;
     IsolationPaths isolation_paths_;
     std::vector<std::string> allowed_imports_;                         // grading/allowed-imports.txt
@@ -184,12 +231,25 @@ private:
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
 
     double elapsed() const { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count(); }
+    // Intake: the rubric, a regrade's baseline and the roster; the seed and the folders; the lab.
+    ClassInputs take_in_rubric_and_roster();
+    void choose_seed_and_folders();
     void load_lab();
+    void describe_tools_and_tree();
+    // The sandbox, the GPUs and the self-test.
+    void set_up_sandbox();
     void choose_work_folder();
     void choose_sandbox();
-    void prepare(Submission& s);
+    bool choose_gpus_and_self_test(std::vector<int>& gpus);
+    std::vector<int> gpus_to_grade_on();
+    void announce_gpus(const std::vector<int>& gpus) const;
     void self_test();
+    SandboxCheck reference_in_sandbox_within_limits(std::vector<std::string>& steps);
     std::string check_sanitizers();
+    void check_kernel_trace(const ProgramRun& run, std::vector<std::string>& steps);
+    std::string isolation_description(const std::vector<std::string>& steps) const;
+    RunResult run_reference_outside_sandbox(const WorkerSetup& worker, const std::string& variant, const std::string& small,
+                                            const std::string& device_json, const std::vector<std::string>& env) const;
     std::pair<std::string, std::string> reference_case() const;
     bool reference_kernels_seen(const ProgramRun& run) const;
     bool reference_repetitions_own(const ProgramRun& run) const;
@@ -199,48 +259,646 @@ private:
     void check_gpu(Worker& w);
     std::string gpu_label(const Worker& w) const;
     std::string worker_name(const Worker& w) const;
+    HeldLock lock_gpu_of(const WorkerSetup& worker, const std::string& label);
+    // The submissions, their builds and audits.
+    ClassSlice take_in_submissions(ClassInputs& inputs);
+    void match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs);
+    void take_shard_slice(ClassSlice& slice);
+    void build_and_audit(std::vector<Submission>& subs);
+    void prepare(Submission& s);
+    void stage_submission(Submission& s, const std::string& source, const std::string& work);
+    BuildSpec build_spec(const std::string& work) const;
+    // Grading, and the class's results.
+    std::vector<std::string> grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book);
+    json run_line(const ClassSlice& slice, const ClassInputs& inputs) const;
+    bool grade_submission(Worker& w, Submission& s, size_t index, size_t count);
+    void grade_tests(Worker& w, SubmissionState& state, Submission& s, size_t index, size_t count);
+    json audit_line(const Worker& w, const Submission& s, bool ran) const;
+    int write_class_results(ClassSlice& slice, const ClassResults& book, const std::vector<std::string>& regrade_note);
+    void finish_shard(ClassSlice& slice, const std::string& device, const std::vector<std::string>& gpu_text, std::ostream& tail);
     std::string device_summary() const;
     std::vector<std::string> gpu_lines() const;
-    void grade_tests(Worker& w, Submission& s, size_t index, size_t count);
-    HeldLock lock_gpu_of(const GradingContext& ctx, const std::string& label);
     std::string regrade_command(const std::vector<const Submission*>& failed) const;
 };
 
+// The grader's stages, in the order they run.
+int Grader::run() {
+    become_subreaper();
+    ClassInputs inputs = take_in_rubric_and_roster();
+    choose_seed_and_folders();
+    load_lab();
+    set_up_sandbox();
+    std::vector<int> gpus;  // with --gpus: the GPUs to grade on (CUDA's indices in the grader)
+    if (!choose_gpus_and_self_test(gpus)) return cudalabs::kExitNoGpu;
+    set_up_workers(gpus);
+    ClassSlice slice = take_in_submissions(inputs);
+    build_and_audit(slice.subs);
+    ClassResults book(setup_.out, setup_.rubric, "Lab " + setup_.cfg.lab + (setup_.rubric.title.empty() ? "" : " -- " + setup_.rubric.title),
+                      ids_of(slice.subs));
+    const std::vector<std::string> regrade_note = grade_class(slice, inputs, book);
+    return write_class_results(slice, book, regrade_note);
+}
+
+// ---- intake ----
+
+// The rubric, and what a regrade reuses (its seed, its roster); then the roster itself, read
+// before anything is built: a bad one stops the run at once (exit 2).
+ClassInputs Grader::take_in_rubric_and_roster() {
+    Config& cfg = setup_.cfg;
+    cfg.root = absolute(cfg.root);
+    if (cfg.rubric_path.empty()) cfg.rubric_path = cfg.root + "/grading/rubrics/" + cfg.lab + ".rubric";
+    setup_.rubric = load_rubric(cfg.rubric_path);
+    setup_.rubric_sha = sha256_hex(read_file(cfg.rubric_path));
+    if (setup_.rubric.lab != cfg.lab) throw UsageError(cfg.rubric_path + " is the rubric of lab " + setup_.rubric.lab + ", not " + cfg.lab);
+
+    ClassInputs in;
+    // A regrade reuses the earlier seed (unless one is given) and compares.
+    in.regrade = !cfg.regrade.empty();
+    if (in.regrade) {
+        in.baseline = parse_regrade_baseline(read_file(cfg.regrade), cfg.regrade);
+        if (!cfg.seed) cfg.seed = in.baseline.seed;
+        if (cfg.roster.empty()) cfg.roster = roster_of_run(read_file(cfg.regrade));  // the roster it was graded with
+    }
+    if (!cfg.roster.empty()) {
+        if (!exists(cfg.roster) || is_dir(cfg.roster)) throw UsageError("no such roster file: " + cfg.roster + " (--roster FILE)");
+        in.roster = parse_roster(read_file(cfg.roster), cfg.roster);
+        in.roster.path = absolute(cfg.roster);
+    }
+    return in;
+}
+
+void Grader::choose_seed_and_folders() {
+    Config& cfg = setup_.cfg;
+    if (!cfg.seed) {
+        std::random_device rd;
+        cfg.seed = 1 + (static_cast<unsigned long long>(rd()) << 16 ^ rd()) % 2147483646ull;
+    }
+    if (cfg.out_dir.empty()) {
+        char stamp[32];
+        std::time_t now = std::time(nullptr);
+        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
+        cfg.out_dir = cfg.root + "/build/grading/lab" + cfg.lab + "-" + stamp;
+    }
+    make_dirs(cfg.out_dir);
+    setup_.out = absolute(cfg.out_dir);
+    setup_.priv = setup_.out + "/.private";
+    make_dirs(setup_.priv);
+    chmod(setup_.priv.c_str(), 0700);
+    own_.priv = setup_.priv;
+    for (const char* d : {"feedback", "results"}) make_dirs(setup_.out + "/" + d);
+    // This run's own sandbox user (root only): no other grading run on the machine shares it,
+    // its processes, or its process limit.
+    lock_dir_ = lock_folder();
+    if (geteuid() == 0) identity_ = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+    std::fprintf(stderr, "grade: lab %s, rubric %s, seed %llu, results in %s\n", cfg.lab.c_str(), cfg.rubric_path.c_str(), cfg.seed,
+                 setup_.out.c_str());
+}
+
 void Grader::load_lab() {
-    ctx_.info = load_lab_info(ctx_.cfg.root, ctx_.cfg.lab, ctx_.priv);
-    const LabInfo& info = ctx_.info;
-    ctx_.trusted = load_trusted_symbols(info.objects, info.driver_object, ctx_.priv);
-    ctx_.sol_kernels = object_kernels(info.sol_object, ctx_.priv);
-    allowed_imports_ = load_glob_list(ctx_.cfg.root + "/grading/allowed-imports.txt");
-    import_renames_ = load_import_renames(ctx_.cfg.root + "/grading/shimmed-imports.txt");
+    std::fprintf(stderr, "grade: building the trusted tree (make grading-info LAB=%s)...\n", setup_.cfg.lab.c_str());
+    setup_.info = load_lab_info(setup_.cfg.root, setup_.cfg.lab, setup_.priv);
+    const LabInfo& info = setup_.info;
+    setup_.trusted = load_trusted_symbols(info.objects, info.driver_object, setup_.priv);
+    setup_.sol_kernels = object_kernels(info.sol_object, setup_.priv);
+    allowed_imports_ = load_glob_list(setup_.cfg.root + "/grading/allowed-imports.txt");
+    import_renames_ = load_import_renames(setup_.cfg.root + "/grading/shimmed-imports.txt");
 
     // The rubric must agree with what the lab declares: its variants, and every size the
     // driver checks in each correctness test.
-    RunResult described = run_trusted({info.sol, "--describe"}, ctx_.cfg.root, 60, ctx_.priv);
+    RunResult described = run_trusted({info.sol, "--describe"}, setup_.cfg.root, 60, setup_.priv);
     if (!described.ok())
         throw std::runtime_error(info.sol + " --describe failed (" + described.describe() + "): " + clip(described.err, 500));
     const LabDeclaration declared = parse_lab_declaration(described.out, info.sol + " --describe");
-    ctx_.variants = declared.variants;
-    const std::vector<std::string> disagreements = rubric_disagreements(ctx_.rubric, declared);
+    setup_.variants = declared.variants;
+    const std::vector<std::string> disagreements = rubric_disagreements(setup_.rubric, declared);
     if (!disagreements.empty())
-        throw RubricError(ctx_.cfg.rubric_path + " disagrees with lab " + ctx_.cfg.lab + " (" + info.sol +
+        throw RubricError(setup_.cfg.rubric_path + " disagrees with lab " + setup_.cfg.lab + " (" + info.sol +
                           " --describe): " + join(disagreements, "; "));
+    describe_tools_and_tree();
+}
 
+// The compiler and the trusted tree's revision, as every report states them.
+void Grader::describe_tools_and_tree() {
+    const std::string& root = setup_.cfg.root;
+    const std::string& priv = setup_.priv;
     std::string last;
-    std::istringstream vin(run_trusted({info.nvcc, "--version"}, ctx_.cfg.root, 60, ctx_.priv).out);
+    std::istringstream vin(run_trusted({setup_.info.nvcc, "--version"}, root, 60, priv).out);
     for (std::string line; std::getline(vin, line);)
         if (!line.empty()) last = line;
-    ctx_.tools = "nvcc: " + last;
-    std::string git = run_trusted({"git", "-C", ctx_.cfg.root, "rev-parse", "--short", "HEAD"}, ctx_.cfg.root, 30, ctx_.priv).out;
-    std::string dirty = run_trusted({"git", "-C", ctx_.cfg.root, "status", "--porcelain"}, ctx_.cfg.root, 30, ctx_.priv).out;
-    if (!git.empty()) ctx_.tools += "; tree: " + split_ws(git)[0] + (dirty.empty() ? "" : " (modified)");
+    setup_.tools = "nvcc: " + last;
+    std::string git = run_trusted({"git", "-C", root, "rev-parse", "--short", "HEAD"}, root, 30, priv).out;
+    std::string dirty = run_trusted({"git", "-C", root, "status", "--porcelain"}, root, 30, priv).out;
+    if (!git.empty()) setup_.tools += "; tree: " + split_ws(git)[0] + (dirty.empty() ? "" : " (modified)");
     // Shards of one class must come from the same tree: a modified one is told apart by the
     // changes of its tracked files (not by untracked ones, such as other shards' results).
     if (!git.empty()) {
-        ctx_.tree = split_ws(git)[0];
-        const std::string diff = dirty.empty() ? "" : run_trusted({"git", "-C", ctx_.cfg.root, "diff", "HEAD"}, ctx_.cfg.root, 60, ctx_.priv).out;
-        if (!diff.empty()) ctx_.tree += " modified (diff sha256 " + sha256_hex(diff).substr(0, 16) + ")";
+        setup_.tree = split_ws(git)[0];
+        const std::string diff = dirty.empty() ? "" : run_trusted({"git", "-C", root, "diff", "HEAD"}, root, 60, priv).out;
+        if (!diff.empty()) setup_.tree += " modified (diff sha256 " + sha256_hex(diff).substr(0, 16) + ")";
     }
+}
+
+// ---- the sandbox, the GPUs, the self-test ----
+
+// The limits of every run (the rubric's), where the sandbox's files live, and the isolation.
+void Grader::set_up_sandbox() {
+    setup_.run_limits.mem_mb = setup_.rubric.mem_limit_mb;
+    setup_.run_limits.file_mb = setup_.rubric.file_limit_mb;
+    // RLIMIT_NPROC counts every process of a user: it is this run's own only where the programs
+    // run as this run's own user (the grader is root); as the grader's user it would count the
+    // user's other processes too, so it is not set there.
+    setup_.run_limits.processes = geteuid() == 0 ? setup_.rubric.process_limit : 0;
+    setup_.run_limits.keep_output = 16 << 10;
+    choose_work_folder();
+    choose_sandbox();
+    own_.iso = setup_.iso;
+}
+
+// Where the sandbox's files live (build stages, programs, run folders): OUT/work when the
+// sandbox's user can enter every folder on the way there, else a folder of this run's own under
+// /var/tmp (a bubblewrap started as that user cannot bind what lies past a private folder, such
+// as root's home). Said in one line when neither will do.
+void Grader::choose_work_folder() {
+    const uid_t uid = identity_.lock.held() ? identity_.uid : kSandboxUid;
+    const gid_t gid = identity_.lock.held() ? identity_.gid : kSandboxGid;
+    const std::string preferred = setup_.out + "/work";
+    const std::string blocked = geteuid() == 0 ? unenterable_folder(preferred, uid, gid) : "";
+    if (blocked.empty()) {
+        setup_.work = preferred;
+    } else {
+        const std::string base = "/var/tmp";
+        if (const std::string also = unenterable_folder(base, uid, gid); !also.empty())
+            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + blocked + " nor " + also +
+                             ": give --out a folder under one that others may enter (chmod o+x)");
+        std::string tmpl = base + "/cudalabs-grading-XXXXXX";
+        if (!mkdtemp(&tmpl[0])) throw std::runtime_error("cannot create a work folder in " + base + ": " + std::strerror(errno));
+        setup_.work = tmpl;
+        std::fprintf(stderr, "grade: the sandbox's user cannot enter %s, so submissions are built and run in %s\n", blocked.c_str(),
+                     setup_.work.c_str());
+    }
+    make_dirs(setup_.work);
+    chmod(setup_.work.c_str(), 0711);  // its user enters, nobody lists
+    // The trace library comes from the trusted tree, which may lie past a private folder too.
+    if (!setup_.info.trace_lib.empty()) {
+        const std::string copy = setup_.work + "/.trusted/" + basename_of(setup_.info.trace_lib);
+        make_dirs(setup_.work + "/.trusted");
+        chmod((setup_.work + "/.trusted").c_str(), 0755);
+        write_file(copy, read_file(setup_.info.trace_lib));
+        chmod(copy.c_str(), 0755);
+        setup_.info.trace_lib = copy;
+    }
+    if (geteuid() == 0)
+        if (const std::string cuda = unenterable_folder(setup_.info.cuda_home, uid, gid); !cuda.empty())
+            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + cuda + ", on the way to the CUDA toolkit " +
+                             setup_.info.cuda_home + ": let others enter it (chmod o+rx) or install the toolkit elsewhere");
+}
+
+void Grader::choose_sandbox() {
+    isolation_paths_.hidden = {setup_.cfg.root, setup_.out, setup_.work};
+    if (identity_.lock.held()) {
+        isolation_paths_.uid = identity_.uid;
+        isolation_paths_.gid = identity_.gid;
+    }
+    // A submission given as a single file: hide its folder, which holds the other students'.
+    for (const std::string& in : setup_.cfg.inputs) {
+        const std::string abs = absolute(in);
+        isolation_paths_.hidden.push_back(is_dir(abs) ? abs : abs.substr(0, abs.find_last_of('/')));
+    }
+    isolation_paths_.readonly = {setup_.info.cuda_home};
+    if (!setup_.info.trace_lib.empty()) isolation_paths_.readonly.push_back(setup_.info.trace_lib);
+    isolation_paths_.probe_dir = setup_.work + "/.probe";
+    std::string why_not;
+    setup_.iso = choose_isolation(setup_.cfg.isolation, isolation_paths_, &why_not);
+    if (setup_.iso.level.empty()) throw UsageError("no isolation available: " + why_not);
+    if (!why_not.empty()) std::fprintf(stderr, "grade: %s\n", why_not.c_str());
+}
+
+// The GPUs to grade on, and the self-test on the first of them (with --compile-only, neither).
+// False when there is no usable GPU.
+bool Grader::choose_gpus_and_self_test(std::vector<int>& gpus) {
+    const Config& cfg = setup_.cfg;
+    if (!cfg.compile_only) {
+        gpus = gpus_to_grade_on();
+        if (have_gpu_) {
+            std::fprintf(stderr, "grade: checking the sandbox with the reference solution...\n");
+            self_test();
+        }
+        if (!have_gpu_) {
+            std::fprintf(stderr, "grade: no usable CUDA GPU: grading needs one to run the programs (--compile-only builds and audits without)\n");
+            return false;
+        }
+    } else {
+        setup_.isolation_text = setup_.iso.describe() + " (compile only)";
+        if (cfg.gpus.given) std::fprintf(stderr, "grade: --compile-only runs nothing on a GPU: --gpus %s is not used\n", cfg.gpus.text.c_str());
+    }
+    std::fprintf(stderr, "grade: isolation: %s\n", setup_.isolation_text.c_str());
+    announce_gpus(gpus);
+    return true;
+}
+
+// The GPUs --gpus names, the first of them the self-test's; without --gpus, the one CUDA picks.
+// Their UUIDs come first (no context is made): a GPU is locked by its UUID before anything of
+// this run uses it.
+std::vector<int> Grader::gpus_to_grade_on() {
+    std::vector<int> gpus;
+    if (setup_.cfg.gpus.given) {
+        gpus = choose_gpus();
+        if (gpus.empty()) have_gpu_ = false;
+        else own_.cuda_visible_devices = pinned_device(gpus[0], std::getenv("CUDA_VISIBLE_DEVICES"));
+        if (!gpus.empty() && static_cast<size_t>(gpus[0]) < gpu_uuids_.size()) own_.gpu_uuid = gpu_uuids_[static_cast<size_t>(gpus[0])];
+    } else if (count_gpus() > 0 && !gpu_uuids_.empty()) {
+        own_.gpu_uuid = gpu_uuids_[0];  // the one CUDA picks
+    }
+    return gpus;
+}
+
+void Grader::announce_gpus(const std::vector<int>& gpus) const {
+    const Config& cfg = setup_.cfg;
+    if (!gpus.empty() && cfg.gpus.shared)
+        std::fprintf(stderr, "grade: %s=1: %zu workers on the GPUs of --gpus %s, some sharing one: their timings disturb each other, "
+                             "so the performance scores are not fair (for testing the grader, not for grading a class)\n",
+                     kSharedGpusVariable, gpus.size(), cfg.gpus.text.c_str());
+    else if (!gpus.empty())
+        std::fprintf(stderr, "grade: grading on %zu GPU%s (--gpus %s), one worker each; checking each GPU with the reference...\n",
+                     gpus.size(), gpus.size() == 1 ? "" : "s", cfg.gpus.text.c_str());
+}
+
+void Grader::self_test() {
+    // The reference solution must run inside the sandbox exactly as a student's program will,
+    // channel and trace included, before anything is graded. The level chosen at the start is
+    // kept for the whole run: a reference that will not run in it stops the run here, saying
+    // why, rather than have the run go on weaker.
+    const auto [variant, small] = reference_case();
+    place_reference(own_, setup_.work + "/.selftest", setup_.info.sol, variant, small);
+    setup_.trace_ok = !setup_.cfg.no_trace && !setup_.info.trace_lib.empty();
+    // One trusted run first, outside the sandbox: it tells "no GPU" from "no sandbox", names the
+    // GPU (for the reports and its machine-wide lock), and creates the GPU's device nodes where
+    // the driver makes them on first use (the sandbox cannot: it runs without the privileges
+    // nvidia-modprobe needs).
+    std::vector<std::string> pinned;
+    if (!own_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + own_.cuda_visible_devices);
+    const std::string device_json = setup_.priv + "/device.json";
+    HeldLock gpu = lock_gpu_of(own_, "the GPU");
+    const RunResult plain = run_reference_outside_sandbox(own_, variant, small, device_json, pinned);
+    if (plain.exit_code == cudalabs::kExitNoGpu) {
+        have_gpu_ = false;
+        return;
+    }
+    if (!plain.ok())
+        throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
+    read_device(own_, device_json);
+    std::vector<std::string> steps;
+    const SandboxCheck check = reference_in_sandbox_within_limits(steps);
+    gpu.release();
+    if (!check.failure.empty())
+        throw std::runtime_error("the reference solution does not run in the sandbox (" + setup_.iso.describe() + "): " + check.failure +
+                                 "\n(the isolation is chosen once and never weakened during a run: fix the cause, or choose a level "
+                                 "with --isolation)");
+    check_kernel_trace(check.run, steps);
+    if (setup_.iso.level == "unsafe" || setup_.iso.level == "uid")
+        notes_.push_back("Graded with isolation '" + setup_.iso.level + "': " + setup_.iso.describe());
+    setup_.isolation_text = isolation_description(steps);
+}
+
+// The reference run in the sandbox under the rubric's limits; without the memory limit where it
+// would not run under it (said in `steps`); then every sanitizer tool of the rubric.
+SandboxCheck Grader::reference_in_sandbox_within_limits(std::vector<std::string>& steps) {
+    const GradingContext ctx{setup_, own_, no_submission_};
+    SandboxCheck check = run_reference_in_sandbox(ctx);
+    if (!check.failure.empty() && setup_.run_limits.mem_mb > 0) {
+        steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(setup_.run_limits.mem_mb) + " MiB");
+        setup_.run_limits.mem_mb = 0;
+        check = run_reference_in_sandbox(ctx);
+    }
+    if (check.failure.empty()) {
+        const std::string tools = check_sanitizers();
+        if (!tools.empty()) steps.push_back(tools);
+    }
+    return check;
+}
+
+// Every sanitizer tool of the rubric must run the reference in the sandbox, the very way its test
+// runs a student's program (sanitizer_request): a tool that cannot -- missing, or stopped by a
+// limit of the sandbox -- is found here, once, and not as a grader error for every correct
+// submission. Returns the step for the isolation's description ("" without sanitizer tests).
+std::string Grader::check_sanitizers() {
+    std::vector<const TestSpec*> tools;  // one test for each distinct tool and options
+    for (const TestSpec& t : setup_.rubric.tests)
+        if (t.kind == TestKind::Sanitizer && std::none_of(tools.begin(), tools.end(), [&](const TestSpec* u) {
+                return u->tool == t.tool && u->tool_options == t.tool_options;
+            }))
+            tools.push_back(&t);
+    if (tools.empty()) return "";
+    const std::string sanitizer = setup_.info.cuda_home + "/bin/compute-sanitizer";
+    if (!exists(sanitizer)) throw std::runtime_error("the rubric has sanitizer tests but " + sanitizer + " does not exist");
+    const RunResult help = run_trusted({sanitizer, "--help"}, setup_.priv, 60, setup_.priv);
+    setup_.racecheck_workers_option = help.out.find("--racecheck-num-workers") != std::string::npos;
+    auto limit = [](long v) { return v > 0 ? std::to_string(v) : std::string("unlimited"); };
+    std::vector<std::string> names;
+    for (const TestSpec* t : tools) {
+        const RunRequest like = sanitizer_request(setup_, *t);
+        const SandboxCheck check = run_reference_in_sandbox({setup_, own_, no_submission_}, &like);
+        if (!check.failure.empty())
+            throw std::runtime_error("the sanitizer test '" + t->id + "' cannot run in the sandbox (" + setup_.iso.describe() + "): " +
+                                     check.failure + "\n(the sandbox's limits come from the rubric: process_limit " +
+                                     limit(setup_.run_limits.processes) + " (RLIMIT_NPROC), mem_limit_mb " + limit(setup_.run_limits.mem_mb) +
+                                     " (RLIMIT_DATA); raise the one the tool ran into)");
+        names.push_back(t->tool);
+    }
+    return "compute-sanitizer " + join(names, ", ") + " checked on the reference in the sandbox";
+}
+
+// What the kernel trace saw of the reference's run in the sandbox decides whether kernels are
+// checked at all (the trace), and whether kernels foreign to a file are looked for.
+void Grader::check_kernel_trace(const ProgramRun& run, std::vector<std::string>& steps) {
+    if (setup_.trace_ok) {
+        // The trace must see the reference's own kernels, or every student would fail the kernel
+        // check: then it is turned off, loudly.
+        if (!reference_kernels_seen(run)) {
+            setup_.trace_ok = false;
+            steps.push_back(std::string("WARNING: the CUPTI kernel trace recorded no kernel of the reference (trace ") +
+                            (run.trace_ready ? "loaded" : "not loaded") +
+                            "), so it is off: results computed without kernels are not detected and performance is not timed");
+            std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
+            notes_.push_back("The grader ran without its kernel trace: whether your kernels ran was not checked and "
+                             "performance was not timed.");
+        }
+    }
+    setup_.foreign_kernel_rule = setup_.trace_ok && reference_repetitions_own(run);
+    if (setup_.trace_ok && !setup_.foreign_kernel_rule) {
+        steps.push_back("WARNING: the reference's timed repetitions showed no kernel, or a kernel not of its file, so kernels "
+                        "foreign to a submission's file are not looked for");
+        std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
+    }
+}
+
+// The isolation as every report states it: the sandbox, the limits, the channel, the trace, and
+// what the self-test changed (`steps`).
+std::string Grader::isolation_description(const std::vector<std::string>& steps) const {
+    const Limits& limits = setup_.run_limits;
+    std::ostringstream d;
+    d << setup_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << limits.file_mb
+      << " MiB, open files " << limits.open_files << ", data "
+      << (limits.mem_mb ? std::to_string(limits.mem_mb) + " MiB" : "unlimited") << ", processes "
+      << (limits.processes
+              ? std::to_string(limits.processes) + " (this run's own user; under a sanitizer, one more per CPU for its threads)"
+              : "unlimited")
+      << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (setup_.trace_ok ? "CUPTI" : "off");
+    for (const std::string& s : steps) d << "; " << s;
+    return d.str();
+}
+
+// The reference run once as a trusted program, outside the sandbox, on the worker's GPU (`env`),
+// writing its device to `device_json`; made again after the retry pauses while it fails.
+RunResult Grader::run_reference_outside_sandbox(const WorkerSetup& worker, const std::string& variant, const std::string& small,
+                                                const std::string& device_json, const std::vector<std::string>& env) const {
+    RunResult plain;
+    for (size_t attempt = 0; attempt < setup_.retry.attempts(); ++attempt) {
+        pause_before(setup_.retry, attempt);
+        plain = run_trusted({setup_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, worker.priv, 120,
+                            worker.priv, env);
+        if (plain.ok()) break;
+    }
+    return plain;
+}
+
+// Whether the kernel trace saw a kernel of the reference's own in its run.
+bool Grader::reference_kernels_seen(const ProgramRun& run) const {
+    for (const CaseEvidence& c : run.cases)
+        for (const KernelSpan& k : c.kernels)
+            if (is_one_of(k, setup_.sol_kernels)) return true;
+    return false;
+}
+
+// Whether the reference's timed repetitions ran kernels, all of them its own (so that a kernel
+// foreign to a submission's file, in its repetitions, is the submission's doing).
+bool Grader::reference_repetitions_own(const ProgramRun& run) const {
+    bool any = false;
+    for (const CaseEvidence& c : run.cases) {
+        if (foreign_kernel(c, setup_.sol_kernels)) return false;
+        for (const RepetitionEvidence& rep : c.reps) any = any || !rep.kernels.empty();
+    }
+    return any;
+}
+
+// The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
+// submission at a time per GPU, across every grading run on this machine.
+HeldLock Grader::lock_gpu_of(const WorkerSetup& worker, const std::string& label) {
+    const std::string name = !worker.gpu_uuid.empty() ? worker.gpu_uuid : "visible-" + (worker.cuda_visible_devices.empty() ? std::string("default") : worker.cuda_visible_devices);
+    return lock_gpu(name, lock_dir_, [&] {
+        std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
+    });
+}
+
+// A variant and size of the rubric's first correctness test (not a yardstick, which checks
+// nothing and so exits 1): what the reference runs to test the sandbox and each GPU.
+std::pair<std::string, std::string> Grader::reference_case() const {
+    for (const TestSpec& t : setup_.rubric.tests)
+        if (!t.sizes.empty() && t.kind == TestKind::Correctness) return {t.variants[0], t.sizes[0]};
+    return {setup_.variants.front(), "1"};
+}
+
+// How many GPUs CUDA shows the grader (within CUDA_VISIBLE_DEVICES when it is set), asked of the
+// trusted reference (a --device that no machine has: the harness names the count), so that the
+// grader itself needs no CUDA; nvidia-smi -L where the answer cannot be read. 0: no usable GPU.
+int Grader::count_gpus() {
+    const auto [variant, small] = reference_case();
+    RunResult r = run_trusted({setup_.info.sol, "--device", "1023", "--variant", variant, "--size", small, "--reps", "1"}, setup_.priv, 120,
+                              setup_.priv);
+    if (r.exit_code == cudalabs::kExitNoGpu) return 0;
+    const int n = parse_device_count(r.out + "\n" + r.err);
+    gpu_uuids_ = parse_device_uuids(r.out + "\n" + r.err);
+    if (gpu_uuids_.size() != static_cast<size_t>(std::max(n, 0))) gpu_uuids_.clear();
+    if (n >= 0) return n;
+    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return static_cast<int>(visible_device_entries(visible).size());
+    RunResult smi = run_trusted({"nvidia-smi", "-L"}, setup_.priv, 60, setup_.priv);
+    if (smi.ok()) return count_nvidia_smi_gpus(smi.out);
+    throw std::runtime_error("cannot count the GPUs: " + setup_.info.sol + " --device 1023 (" + r.describe() + ") named no count (" +
+                             clip(r.out + r.err, 300) + ") and nvidia-smi -L failed (" + smi.describe() + ")");
+}
+
+// The GPUs --gpus names, checked against those CUDA shows (empty: no usable GPU at all).
+std::vector<int> Grader::choose_gpus() {
+    const int count = count_gpus();
+    if (count == 0) return {};
+    return resolve_gpus(setup_.cfg.gpus, count, std::getenv("CUDA_VISIBLE_DEVICES"));
+}
+
+std::string Grader::gpu_label(const Worker& w) const {
+    std::string label = worker_name(w);
+    if (w.setup.cuda_visible_devices != std::to_string(w.gpu)) label += " (CUDA_VISIBLE_DEVICES=" + w.setup.cuda_visible_devices + ")";
+    return label;
+}
+
+// "GPU 2", or where workers share a GPU (GRADING_SHARED_GPUS) "GPU 0 worker 1" (its place in the list).
+std::string Grader::worker_name(const Worker& w) const {
+    std::string name = "GPU " + std::to_string(w.gpu);
+    if (setup_.cfg.gpus.shared) name += " worker " + std::to_string(w.slot);
+    return name;
+}
+
+// One worker per GPU, each with its own setup: its GPU (CUDA_VISIBLE_DEVICES in every run's
+// environment, the reference's and the verifier's too), its own private folder (outputs,
+// verdicts, the reference's timing runs), its own sandbox user where the sandbox changes user
+// (from the machine's pool of identities: runs under way at once cannot reach each other's
+// processes or run folders, nor share a process limit) and its own device name. Without --gpus,
+// one worker with the grader's own setup.
+void Grader::set_up_workers(const std::vector<int>& gpus) {
+    workers_.clear();
+    if (gpus.empty()) {
+        Worker w;
+        w.setup = own_;
+        workers_.push_back(std::move(w));
+        return;
+    }
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    for (size_t k = 0; k < gpus.size(); ++k) {
+        Worker w;
+        w.slot = k;
+        w.gpu = gpus[k];
+        w.setup = own_;
+        w.setup.cuda_visible_devices = pinned_device(gpus[k], visible);
+        w.setup.gpu_uuid = static_cast<size_t>(gpus[k]) < gpu_uuids_.size() ? gpu_uuids_[static_cast<size_t>(gpus[k])] : "";
+        w.setup.priv = setup_.priv + "/worker" + std::to_string(k);
+        make_dirs(w.setup.priv);
+        chmod(w.setup.priv.c_str(), 0700);
+        if (w.setup.iso.changes_user() && k > 0) {
+            // A user of its own, from the machine's pool: runs under way at once cannot reach
+            // each other, nor share a process limit (the first worker has the run's).
+            w.identity = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+            w.setup.iso.uid = w.identity.uid;
+            w.setup.iso.gid = w.identity.gid;
+        }
+        workers_.push_back(std::move(w));
+    }
+    for (Worker& w : workers_) check_gpu(w);
+}
+
+// Before grading, each GPU runs the reference: outside the sandbox (its name and driver, for the
+// reports), and in the sandbox as a student's program will run there (the first GPU's was the
+// self-test). A GPU that fails is named, and grading does not start.
+void Grader::check_gpu(Worker& w) {
+    const auto [variant, small] = reference_case();
+    const std::string label = gpu_label(w), device_json = w.setup.priv + "/device.json";
+    const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
+    unlink(device_json.c_str());
+    HeldLock gpu = lock_gpu_of(w.setup, label);
+    const RunResult plain =
+        run_reference_outside_sandbox(w.setup, variant, small, device_json, {"CUDA_VISIBLE_DEVICES=" + w.setup.cuda_visible_devices});
+    if (plain.exit_code == cudalabs::kExitNoGpu)
+        throw std::runtime_error(label + ": CUDA cannot use it (" + clip(plain.err, 500) + ")" + leave_out);
+    if (!plain.ok())
+        throw std::runtime_error(label + ": the reference solution fails on it (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500) +
+                                 leave_out);
+    try {
+        read_device(w.setup, device_json);
+        w.name = json::parse(read_file(device_json)).at("device").at("name").get<std::string>();
+    } catch (const std::exception& e) {
+        throw std::runtime_error(label + ": " + e.what());
+    }
+    // Each worker's own reference run in the sandbox (as its user, on its GPU): the self-test's
+    // for the first, and what decides a failure that persists (runs.h, reference_runs_in_sandbox).
+    place_reference(w.setup, setup_.work + "/.selftest-worker" + std::to_string(w.slot), setup_.info.sol, variant, small);
+    if (w.slot > 0) {
+        const SandboxCheck check = run_reference_in_sandbox({setup_, w.setup, no_submission_});
+        if (!check.failure.empty())
+            throw std::runtime_error(label + " (" + w.name + "): " + check.failure + " (" + w.setup.iso.describe() + ")\n" + leave_out.substr(2));
+        if (setup_.trace_ok && !reference_kernels_seen(check.run))
+            throw std::runtime_error(label + " (" + w.name + "): the kernel trace recorded no kernel of the reference there, as it did on GPU " +
+                                     std::to_string(workers_[0].gpu) + leave_out);
+    }
+    std::fprintf(stderr, "grade: %s: %s: the reference runs there%s\n", label.c_str(), w.setup.device.c_str(),
+                 w.slot > 0 ? " in the sandbox" : "");
+}
+
+// ---- the submissions: found, matched to the roster, sliced, built and audited ----
+
+ClassSlice Grader::take_in_submissions(ClassInputs& inputs) {
+    const Config& cfg = setup_.cfg;
+    ClassSlice slice;
+    for (const SubmissionSource& src : collect_submissions(cfg.inputs, setup_.info.topic_file, setup_.out)) {
+        Submission s;
+        s.source = src;
+        s.result.student = src.id;
+        s.result.file = src.file;
+        s.result.rejected = src.rejected;
+        s.result.notes = notes_;
+        slice.subs.push_back(s);
+    }
+    if (slice.subs.empty()) throw UsageError("no submissions found");
+    match_class_to_roster(slice.subs, inputs);
+    slice.class_ids = ids_of(slice.subs);
+    if (cfg.shard.active()) take_shard_slice(slice);
+    if (!cfg.gradescope.empty() && slice.subs.size() != 1) throw UsageError("--gradescope needs exactly one submission");
+    return slice;
+}
+
+// With a roster: the whole class is matched (every shard finds the same), before the slice.
+void Grader::match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs) {
+    const Config& cfg = setup_.cfg;
+    if (cfg.roster.empty()) {
+        for (const char* f : {"roster.json", "lms-canvas.csv", "lms-moodle.csv", "roster.txt"}) unlink((setup_.out + "/" + f).c_str());  // an earlier run's
+        return;
+    }
+    std::vector<SubmissionSource> sources;
+    for (const Submission& s : subs) sources.push_back(s.source);
+    inputs.roster_match = match_roster(inputs.roster, submission_names(sources));
+    LmsAssignment assignment{cfg.lms_assignment.empty() ? "Lab " + cfg.lab : cfg.lms_assignment,
+                             cfg.lms_points > 0 ? cfg.lms_points : setup_.rubric.total_points(), setup_.rubric.total_points()};
+    write_file(setup_.out + "/roster.json", roster_record_json(inputs.roster, inputs.roster_match, assignment));
+    std::fprintf(stderr, "grade: roster %s: %zu students, %zu of the %zu submissions matched\n", cfg.roster.c_str(), inputs.roster.entries.size(),
+                 inputs.roster_match.students.size(), subs.size());
+}
+
+// A shard grades its slice of the class; the slices depend on the sorted ids alone, so every
+// node finds the same ones. Its shard.json says so from the start (unfinished until the end).
+void Grader::take_shard_slice(ClassSlice& slice) {
+    const Config& cfg = setup_.cfg;
+    std::vector<Submission>& subs = slice.subs;
+    const std::vector<std::string> mine = shard_members(slice.class_ids, cfg.shard.k, cfg.shard.n);
+    subs.erase(std::remove_if(subs.begin(), subs.end(),
+                              [&](const Submission& s) { return std::find(mine.begin(), mine.end(), s.source.id) == mine.end(); }),
+               subs.end());
+    ShardRecord& shard = slice.shard;
+    shard.k = cfg.shard.k;
+    shard.n = cfg.shard.n;
+    shard.seed = cfg.seed;
+    shard.lab = cfg.lab;
+    shard.rubric = cfg.rubric_path;
+    shard.rubric_sha256 = setup_.rubric_sha;
+    shard.tree = setup_.tree;
+    shard.tools = setup_.tools;
+    shard.isolation = setup_.isolation_text;
+    shard.compile_only = cfg.compile_only;
+    shard.regrade_of = cfg.regrade;
+    shard.class_ids = slice.class_ids;
+    shard.assigned = mine;
+    shard.summary_head = summary_head(setup_.rubric);
+    write_file(setup_.out + "/shard.json", shard_record_json(shard));
+    std::fprintf(stderr, "grade: shard %s: %zu of the class's %zu submissions\n", cfg.shard.text().c_str(), subs.size(), slice.class_ids.size());
+}
+
+// Compile in parallel: no student code runs in this phase and timing is not involved.
+void Grader::build_and_audit(std::vector<Submission>& subs) {
+    std::atomic<size_t> next{0}, finished{0};
+    std::mutex progress;
+    const int jobs = setup_.cfg.jobs > 0 ? setup_.cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
+    std::vector<std::thread> pool;
+    for (int j = 0; j < jobs; ++j)
+        pool.emplace_back([&] {
+            for (size_t i; (i = next++) < subs.size();) {
+                try {
+                    prepare(subs[i]);
+                } catch (const std::exception& e) {
+                    subs[i].result.grader_error = std::string("while building: ") + e.what();
+                }
+                std::lock_guard<std::mutex> lock(progress);
+                const std::string why = !subs[i].result.grader_error.empty() ? "grader error " + subs[i].result.grader_error : subs[i].result.rejected;
+                std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++finished, subs.size(), subs[i].source.id.c_str(),
+                             subs[i].ready ? "ok" : why.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
+            }
+        });
+    for (std::thread& t : pool) t.join();
 }
 
 // Build and audit one submission (runs on a compile thread; no student code runs).
@@ -260,46 +918,10 @@ void Grader::prepare(Submission& s) {
     }
     const std::string source = read_file(s.source.path);
     r.sha256 = sha256_hex(source);
-    const LabInfo& info = ctx_.info;
-    const std::string work = ctx_.work + "/" + s.source.id;
-    s.stage = work + "/build";
-    remove_tree(work);
-    // The stage holds the trusted headers and the student's file, nothing else (no driver, no
-    // solution); the program goes to a folder the submission can only read, its runs to one of
-    // its own.
-    make_dirs(s.stage + "/common");
-    make_dirs(s.stage + "/" + info.dir);
-    make_dirs(work + "/bin");
-    for (const std::string& dir : {std::string("common"), info.dir})
-        for (const std::string& f : list_dir(ctx_.cfg.root + "/" + dir))
-            if ((f.size() > 2 && f.substr(f.size() - 2) == ".h") || (f.size() > 4 && f.substr(f.size() - 4) == ".cuh"))
-                write_file(s.stage + "/" + dir + "/" + f, read_file(ctx_.cfg.root + "/" + dir + "/" + f));
-    s.graded.source_copy = s.stage + "/" + info.dir + "/" + info.topic_file;
-    write_file(s.graded.source_copy, source);
-    prepare_run_folder(s.stage, ctx_.iso);
-
-    BuildSpec b;
-    b.stage_dir = s.stage;
-    b.lab_dir = info.dir;
-    b.topic_file = info.topic_file;
-    b.nvcc = info.nvcc;
-    b.cuda_home = info.cuda_home;
-    b.nvcc_flags = split_ws(info.nvcc_flags);
-    b.arch_flags = split_ws(info.arch_flags);
-    b.ldlibs = split_ws(info.ldlibs);
-    b.trusted_objects = info.objects;
-    b.trusted_objects.push_back(info.student_source_object);
-    if (!info.shim_object.empty()) b.trusted_objects.push_back(info.shim_object);
-    b.output_program = work + "/bin/program";
-    b.compile_timeout_s = ctx_.rubric.compile_timeout_s;
-    b.file_limit_mb = ctx_.rubric.file_limit_mb;
-    b.rules.forbid_symbols = ctx_.rubric.forbid_symbols;
-    b.rules.allowed_imports = allowed_imports_;
-    b.rules.allow_imports = ctx_.rubric.allow_imports;
-    b.import_renames = import_renames_;
-    const Isolation& iso = ctx_.iso;
-    b.sandbox = [&iso](RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd) { iso.apply(spec, argv, cwd); };
-    BuildResult built = build_submission(b, ctx_.trusted);
+    const std::string work = setup_.work + "/" + s.source.id;
+    stage_submission(s, source, work);
+    const BuildSpec b = build_spec(work);
+    BuildResult built = build_submission(b, setup_.trusted);
     release_run_folder(s.stage);
     r.compiled = built.compiled;
     r.compiler_output = clip(built.compiler_output, 12000);
@@ -316,372 +938,145 @@ void Grader::prepare(Submission& s) {
     s.ready = true;
 }
 
-// Where the sandbox's files live (build stages, programs, run folders): OUT/work when the
-// sandbox's user can enter every folder on the way there, else a folder of this run's own under
-// /var/tmp (a bubblewrap started as that user cannot bind what lies past a private folder, such
-// as root's home). Said in one line when neither will do.
-void Grader::choose_work_folder() {
-    const uid_t uid = identity_.lock.held() ? identity_.uid : kSandboxUid;
-    const gid_t gid = identity_.lock.held() ? identity_.gid : kSandboxGid;
-    const std::string preferred = ctx_.out + "/work";
-    const std::string blocked = geteuid() == 0 ? unenterable_folder(preferred, uid, gid) : "";
-    if (blocked.empty()) {
-        ctx_.work = preferred;
-    } else {
-        const std::string base = "/var/tmp";
-        if (const std::string also = unenterable_folder(base, uid, gid); !also.empty())
-            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + blocked + " nor " + also +
-                             ": give --out a folder under one that others may enter (chmod o+x)");
-        std::string tmpl = base + "/cudalabs-grading-XXXXXX";
-        if (!mkdtemp(&tmpl[0])) throw std::runtime_error("cannot create a work folder in " + base + ": " + std::strerror(errno));
-        ctx_.work = tmpl;
-        std::fprintf(stderr, "grade: the sandbox's user cannot enter %s, so submissions are built and run in %s\n", blocked.c_str(),
-                     ctx_.work.c_str());
-    }
-    make_dirs(ctx_.work);
-    chmod(ctx_.work.c_str(), 0711);  // its user enters, nobody lists
-    // The trace library comes from the trusted tree, which may lie past a private folder too.
-    if (!ctx_.info.trace_lib.empty()) {
-        const std::string copy = ctx_.work + "/.trusted/" + basename_of(ctx_.info.trace_lib);
-        make_dirs(ctx_.work + "/.trusted");
-        chmod((ctx_.work + "/.trusted").c_str(), 0755);
-        write_file(copy, read_file(ctx_.info.trace_lib));
-        chmod(copy.c_str(), 0755);
-        ctx_.info.trace_lib = copy;
-    }
-    if (geteuid() == 0)
-        if (const std::string cuda = unenterable_folder(ctx_.info.cuda_home, uid, gid); !cuda.empty())
-            throw UsageError("the sandbox's user (uid " + std::to_string(uid) + ") cannot enter " + cuda + ", on the way to the CUDA toolkit " +
-                             ctx_.info.cuda_home + ": let others enter it (chmod o+rx) or install the toolkit elsewhere");
-}
-
-void Grader::choose_sandbox() {
-    isolation_paths_.hidden = {ctx_.cfg.root, ctx_.out, ctx_.work};
-    if (identity_.lock.held()) {
-        isolation_paths_.uid = identity_.uid;
-        isolation_paths_.gid = identity_.gid;
-    }
-    // A submission given as a single file: hide its folder, which holds the other students'.
-    for (const std::string& in : ctx_.cfg.inputs) {
-        const std::string abs = absolute(in);
-        isolation_paths_.hidden.push_back(is_dir(abs) ? abs : abs.substr(0, abs.find_last_of('/')));
-    }
-    isolation_paths_.readonly = {ctx_.info.cuda_home};
-    if (!ctx_.info.trace_lib.empty()) isolation_paths_.readonly.push_back(ctx_.info.trace_lib);
-    isolation_paths_.probe_dir = ctx_.work + "/.probe";
-    std::string why_not;
-    ctx_.iso = choose_isolation(ctx_.cfg.isolation, isolation_paths_, &why_not);
-    if (ctx_.iso.level.empty()) throw UsageError("no isolation available: " + why_not);
-    if (!why_not.empty()) std::fprintf(stderr, "grade: %s\n", why_not.c_str());
-}
-
-void Grader::self_test() {
-    // The reference solution must run inside the sandbox exactly as a student's program will,
-    // channel and trace included, before anything is graded. The level chosen at the start is
-    // kept for the whole run: a reference that will not run in it stops the run here, saying
-    // why, rather than have the run go on weaker.
-    const std::string work = ctx_.work + "/.selftest";
+// The stage holds the trusted headers and the student's file, nothing else (no driver, no
+// solution); the program goes to a folder the submission can only read, its runs to one of its
+// own.
+void Grader::stage_submission(Submission& s, const std::string& source, const std::string& work) {
+    const LabInfo& info = setup_.info;
+    s.stage = work + "/build";
+    remove_tree(work);
+    make_dirs(s.stage + "/common");
+    make_dirs(s.stage + "/" + info.dir);
     make_dirs(work + "/bin");
-    make_dirs(work + "/run");
-    ctx_.reference.program = work + "/bin/reference";
-    write_file(ctx_.reference.program, read_file(ctx_.info.sol));
-    chmod(ctx_.reference.program.c_str(), 0755);
-    ctx_.reference.run_dir = work + "/run";
-    std::string variant, small;
-    std::tie(variant, small) = reference_case();
-    ctx_.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
-    ctx_.trace_ok = !ctx_.cfg.no_trace && !ctx_.info.trace_lib.empty();
-    // One trusted run first, outside the sandbox: it tells "no GPU" from "no sandbox", names the
-    // GPU (for the reports and its machine-wide lock), and creates the GPU's device nodes where
-    // the driver makes them on first use (the sandbox cannot: it runs without the privileges
-    // nvidia-modprobe needs).
-    std::vector<std::string> pinned;
-    if (!ctx_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + ctx_.cuda_visible_devices);
-    const std::string device_json = ctx_.priv + "/device.json";
-    HeldLock gpu = lock_gpu_of(ctx_, "the GPU");
-    RunResult plain;
-    for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
-        pause_before(ctx_.retry, attempt);
-        plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, ctx_.priv, 120,
-                            ctx_.priv, pinned);
-        if (plain.ok()) break;
-    }
-    if (plain.exit_code == cudalabs::kExitNoGpu) {
-        have_gpu_ = false;
-        return;
-    }
-    if (!plain.ok())
-        throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
-    read_device(ctx_, device_json);
-    std::vector<std::string> steps;
-    SandboxCheck check = run_reference_in_sandbox(ctx_);
-    if (!check.failure.empty() && ctx_.run_limits.mem_mb > 0) {
-        steps.push_back("memory limit dropped: the reference would not run under RLIMIT_DATA=" + std::to_string(ctx_.run_limits.mem_mb) + " MiB");
-        ctx_.run_limits.mem_mb = 0;
-        check = run_reference_in_sandbox(ctx_);
-    }
-    if (check.failure.empty()) {
-        const std::string tools = check_sanitizers();
-        if (!tools.empty()) steps.push_back(tools);
-    }
-    gpu.release();
-    if (!check.failure.empty())
-        throw std::runtime_error("the reference solution does not run in the sandbox (" + ctx_.iso.describe() + "): " + check.failure +
-                                 "\n(the isolation is chosen once and never weakened during a run: fix the cause, or choose a level "
-                                 "with --isolation)");
-    if (ctx_.trace_ok) {
-        // The trace must see the reference's own kernels, or every student would fail the kernel
-        // check: then it is turned off, loudly.
-        if (!reference_kernels_seen(check.run)) {
-            ctx_.trace_ok = false;
-            steps.push_back(std::string("WARNING: the CUPTI kernel trace recorded no kernel of the reference (trace ") +
-                            (check.run.trace_ready ? "loaded" : "not loaded") +
-                            "), so it is off: results computed without kernels are not detected and performance is not timed");
-            std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
-            notes_.push_back("The grader ran without its kernel trace: whether your kernels ran was not checked and "
-                             "performance was not timed.");
+    for (const std::string& dir : {std::string("common"), info.dir})
+        for (const std::string& f : list_dir(setup_.cfg.root + "/" + dir))
+            if (is_header(f)) write_file(s.stage + "/" + dir + "/" + f, read_file(setup_.cfg.root + "/" + dir + "/" + f));
+    s.graded.source_copy = s.stage + "/" + info.dir + "/" + info.topic_file;
+    write_file(s.graded.source_copy, source);
+    prepare_run_folder(s.stage, setup_.iso);
+}
+
+// How a submission staged in `work` is built: the lab's trusted flags and objects, the rubric's
+// rules, the compiler in the sandbox.
+BuildSpec Grader::build_spec(const std::string& work) const {
+    const LabInfo& info = setup_.info;
+    BuildSpec b;
+    b.stage_dir = work + "/build";
+    b.lab_dir = info.dir;
+    b.topic_file = info.topic_file;
+    b.nvcc = info.nvcc;
+    b.cuda_home = info.cuda_home;
+    b.nvcc_flags = split_ws(info.nvcc_flags);
+    b.arch_flags = split_ws(info.arch_flags);
+    b.ldlibs = split_ws(info.ldlibs);
+    b.trusted_objects = info.objects;
+    b.trusted_objects.push_back(info.student_source_object);
+    if (!info.shim_object.empty()) b.trusted_objects.push_back(info.shim_object);
+    b.output_program = work + "/bin/program";
+    b.compile_timeout_s = setup_.rubric.compile_timeout_s;
+    b.file_limit_mb = setup_.rubric.file_limit_mb;
+    b.rules.forbid_symbols = setup_.rubric.forbid_symbols;
+    b.rules.allowed_imports = allowed_imports_;
+    b.rules.allow_imports = setup_.rubric.allow_imports;
+    b.import_renames = import_renames_;
+    const Isolation& iso = setup_.iso;
+    b.sandbox = [&iso](RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd) { iso.apply(spec, argv, cwd); };
+    return b;
+}
+
+// ---- grading ----
+
+// Every submission graded by the next free worker. Results are written as each submission
+// finishes, so that a run cut short keeps them. With several GPUs they finish in any order: the
+// files are put in class order as they are written (the gradebook) or at the end (the audit
+// log), as one GPU would have written them. Returns each submission's regrade note, in class
+// order ("": the same as before, or no regrade).
+std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book) {
+    std::vector<Submission>& subs = slice.subs;
+    if (!setup_.cfg.roster.empty()) book.use_roster(&inputs.roster, &inputs.roster_match);
+    book.begin(run_line(slice, inputs).dump());
+    std::vector<std::string> regrade_note(subs.size());  // by class order
+    std::mutex finishing;  // the progress lines, the counts, shard.json's rows
+    size_t graded = 0;
+    distribute(subs.size(), workers_.size(), [&](size_t worker, size_t i) {
+        Worker& w = workers_[worker];
+        Submission& s = subs[i];
+        const bool ran = grade_submission(w, s, i, subs.size());
+        std::lock_guard<std::mutex> lock(finishing);
+        if (ran) ++w.graded;
+        ++graded;
+        const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
+        const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
+        std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
+                     total_text(s.result, setup_.rubric.total_points()).c_str(), elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
+        json line = audit_line(w, s, ran);
+        if (inputs.regrade) {
+            const std::string note = regrade_difference(s.result, inputs.baseline);
+            line["same_as_before"] = note.empty();
+            regrade_note[i] = note;
+            slice.shard.regrade_notes[s.source.id] = note;
         }
-    }
-    ctx_.foreign_kernel_rule = ctx_.trace_ok && reference_repetitions_own(check.run);
-    if (ctx_.trace_ok && !ctx_.foreign_kernel_rule) {
-        steps.push_back("WARNING: the reference's timed repetitions showed no kernel, or a kernel not of its file, so kernels "
-                        "foreign to a submission's file are not looked for");
-        std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
-    }
-    if (ctx_.iso.level == "unsafe" || ctx_.iso.level == "uid")
-        notes_.push_back("Graded with isolation '" + ctx_.iso.level + "': " + ctx_.iso.describe());
-    std::ostringstream d;
-    d << ctx_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << ctx_.run_limits.file_mb
-      << " MiB, open files " << ctx_.run_limits.open_files << ", data "
-      << (ctx_.run_limits.mem_mb ? std::to_string(ctx_.run_limits.mem_mb) + " MiB" : "unlimited") << ", processes "
-      << (ctx_.run_limits.processes
-              ? std::to_string(ctx_.run_limits.processes) + " (this run's own user; under a sanitizer, one more per CPU for its threads)"
-              : "unlimited")
-      << "; scrubbed environment; results through a channel the grader owns; kernel trace: " << (ctx_.trace_ok ? "CUPTI" : "off");
-    for (const std::string& s : steps) d << "; " << s;
-    ctx_.isolation_text = d.str();
-}
-
-// Every sanitizer tool of the rubric must run the reference in the sandbox, the very way its test
-// runs a student's program (sanitizer_request): a tool that cannot -- missing, or stopped by a
-// limit of the sandbox -- is found here, once, and not as a grader error for every correct
-// submission. Returns the step for the isolation's description ("" without sanitizer tests).
-std::string Grader::check_sanitizers() {
-    std::vector<const TestSpec*> tools;  // one test for each distinct tool and options
-    for (const TestSpec& t : ctx_.rubric.tests)
-        if (t.kind == TestKind::Sanitizer && std::none_of(tools.begin(), tools.end(), [&](const TestSpec* u) {
-                return u->tool == t.tool && u->tool_options == t.tool_options;
-            }))
-            tools.push_back(&t);
-    if (tools.empty()) return "";
-    const std::string sanitizer = ctx_.info.cuda_home + "/bin/compute-sanitizer";
-    if (!exists(sanitizer)) throw std::runtime_error("the rubric has sanitizer tests but " + sanitizer + " does not exist");
-    const RunResult help = run_trusted({sanitizer, "--help"}, ctx_.priv, 60, ctx_.priv);
-    ctx_.racecheck_workers_option = help.out.find("--racecheck-num-workers") != std::string::npos;
-    auto limit = [](long v) { return v > 0 ? std::to_string(v) : std::string("unlimited"); };
-    std::vector<std::string> names;
-    for (const TestSpec* t : tools) {
-        const RunRequest like = sanitizer_request(ctx_, *t);
-        const SandboxCheck check = run_reference_in_sandbox(ctx_, &like);
-        if (!check.failure.empty())
-            throw std::runtime_error("the sanitizer test '" + t->id + "' cannot run in the sandbox (" + ctx_.iso.describe() + "): " +
-                                     check.failure + "\n(the sandbox's limits come from the rubric: process_limit " +
-                                     limit(ctx_.run_limits.processes) + " (RLIMIT_NPROC), mem_limit_mb " + limit(ctx_.run_limits.mem_mb) +
-                                     " (RLIMIT_DATA); raise the one the tool ran into)");
-        names.push_back(t->tool);
-    }
-    return "compute-sanitizer " + join(names, ", ") + " checked on the reference in the sandbox";
-}
-
-// Whether the kernel trace saw a kernel of the reference's own in its run.
-bool Grader::reference_kernels_seen(const ProgramRun& run) const {
-    for (const CaseEvidence& c : run.cases)
-        for (const KernelSpan& k : c.kernels)
-            if (is_one_of(k, ctx_.sol_kernels)) return true;
-    return false;
-}
-
-// Whether the reference's timed repetitions ran kernels, all of them its own (so that a kernel
-// foreign to a submission's file, in its repetitions, is the submission's doing).
-bool Grader::reference_repetitions_own(const ProgramRun& run) const {
-    bool any = false;
-    for (const CaseEvidence& c : run.cases) {
-        if (foreign_kernel(c, ctx_.sol_kernels)) return false;
-        for (const RepetitionEvidence& rep : c.reps) any = any || !rep.kernels.empty();
-    }
-    return any;
-}
-
-// The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
-// submission at a time per GPU, across every grading run on this machine.
-HeldLock Grader::lock_gpu_of(const GradingContext& ctx, const std::string& label) {
-    const std::string name = !ctx.gpu_uuid.empty() ? ctx.gpu_uuid : "visible-" + (ctx.cuda_visible_devices.empty() ? std::string("default") : ctx.cuda_visible_devices);
-    return lock_gpu(name, lock_dir_, [&] {
-        std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
+        slice.shard.summary_rows[s.source.id] = summary_row(s.result, setup_.rubric);
+        book.finish(i, s.result, line.dump());
     });
+    book.end();
+    return regrade_note;
 }
 
-// A variant and size of the rubric's first correctness test (not a yardstick, which checks
-// nothing and so exits 1): what the reference runs to test the sandbox and each GPU.
-std::pair<std::string, std::string> Grader::reference_case() const {
-    for (const TestSpec& t : ctx_.rubric.tests)
-        if (!t.sizes.empty() && t.kind == TestKind::Correctness) return {t.variants[0], t.sizes[0]};
-    return {ctx_.variants.front(), "1"};
-}
-
-// How many GPUs CUDA shows the grader (within CUDA_VISIBLE_DEVICES when it is set), asked of the
-// trusted reference (a --device that no machine has: the harness names the count), so that the
-// grader itself needs no CUDA; nvidia-smi -L where the answer cannot be read. 0: no usable GPU.
-int Grader::count_gpus() {
-    const auto [variant, small] = reference_case();
-    RunResult r = run_trusted({ctx_.info.sol, "--device", "1023", "--variant", variant, "--size", small, "--reps", "1"}, ctx_.priv, 120,
-                              ctx_.priv);
-    if (r.exit_code == cudalabs::kExitNoGpu) return 0;
-    const int n = parse_device_count(r.out + "\n" + r.err);
-    gpu_uuids_ = parse_device_uuids(r.out + "\n" + r.err);
-    if (gpu_uuids_.size() != static_cast<size_t>(std::max(n, 0))) gpu_uuids_.clear();
-    if (n >= 0) return n;
-    if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) return static_cast<int>(visible_device_entries(visible).size());
-    RunResult smi = run_trusted({"nvidia-smi", "-L"}, ctx_.priv, 60, ctx_.priv);
-    if (smi.ok()) return count_nvidia_smi_gpus(smi.out);
-    throw std::runtime_error("cannot count the GPUs: " + ctx_.info.sol + " --device 1023 (" + r.describe() + ") named no count (" +
-                             clip(r.out + r.err, 300) + ") and nvidia-smi -L failed (" + smi.describe() + ")");
-}
-
-// The GPUs --gpus names, checked against those CUDA shows (empty: no usable GPU at all).
-std::vector<int> Grader::choose_gpus() {
-    const int count = count_gpus();
-    if (count == 0) return {};
-    return resolve_gpus(ctx_.cfg.gpus, count, std::getenv("CUDA_VISIBLE_DEVICES"));
-}
-
-std::string Grader::gpu_label(const Worker& w) const {
-    std::string label = worker_name(w);
-    if (w.ctx.cuda_visible_devices != std::to_string(w.gpu)) label += " (CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices + ")";
-    return label;
-}
-
-// "GPU 2", or where workers share a GPU (GRADING_SHARED_GPUS) "GPU 0 worker 1" (its place in the list).
-std::string Grader::worker_name(const Worker& w) const {
-    std::string name = "GPU " + std::to_string(w.gpu);
-    if (ctx_.cfg.gpus.shared) name += " worker " + std::to_string(w.slot);
-    return name;
-}
-
-// One worker per GPU, each with its own context: its GPU (CUDA_VISIBLE_DEVICES in every run's
-// environment, the reference's and the verifier's too), its own private folder (outputs,
-// verdicts, the reference's timing runs), its own sandbox user where the sandbox changes user
-// (from the machine's pool of identities: runs under way at once cannot reach each other's
-// processes or run folders, nor share a process limit) and its own device name. Without --gpus,
-// one worker with the context as it is.
-void Grader::set_up_workers(const std::vector<int>& gpus) {
-    workers_.clear();
-    if (gpus.empty()) {
-        Worker w;
-        w.ctx = ctx_;
-        workers_.push_back(std::move(w));
-        return;
+// The audit log's first line of this run: what it graded with, and on which GPUs.
+json Grader::run_line(const ClassSlice& slice, const ClassInputs& inputs) const {
+    const Config& cfg = setup_.cfg;
+    json line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", setup_.rubric_sha},
+                 {"isolation", setup_.isolation_text}, {"tools", setup_.tools}, {"compile_only", cfg.compile_only}, {"submissions", slice.subs.size()}};
+    if (inputs.regrade) line["regrade_of"] = cfg.regrade;
+    if (!cfg.roster.empty()) line["roster"] = inputs.roster.path;
+    if (!setup_.tree.empty()) line["tree"] = setup_.tree;
+    if (cfg.shard.active()) line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
+    if (workers_[0].gpu >= 0) {
+        line["gpus"] = json::array();
+        for (const Worker& w : workers_)
+            line["gpus"].push_back({{"index", w.gpu}, {"worker", w.slot}, {"name", w.name}, {"device", w.setup.device},
+                                    {"cuda_visible_devices", w.setup.cuda_visible_devices}, {"uid", w.setup.iso.changes_user() ? static_cast<long>(w.setup.iso.uid) : -1L}});
     }
-    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
-    for (size_t k = 0; k < gpus.size(); ++k) {
-        Worker w;
-        w.slot = k;
-        w.gpu = gpus[k];
-        w.ctx = ctx_;
-        w.ctx.cuda_visible_devices = pinned_device(gpus[k], visible);
-        w.ctx.gpu_uuid = static_cast<size_t>(gpus[k]) < gpu_uuids_.size() ? gpu_uuids_[static_cast<size_t>(gpus[k])] : "";
-        w.ctx.priv = ctx_.priv + "/worker" + std::to_string(k);
-        make_dirs(w.ctx.priv);
-        chmod(w.ctx.priv.c_str(), 0700);
-        if (w.ctx.iso.changes_user() && k > 0) {
-            // A user of its own, from the machine's pool: runs under way at once cannot reach
-            // each other, nor share a process limit (the first worker has the run's).
-            w.identity = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
-            w.ctx.iso.uid = w.identity.uid;
-            w.ctx.iso.gid = w.identity.gid;
+    return line;
+}
+
+// One submission on worker `w`: its tests run where it was built (not with --compile-only), else
+// each test says why not. Returns whether its tests ran.
+bool Grader::grade_submission(Worker& w, Submission& s, size_t index, size_t count) {
+    auto t0 = std::chrono::steady_clock::now();
+    const bool runs = s.ready && !setup_.cfg.compile_only;
+    if (runs) {
+        try {
+            // One graded submission at a time on this GPU, across every grading run here.
+            HeldLock gpu = lock_gpu_of(w.setup, w.gpu >= 0 ? worker_name(w) : "the GPU");
+            SubmissionState state;  // its own, nothing of the submission before
+            prepare_run_folder(s.graded.run_dir, w.setup.iso);
+            grade_tests(w, state, s, index, count);
+        } catch (const std::exception& e) {
+            // The grader's own failure (the environment's, or a bug): this student is not
+            // graded -- no score anywhere -- and the class goes on.
+            s.result.grader_error = e.what();
+            s.result.tests.clear();
         }
-        workers_.push_back(std::move(w));
+        release_run_folder(s.graded.run_dir);
+        remove_tree(w.setup.priv + "/outputs");
+    } else if (s.result.grader_error.empty()) {
+        for (const TestSpec& t : setup_.rubric.tests) {
+            TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
+            r.not_run = s.ready;
+            s.result.tests.push_back(r);
+        }
     }
-    for (Worker& w : workers_) check_gpu(w);
+    s.result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    return runs;
 }
 
-// Before grading, each GPU runs the reference: outside the sandbox (its name and driver, for the
-// reports), and in the sandbox as a student's program will run there (the first GPU's was the
-// self-test). A GPU that fails is named, and grading does not start.
-void Grader::check_gpu(Worker& w) {
-    const auto [variant, small] = reference_case();
-    const std::string label = gpu_label(w), device_json = w.ctx.priv + "/device.json";
-    const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
-    unlink(device_json.c_str());
-    HeldLock gpu = lock_gpu_of(w.ctx, label);
-    RunResult plain;
-    for (size_t attempt = 0; attempt < ctx_.retry.attempts(); ++attempt) {
-        pause_before(ctx_.retry, attempt);
-        plain = run_trusted({ctx_.info.sol, "--variant", variant, "--size", small, "--reps", "1", "--json", device_json}, w.ctx.priv, 120,
-                            w.ctx.priv, {"CUDA_VISIBLE_DEVICES=" + w.ctx.cuda_visible_devices});
-        if (plain.ok()) break;
-    }
-    if (plain.exit_code == cudalabs::kExitNoGpu)
-        throw std::runtime_error(label + ": CUDA cannot use it (" + clip(plain.err, 500) + ")" + leave_out);
-    if (!plain.ok())
-        throw std::runtime_error(label + ": the reference solution fails on it (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500) +
-                                 leave_out);
-    try {
-        read_device(w.ctx, device_json);
-        w.name = json::parse(read_file(device_json)).at("device").at("name").get<std::string>();
-    } catch (const std::exception& e) {
-        throw std::runtime_error(label + ": " + e.what());
-    }
-    // Each worker's own reference run in the sandbox (as its user, on its GPU): the self-test's
-    // for the first, and what decides a failure that persists (runs.h, reference_runs_in_sandbox).
-    const std::string work = ctx_.work + "/.selftest-worker" + std::to_string(w.slot);
-    make_dirs(work + "/bin");
-    make_dirs(work + "/run");
-    w.ctx.reference.program = work + "/bin/reference";
-    write_file(w.ctx.reference.program, read_file(ctx_.info.sol));
-    chmod(w.ctx.reference.program.c_str(), 0755);
-    w.ctx.reference.run_dir = work + "/run";
-    w.ctx.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
-    if (w.slot > 0) {
-        const SandboxCheck check = run_reference_in_sandbox(w.ctx);
-        if (!check.failure.empty())
-            throw std::runtime_error(label + " (" + w.name + "): " + check.failure + " (" + w.ctx.iso.describe() + ")\n" + leave_out.substr(2));
-        if (w.ctx.trace_ok && !reference_kernels_seen(check.run))
-            throw std::runtime_error(label + " (" + w.name + "): the kernel trace recorded no kernel of the reference there, as it did on GPU " +
-                                     std::to_string(workers_[0].gpu) + leave_out);
-    }
-    std::fprintf(stderr, "grade: %s: %s: the reference runs there%s\n", label.c_str(), w.ctx.device.c_str(),
-                 w.slot > 0 ? " in the sandbox" : "");
-}
-
-// The device of the summary and of shard.json: the one GPU's, or each GPU's where they differ.
-std::string Grader::device_summary() const {
-    std::set<std::string> distinct;
-    for (const Worker& w : workers_) distinct.insert(w.ctx.device);
-    if (distinct.size() == 1) return *distinct.begin();
-    std::vector<std::string> each;
-    for (const Worker& w : workers_) each.push_back(worker_name(w) + ": " + w.ctx.device);
-    return join(each, "; ");
-}
-
-// With --gpus: one line per GPU for the summary (and shard.json): which, as whom, how many.
-std::vector<std::string> Grader::gpu_lines() const {
-    std::vector<std::string> lines;
-    if (workers_.empty() || workers_[0].gpu < 0) return lines;
-    for (const Worker& w : workers_) {
-        std::string line = gpu_label(w) + ": " + w.ctx.device;
-        if (w.ctx.iso.changes_user()) line += ", sandbox uid " + std::to_string(w.ctx.iso.uid);
-        line += ": " + std::to_string(w.graded) + " submission" + (w.graded == 1 ? "" : "s") + " graded";
-        lines.push_back(line);
-    }
-    return lines;
-}
-
-void Grader::grade_tests(Worker& w, Submission& s, size_t index, size_t count) {
-    GradingContext& ctx = w.ctx;
+void Grader::grade_tests(Worker& w, SubmissionState& state, Submission& s, size_t index, size_t count) {
+    GradingContext ctx{setup_, w.setup, state};
     const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
     std::map<std::string, TestResult> done;
-    for (const TestSpec& t : ctx.rubric.tests) {
+    for (const TestSpec& t : setup_.rubric.tests) {
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s)\n", index + 1, count, on.c_str(), s.source.id.c_str(), t.id.c_str(),
                      elapsed_text(elapsed()).c_str());
         // A test that needs others at full marks is not even run without them (a hang or a wrong
@@ -707,250 +1102,24 @@ void Grader::grade_tests(Worker& w, Submission& s, size_t index, size_t count) {
     }
 }
 
-int Grader::run() {
-    become_subreaper();
-    Config& cfg = ctx_.cfg;
-    cfg.root = absolute(cfg.root);
-    if (cfg.rubric_path.empty()) cfg.rubric_path = cfg.root + "/grading/rubrics/" + cfg.lab + ".rubric";
-    ctx_.rubric = load_rubric(cfg.rubric_path);
-    ctx_.rubric_sha = sha256_hex(read_file(cfg.rubric_path));
-    // A roster is read before anything is built: a bad one stops the run at once (exit 2).
-    Roster roster;
-    RosterMatch roster_match;
-    if (ctx_.rubric.lab != cfg.lab) throw UsageError(cfg.rubric_path + " is the rubric of lab " + ctx_.rubric.lab + ", not " + cfg.lab);
+// A submission's line in the audit log: its scores, and where its tests ran, which GPU graded it.
+json Grader::audit_line(const Worker& w, const Submission& s, bool ran) const {
+    json line = json::parse(audit_json(s.result, setup_.cfg.lab, setup_.cfg.seed, w.setup.device, w.setup.iso.level, setup_.tools, setup_.rubric_sha));
+    line["event"] = "submission";
+    // Which GPU graded whom (a submission that ran nothing was graded on none).
+    if (w.gpu >= 0 && ran) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
+    // The leaderboard's figures (where a performance test was timed): the grader's own.
+    if (const json figures = leaderboard_audit(s.result, setup_.rubric); !figures.is_null()) line["leaderboard"] = figures;
+    return line;
+}
 
-    // A regrade reuses the earlier seed (unless one is given) and compares.
-    RegradeBaseline baseline;
-    const bool regrade = !cfg.regrade.empty();
-    if (regrade) {
-        baseline = parse_regrade_baseline(read_file(cfg.regrade), cfg.regrade);
-        if (!cfg.seed) cfg.seed = baseline.seed;
-        if (cfg.roster.empty()) cfg.roster = roster_of_run(read_file(cfg.regrade));  // the roster it was graded with
-    }
-    if (!cfg.roster.empty()) {
-        if (!exists(cfg.roster) || is_dir(cfg.roster)) throw UsageError("no such roster file: " + cfg.roster + " (--roster FILE)");
-        roster = parse_roster(read_file(cfg.roster), cfg.roster);
-        roster.path = absolute(cfg.roster);
-    }
-    if (!cfg.seed) {
-        std::random_device rd;
-        cfg.seed = 1 + (static_cast<unsigned long long>(rd()) << 16 ^ rd()) % 2147483646ull;
-    }
-    if (cfg.out_dir.empty()) {
-        char stamp[32];
-        std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-        cfg.out_dir = cfg.root + "/build/grading/lab" + cfg.lab + "-" + stamp;
-    }
-    make_dirs(cfg.out_dir);
-    ctx_.out = absolute(cfg.out_dir);
-    ctx_.priv = ctx_.out + "/.private";
-    make_dirs(ctx_.priv);
-    chmod(ctx_.priv.c_str(), 0700);
-    for (const char* d : {"feedback", "results"}) make_dirs(ctx_.out + "/" + d);
-    // This run's own sandbox user (root only): no other grading run on the machine shares it,
-    // its processes, or its process limit.
-    lock_dir_ = lock_folder();
-    if (geteuid() == 0) identity_ = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+// ---- the class's results ----
 
-    std::fprintf(stderr, "grade: lab %s, rubric %s, seed %llu, results in %s\n", cfg.lab.c_str(), cfg.rubric_path.c_str(), cfg.seed,
-                 ctx_.out.c_str());
-    std::fprintf(stderr, "grade: building the trusted tree (make grading-info LAB=%s)...\n", cfg.lab.c_str());
-    load_lab();
-
-    ctx_.run_limits.mem_mb = ctx_.rubric.mem_limit_mb;
-    ctx_.run_limits.file_mb = ctx_.rubric.file_limit_mb;
-    // RLIMIT_NPROC counts every process of a user: it is this run's own only where the programs
-    // run as this run's own user (the grader is root); as the grader's user it would count the
-    // user's other processes too, so it is not set there.
-    ctx_.run_limits.processes = geteuid() == 0 ? ctx_.rubric.process_limit : 0;
-    ctx_.run_limits.keep_output = 16 << 10;
-    choose_work_folder();
-    choose_sandbox();
-
-    std::vector<int> gpus;  // with --gpus: the GPUs to grade on (CUDA's indices in the grader)
-    if (!cfg.compile_only) {
-        // The GPUs and their UUIDs first (no context is made): a GPU is locked by its UUID
-        // before anything of this run uses it.
-        if (cfg.gpus.given) {
-            gpus = choose_gpus();
-            if (gpus.empty()) have_gpu_ = false;
-            else ctx_.cuda_visible_devices = pinned_device(gpus[0], std::getenv("CUDA_VISIBLE_DEVICES"));
-            if (!gpus.empty() && static_cast<size_t>(gpus[0]) < gpu_uuids_.size()) ctx_.gpu_uuid = gpu_uuids_[static_cast<size_t>(gpus[0])];
-        } else if (count_gpus() > 0 && !gpu_uuids_.empty()) {
-            ctx_.gpu_uuid = gpu_uuids_[0];  // the one CUDA picks
-        }
-        if (have_gpu_) {
-            std::fprintf(stderr, "grade: checking the sandbox with the reference solution...\n");
-            self_test();
-        }
-        if (!have_gpu_) {
-            std::fprintf(stderr, "grade: no usable CUDA GPU: grading needs one to run the programs (--compile-only builds and audits without)\n");
-            return cudalabs::kExitNoGpu;
-        }
-    } else {
-        ctx_.isolation_text = ctx_.iso.describe() + " (compile only)";
-        if (cfg.gpus.given) std::fprintf(stderr, "grade: --compile-only runs nothing on a GPU: --gpus %s is not used\n", cfg.gpus.text.c_str());
-    }
-    std::fprintf(stderr, "grade: isolation: %s\n", ctx_.isolation_text.c_str());
-    if (!gpus.empty() && cfg.gpus.shared)
-        std::fprintf(stderr, "grade: %s=1: %zu workers on the GPUs of --gpus %s, some sharing one: their timings disturb each other, "
-                             "so the performance scores are not fair (for testing the grader, not for grading a class)\n",
-                     kSharedGpusVariable, gpus.size(), cfg.gpus.text.c_str());
-    else if (!gpus.empty())
-        std::fprintf(stderr, "grade: grading on %zu GPU%s (--gpus %s), one worker each; checking each GPU with the reference...\n",
-                     gpus.size(), gpus.size() == 1 ? "" : "s", cfg.gpus.text.c_str());
-    set_up_workers(gpus);
-
-    std::vector<Submission> subs;
-    for (const SubmissionSource& src : collect_submissions(cfg.inputs, ctx_.info.topic_file, ctx_.out)) {
-        Submission s;
-        s.source = src;
-        s.result.student = src.id;
-        s.result.file = src.file;
-        s.result.rejected = src.rejected;
-        s.result.notes = notes_;
-        subs.push_back(s);
-    }
-    if (subs.empty()) throw UsageError("no submissions found");
-    // With a roster: the whole class is matched (every shard finds the same), before the slice.
-    if (!cfg.roster.empty()) {
-        std::vector<SubmissionSource> sources;
-        for (const Submission& s : subs) sources.push_back(s.source);
-        roster_match = match_roster(roster, submission_names(sources));
-        LmsAssignment assignment{cfg.lms_assignment.empty() ? "Lab " + cfg.lab : cfg.lms_assignment,
-                                 cfg.lms_points > 0 ? cfg.lms_points : ctx_.rubric.total_points(), ctx_.rubric.total_points()};
-        write_file(ctx_.out + "/roster.json", roster_record_json(roster, roster_match, assignment));
-        std::fprintf(stderr, "grade: roster %s: %zu students, %zu of the %zu submissions matched\n", cfg.roster.c_str(), roster.entries.size(),
-                     roster_match.students.size(), subs.size());
-    } else {
-        for (const char* f : {"roster.json", "lms-canvas.csv", "lms-moodle.csv", "roster.txt"}) unlink((ctx_.out + "/" + f).c_str());  // an earlier run's
-    }
-    // A shard grades its slice of the class; the slices depend on the sorted ids alone, so every
-    // node finds the same ones. Its shard.json says so from the start (unfinished until the end).
-    std::vector<std::string> class_ids;
-    for (const Submission& s : subs) class_ids.push_back(s.source.id);
-    ShardRecord shard;
-    if (cfg.shard.active()) {
-        const std::vector<std::string> mine = shard_members(class_ids, cfg.shard.k, cfg.shard.n);
-        subs.erase(std::remove_if(subs.begin(), subs.end(),
-                                  [&](const Submission& s) { return std::find(mine.begin(), mine.end(), s.source.id) == mine.end(); }),
-                   subs.end());
-        shard.k = cfg.shard.k;
-        shard.n = cfg.shard.n;
-        shard.seed = cfg.seed;
-        shard.lab = cfg.lab;
-        shard.rubric = cfg.rubric_path;
-        shard.rubric_sha256 = ctx_.rubric_sha;
-        shard.tree = ctx_.tree;
-        shard.tools = ctx_.tools;
-        shard.isolation = ctx_.isolation_text;
-        shard.compile_only = cfg.compile_only;
-        shard.regrade_of = cfg.regrade;
-        shard.class_ids = class_ids;
-        shard.assigned = mine;
-        shard.summary_head = summary_head(ctx_.rubric);
-        write_file(ctx_.out + "/shard.json", shard_record_json(shard));
-        std::fprintf(stderr, "grade: shard %s: %zu of the class's %zu submissions\n", cfg.shard.text().c_str(), subs.size(), class_ids.size());
-    }
-    if (!cfg.gradescope.empty() && subs.size() != 1) throw UsageError("--gradescope needs exactly one submission");
-
-    // Compile in parallel: no student code runs in this phase and timing is not involved.
-    std::atomic<size_t> next{0}, finished{0};
-    std::mutex progress;
-    const int jobs = cfg.jobs > 0 ? cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (int j = 0; j < jobs; ++j)
-        pool.emplace_back([&] {
-            for (size_t i; (i = next++) < subs.size();) {
-                try {
-                    prepare(subs[i]);
-                } catch (const std::exception& e) {
-                    subs[i].result.grader_error = std::string("while building: ") + e.what();
-                }
-                std::lock_guard<std::mutex> lock(progress);
-                const std::string why = !subs[i].result.grader_error.empty() ? "grader error " + subs[i].result.grader_error : subs[i].result.rejected;
-                std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++finished, subs.size(), subs[i].source.id.c_str(),
-                             subs[i].ready ? "ok" : why.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
-            }
-        });
-    for (std::thread& t : pool) t.join();
-
-    // Results are written as each submission finishes, so that a run cut short keeps them. With
-    // several GPUs they finish in any order: the files are put in class order as they are
-    // written (the gradebook) or at the end (the audit log), as one GPU would have written them.
-    json run_line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", ctx_.rubric_sha},
-                     {"isolation", ctx_.isolation_text}, {"tools", ctx_.tools}, {"compile_only", cfg.compile_only}, {"submissions", subs.size()}};
-    if (regrade) run_line["regrade_of"] = cfg.regrade;
-    if (!cfg.roster.empty()) run_line["roster"] = roster.path;
-    if (!ctx_.tree.empty()) run_line["tree"] = ctx_.tree;
-    if (cfg.shard.active()) run_line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
-    if (workers_[0].gpu >= 0) {
-        run_line["gpus"] = json::array();
-        for (const Worker& w : workers_)
-            run_line["gpus"].push_back({{"index", w.gpu}, {"worker", w.slot}, {"name", w.name}, {"device", w.ctx.device},
-                                        {"cuda_visible_devices", w.ctx.cuda_visible_devices}, {"uid", w.ctx.iso.changes_user() ? static_cast<long>(w.ctx.iso.uid) : -1L}});
-    }
-    const std::string title = "Lab " + cfg.lab + (ctx_.rubric.title.empty() ? "" : " -- " + ctx_.rubric.title);
-    std::vector<std::string> ids;
-    for (const Submission& s : subs) ids.push_back(s.source.id);
-    ClassResults book(ctx_.out, ctx_.rubric, title, ids);
-    if (!cfg.roster.empty()) book.use_roster(&roster, &roster_match);
-    book.begin(run_line.dump());
-    std::vector<std::string> regrade_note(subs.size());  // by class order
-    std::mutex finishing;  // the progress lines, the counts, shard.json's rows
-    size_t graded = 0;
-    distribute(subs.size(), workers_.size(), [&](size_t worker, size_t i) {
-        Worker& w = workers_[worker];
-        Submission& s = subs[i];
-        auto t0 = std::chrono::steady_clock::now();
-        const bool runs = s.ready && !cfg.compile_only;
-        if (runs) {
-            try {
-                // One graded submission at a time on this GPU, across every grading run here.
-                HeldLock gpu = lock_gpu_of(w.ctx, w.gpu >= 0 ? worker_name(w) : "the GPU");
-                w.ctx.program_failures.clear();
-                prepare_run_folder(s.graded.run_dir, w.ctx.iso);
-                grade_tests(w, s, i, subs.size());
-            } catch (const std::exception& e) {
-                // The grader's own failure (the environment's, or a bug): this student is not
-                // graded -- no score anywhere -- and the class goes on.
-                s.result.grader_error = e.what();
-                s.result.tests.clear();
-            }
-            release_run_folder(s.graded.run_dir);
-            remove_tree(w.ctx.priv + "/outputs");
-        } else if (s.result.grader_error.empty()) {
-            for (const TestSpec& t : ctx_.rubric.tests) {
-                TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
-                r.not_run = s.ready;
-                s.result.tests.push_back(r);
-            }
-        }
-        s.result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        std::lock_guard<std::mutex> lock(finishing);
-        if (runs) ++w.graded;
-        ++graded;
-        const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
-        const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
-        std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
-                     total_text(s.result, ctx_.rubric.total_points()).c_str(), elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
-        json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, w.ctx.iso.level, ctx_.tools, ctx_.rubric_sha));
-        line["event"] = "submission";
-        // Which GPU graded whom (a submission that ran nothing was graded on none).
-        if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
-        // The leaderboard's figures (where a performance test was timed): the grader's own.
-        if (const json figures = leaderboard_audit(s.result, ctx_.rubric); !figures.is_null()) line["leaderboard"] = figures;
-        if (regrade) {
-            const std::string note = regrade_difference(s.result, baseline);
-            line["same_as_before"] = note.empty();
-            regrade_note[i] = note;
-            shard.regrade_notes[s.source.id] = note;
-        }
-        shard.summary_rows[s.source.id] = summary_row(s.result, ctx_.rubric);
-        book.finish(i, s.result, line.dump());
-    });
-    book.end();
+// The summary (and with --gradescope, --roster and --shard their files); the exit code: 1 where a
+// submission could not be graded.
+int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, const std::vector<std::string>& regrade_note) {
+    const Config& cfg = setup_.cfg;
+    const std::vector<Submission>& subs = slice.subs;
     std::vector<std::string> regrade_notes;
     size_t same = 0;
     for (const std::string& note : regrade_note) {
@@ -958,23 +1127,16 @@ int Grader::run() {
         else regrade_notes.push_back(note);
     }
     const std::vector<StudentResult> all = book.results();
-    if (!cfg.gradescope.empty()) write_file(cfg.gradescope, with_gradescope_leaderboard(gradescope_json(subs[0].result), subs[0].result, ctx_.rubric));
-    const std::string roster_text = write_roster_outputs(ctx_.out);  // with --roster: the LMS files and what did not match
-    std::string summary = summary_table(all, ctx_.rubric);
+    if (!cfg.gradescope.empty()) write_file(cfg.gradescope, with_gradescope_leaderboard(gradescope_json(subs[0].result), subs[0].result, setup_.rubric));
+    const std::string roster_text = write_roster_outputs(setup_.out);  // with --roster: the LMS files and what did not match
+    std::string summary = summary_table(all, setup_.rubric);
     std::ostringstream tail;
     const std::string device = device_summary();
-    tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, ctx_.isolation_text, ctx_.tools, cfg.regrade, same, regrade_notes);
+    tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, setup_.isolation_text, setup_.tools, cfg.regrade, same, regrade_notes);
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
-    if (cfg.shard.active()) {
-        tail << "shard " << cfg.shard.text() << ": " << subs.size() << " of the class's " << class_ids.size()
-             << " submissions (grading/grade merge OUT SHARD_DIR... assembles the class)\n";
-        shard.device = device;
-        shard.gpus = gpu_text;
-        shard.finished = true;
-        write_file(ctx_.out + "/shard.json", shard_record_json(shard));
-    }
+    if (cfg.shard.active()) finish_shard(slice, device, gpu_text, tail);
     // Submissions the grader could not grade have no score: they are named, with the command
     // that grades them again, and the run exits 1.
     std::vector<const Submission*> failed;
@@ -983,10 +1145,43 @@ int Grader::run() {
     if (!failed.empty())
         tail << failed.size() << " submission" << (failed.size() == 1 ? "" : "s") << " not graded (grader error: no score); grade "
              << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(failed) << "\n";
-    write_file(ctx_.out + "/summary.txt", summary + "\n" + tail.str());
-    std::cout << summary << "\n" << tail.str() << roster_text << "results: " << ctx_.out << "\n";
-    if (ctx_.work != ctx_.out + "/work") remove_tree(ctx_.work);  // a folder of this run's own, outside OUT
+    write_file(setup_.out + "/summary.txt", summary + "\n" + tail.str());
+    std::cout << summary << "\n" << tail.str() << roster_text << "results: " << setup_.out << "\n";
+    if (setup_.work != setup_.out + "/work") remove_tree(setup_.work);  // a folder of this run's own, outside OUT
     return failed.empty() ? 0 : cudalabs::kExitFail;
+}
+
+// The shard's summary line, and its shard.json finished.
+void Grader::finish_shard(ClassSlice& slice, const std::string& device, const std::vector<std::string>& gpu_text, std::ostream& tail) {
+    tail << "shard " << setup_.cfg.shard.text() << ": " << slice.subs.size() << " of the class's " << slice.class_ids.size()
+         << " submissions (grading/grade merge OUT SHARD_DIR... assembles the class)\n";
+    slice.shard.device = device;
+    slice.shard.gpus = gpu_text;
+    slice.shard.finished = true;
+    write_file(setup_.out + "/shard.json", shard_record_json(slice.shard));
+}
+
+// The device of the summary and of shard.json: the one GPU's, or each GPU's where they differ.
+std::string Grader::device_summary() const {
+    std::set<std::string> distinct;
+    for (const Worker& w : workers_) distinct.insert(w.setup.device);
+    if (distinct.size() == 1) return *distinct.begin();
+    std::vector<std::string> each;
+    for (const Worker& w : workers_) each.push_back(worker_name(w) + ": " + w.setup.device);
+    return join(each, "; ");
+}
+
+// With --gpus: one line per GPU for the summary (and shard.json): which, as whom, how many.
+std::vector<std::string> Grader::gpu_lines() const {
+    std::vector<std::string> lines;
+    if (workers_.empty() || workers_[0].gpu < 0) return lines;
+    for (const Worker& w : workers_) {
+        std::string line = gpu_label(w) + ": " + w.setup.device;
+        if (w.setup.iso.changes_user()) line += ", sandbox uid " + std::to_string(w.setup.iso.uid);
+        line += ": " + std::to_string(w.graded) + " submission" + (w.graded == 1 ? "" : "s") + " graded";
+        lines.push_back(line);
+    }
+    return lines;
 }
 
 // The command that grades `failed` again with this run's seed and rubric, into a folder of its own.
@@ -997,11 +1192,11 @@ std::string Grader::regrade_command(const std::vector<const Submission*>& failed
         for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
         return q + "'";
     };
-    std::string cmd = "grading/grade --lab " + ctx_.cfg.lab + " --seed " + std::to_string(ctx_.cfg.seed) + " --rubric " +
-                      quoted(ctx_.cfg.rubric_path) + " --out " + quoted(ctx_.out + "-regrade");
-    if (ctx_.cfg.isolation != "auto") cmd += " --isolation " + ctx_.cfg.isolation;
-    if (ctx_.cfg.gpus.given) cmd += " --gpus " + quoted(ctx_.cfg.gpus.text);
-    if (!ctx_.cfg.roster.empty()) cmd += " --roster " + quoted(ctx_.cfg.roster);
+    std::string cmd = "grading/grade --lab " + setup_.cfg.lab + " --seed " + std::to_string(setup_.cfg.seed) + " --rubric " +
+                      quoted(setup_.cfg.rubric_path) + " --out " + quoted(setup_.out + "-regrade");
+    if (setup_.cfg.isolation != "auto") cmd += " --isolation " + setup_.cfg.isolation;
+    if (setup_.cfg.gpus.given) cmd += " --gpus " + quoted(setup_.cfg.gpus.text);
+    if (!setup_.cfg.roster.empty()) cmd += " --roster " + quoted(setup_.cfg.roster);
     for (const Submission* s : failed) cmd += " " + quoted(s->source.path);
     return cmd;
 }

@@ -111,18 +111,21 @@ def case(variant, size, output=None, fault=None):
         chmod(path.c_str(), 0755);
     }
 
-    GradingContext context() const {
-        GradingContext ctx;
-        ctx.iso.level = "unsafe";
-        ctx.info.cuda_home = dir + "/cuda";
-        ctx.info.sol = dir + "/verifier";
-        ctx.priv = dir + "/priv";
-        ctx.cfg.seed = 1;
-        ctx.cfg.lab = "01";
-        ctx.trace_ok = false;
-        ctx.retry.pauses_s = {0.01, 0.01};
-        ctx.rubric.run_timeout_s = 20;
-        return ctx;
+    // The grading context the tests' runs see, over the parts a grader's worker holds.
+    GradingSetup setup;
+    WorkerSetup worker;
+    SubmissionState submission;
+    GradingContext context() {
+        worker.iso.level = "unsafe";
+        setup.info.cuda_home = dir + "/cuda";
+        setup.info.sol = dir + "/verifier";
+        worker.priv = dir + "/priv";
+        setup.cfg.seed = 1;
+        setup.cfg.lab = "01";
+        setup.trace_ok = false;
+        setup.retry.pauses_s = {0.01, 0.01};
+        setup.rubric.run_timeout_s = 20;
+        return {setup, worker, submission};
     }
     GradedProgram graded(const std::string& program) const {
         GradedProgram s;
@@ -215,7 +218,7 @@ TEST_CASE("grader errors: a program that exits 77 (no usable GPU) is retried, th
     const std::string p = lab.program("no_gpu", "record(RUN_BEGIN, struct.pack('<I', 1))\nsys.stderr.write('no usable CUDA GPU\\n')\n"
                                                 "record(RUN_END)\nsys.exit(77)");
     CHECK_THROWS_AS(run_correctness(ctx, lab.graded(p), correctness_test()), GraderError);
-    CHECK(lab.runs_of("no_gpu") == static_cast<int>(ctx.retry.attempts()));
+    CHECK(lab.runs_of("no_gpu") == static_cast<int>(ctx.setup.retry.attempts()));
 }
 
 TEST_CASE("grader errors: a start the system refuses (EAGAIN) is retried, then a grader error") {
@@ -229,8 +232,8 @@ TEST_CASE("grader errors: a start the system refuses (EAGAIN) is retried, then a
     // too, so it is the machine's failure.
     const std::string refused = lab.program("refused", "sys.stderr.write('bwrap: Creating new namespace failed: Resource temporarily unavailable\\n')\n"
                                                        "sys.exit(1)");
-    ctx.reference.program = refused;
-    ctx.reference.run_dir = lab.dir + "/refrun";
+    ctx.worker.reference.program = refused;
+    ctx.worker.reference.run_dir = lab.dir + "/refrun";
     std::string what;
     try {
         run_correctness(ctx, lab.graded(refused), correctness_test());
@@ -248,7 +251,7 @@ TEST_CASE("grader errors: an output missing after a clean exit is the grader's, 
     GradingContext ctx = lab.context();
     const std::string p = lab.program("clean", kCleanRun);
     CHECK_THROWS_AS(run_correctness(ctx, lab.graded(p), correctness_test()), GraderError);
-    CHECK(lab.runs_of("clean") == static_cast<int>(ctx.retry.attempts()));
+    CHECK(lab.runs_of("clean") == static_cast<int>(ctx.setup.retry.attempts()));
 }
 
 TEST_CASE("grader errors: the sanitizer's device-busy report (the program could not open the GPU) is no finding") {
@@ -318,18 +321,18 @@ TEST_CASE("an unclear failure that persists is the program's when the reference 
     GradingContext ctx = lab.context();
     // Start-up code that ends the program before the harness's main (no RUN_BEGIN).
     const std::string early = lab.program("early", "sys.stderr.write('terminate called\\n')\nsys.exit(134)");
-    ctx.reference.program = lab.program("reference", kCleanRun);
-    ctx.reference.run_dir = lab.dir + "/refrun";
-    ctx.reference.args = {"--variant", "v", "--size", "1"};
+    ctx.worker.reference.program = lab.program("reference", kCleanRun);
+    ctx.worker.reference.run_dir = lab.dir + "/refrun";
+    ctx.worker.reference.args = {"--variant", "v", "--size", "1"};
     TestResult r = run_correctness(ctx, lab.graded(early), correctness_test());
     CHECK(r.score == 0);
     CHECK(r.output.find("while the reference solution ran in the same sandbox") != std::string::npos);
     // Once it is known to be the program's, the next run of it is not made again.
     const int runs = lab.runs_of("early");
-    CHECK(runs == static_cast<int>(ctx.retry.attempts()));
+    CHECK(runs == static_cast<int>(ctx.setup.retry.attempts()));
 
-    ctx.program_failures.clear();
-    ctx.reference.program = lab.program("broken_reference", "sys.exit(77)");
+    ctx.submission.program_failures.clear();
+    ctx.worker.reference.program = lab.program("broken_reference", "sys.exit(77)");
     CHECK_THROWS_AS(run_correctness(ctx, lab.graded(early), correctness_test()), GraderError);
 }
 
@@ -343,9 +346,9 @@ TEST_CASE("an unclear failure under a sanitizer is judged against the reference 
                "echo '  what():  Resource temporarily unavailable' >&2\nexit 134\n");
     chmod((lab.dir + "/cuda/bin/compute-sanitizer").c_str(), 0755);
     GradingContext ctx = lab.context();
-    ctx.reference.program = lab.program("reference", kCleanRun);  // runs well without the tool
-    ctx.reference.run_dir = lab.dir + "/refrun";
-    ctx.reference.args = {"--variant", "v", "--size", "1"};
+    ctx.worker.reference.program = lab.program("reference", kCleanRun);  // runs well without the tool
+    ctx.worker.reference.run_dir = lab.dir + "/refrun";
+    ctx.worker.reference.args = {"--variant", "v", "--size", "1"};
     TestSpec t = correctness_test();
     t.id = "racecheck";
     t.kind = TestKind::Sanitizer;
@@ -373,11 +376,11 @@ TEST_CASE("a sanitizer's run gets its tool's threads on top of the program's pro
                "sys.exit(99)\n");
     chmod((lab.dir + "/cuda/bin/compute-sanitizer").c_str(), 0755);
     GradingContext ctx = lab.context();
-    ctx.run_limits.processes = 64;
+    lab.setup.run_limits.processes = 64;
     TestSpec t = correctness_test();
     t.kind = TestKind::Sanitizer;
     t.tool = "racecheck";
-    const long expected = 64 + sanitizer_request(ctx, t).tool_threads;
+    const long expected = 64 + sanitizer_request(ctx.setup, t).tool_threads;
     const TestResult r = run_sanitizer(ctx, lab.graded(lab.program("any", kCleanRun)), t);
     INFO(r.output);
     CHECK(r.output.find("RLIMIT_NPROC " + std::to_string(expected)) != std::string::npos);
@@ -391,8 +394,8 @@ TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the 
     t.tool = "racecheck";
     auto has = [](const RunRequest& r, const std::string& option) { return std::find(r.prefix.begin(), r.prefix.end(), option) != r.prefix.end(); };
 
-    ctx.racecheck_workers_option = true;
-    RunRequest r = sanitizer_request(ctx, t);
+    lab.setup.racecheck_workers_option = true;
+    RunRequest r = sanitizer_request(ctx.setup, t);
     CHECK(r.prefix.front() == lab.dir + "/cuda/bin/compute-sanitizer");
     CHECK_FALSE(r.trace);
     REQUIRE(has(r, "--racecheck-num-workers"));
@@ -402,18 +405,18 @@ TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the 
     CHECK(std::stoi(*workers) < 16);  // far below any process limit, on any machine
 
     t.tool_options = {"--racecheck-num-workers=2"};
-    r = sanitizer_request(ctx, t);
+    r = sanitizer_request(ctx.setup, t);
     CHECK_FALSE(has(r, "--racecheck-num-workers"));
     CHECK(r.prefix.back() == "--racecheck-num-workers=2");
 
     t.tool_options.clear();
     t.tool = "memcheck";
-    CHECK_FALSE(has(sanitizer_request(ctx, t), "--racecheck-num-workers"));
+    CHECK_FALSE(has(sanitizer_request(ctx.setup, t), "--racecheck-num-workers"));
     t.tool = "racecheck";
-    ctx.racecheck_workers_option = false;  // an older compute-sanitizer, which would refuse it
-    CHECK_FALSE(has(sanitizer_request(ctx, t), "--racecheck-num-workers"));
+    lab.setup.racecheck_workers_option = false;  // an older compute-sanitizer, which would refuse it
+    CHECK_FALSE(has(sanitizer_request(ctx.setup, t), "--racecheck-num-workers"));
     // Whatever the tool, its own threads get room beyond the program's process limit: one per CPU.
-    CHECK(sanitizer_request(ctx, t).tool_threads >= 1);
+    CHECK(sanitizer_request(ctx.setup, t).tool_threads >= 1);
 }
 
 TEST_CASE("a run that needed a retry and then worked is scored in full, and says it was run again") {

@@ -171,208 +171,254 @@ TrustedSymbols load_trusted_symbols(const std::vector<std::string>& trusted_obje
     return t;
 }
 
-BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted) {
-    if (spec.rules.allowed_imports.empty())
-        throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
-    BuildResult r;
-    const std::string stage = real_path(spec.stage_dir);
-    if (stage.empty()) throw std::runtime_error("no stage folder " + spec.stage_dir);
-    const std::string priv = spec.private_dir.empty() ? stage + "/../audit" : spec.private_dir;
-    remove_tree(priv);
-    make_dirs(priv);
-    chmod(priv.c_str(), 0700);
+namespace {
 
+// Where one build happens: the stage (the sandbox's), the grader's private folder beside it, and
+// the compiler's folder of intermediate files inside the stage.
+struct BuildFolders {
+    std::string stage_dir;  // as the spec names it
+    std::string stage;      // its real path
+    std::string priv;
+    std::string keep;       // relative to the stage
+    // The compiler's messages with the build's own folders taken out.
+    std::string clean(std::string text) const {
+        text = replace_all(text, stage + "/", "");
+        text = replace_all(text, stage_dir + "/", "");
+        text = replace_all(text, keep + "/", "");
+        return replace_all(text, priv + "/", "");
+    }
+};
+
+BuildFolders make_build_folders(const BuildSpec& spec) {
+    BuildFolders f;
+    f.stage_dir = spec.stage_dir;
+    f.stage = real_path(spec.stage_dir);
+    if (f.stage.empty()) throw std::runtime_error("no stage folder " + spec.stage_dir);
+    f.priv = spec.private_dir.empty() ? f.stage + "/../audit" : spec.private_dir;
+    remove_tree(f.priv);
+    make_dirs(f.priv);
+    chmod(f.priv.c_str(), 0700);
     // The compiler's intermediate files go to a folder of a name the file cannot know, so that it
     // cannot include them (__has_include would make two runs of its preprocessing differ).
-    const std::string keep = "obj-" + random_hex(8);
-    const std::string source = spec.lab_dir + "/" + spec.topic_file;
-    RunResult mk = run_sandboxed(spec, {"mkdir", "-m", "700", keep}, priv + "/mkdir", 4096);
-    if (!mk.ok()) throw std::runtime_error("cannot make the compile's folder in " + stage + ": " + mk.describe() + " " + mk.err);
+    f.keep = "obj-" + random_hex(8);
+    RunResult mk = run_sandboxed(spec, {"mkdir", "-m", "700", f.keep}, f.priv + "/mkdir", 4096);
+    if (!mk.ok()) throw std::runtime_error("cannot make the compile's folder in " + f.stage + ": " + mk.describe() + " " + mk.err);
+    return f;
+}
 
+std::vector<std::string> compile_command(const BuildSpec& spec, const BuildFolders& f) {
     std::vector<std::string> compile = {spec.nvcc};
     compile.insert(compile.end(), spec.nvcc_flags.begin(), spec.nvcc_flags.end());
     // -fno-gnu-unique: template statics become weak symbols, which objcopy can make local.
     // -compress=false: the cubins stay readable (fatbinary compresses debug images otherwise).
     compile.insert(compile.end(), {"-I" + spec.lab_dir, "-Xcompiler", "-fno-gnu-unique", "-Xfatbin", "-compress=false",
-                                   "-MD", "-MF", keep + "/student.d", "--keep", "--keep-dir", keep, "-c", source, "-o",
-                                   keep + "/student.o"});
-    RunResult c = run_sandboxed(spec, compile, priv + "/compile", 64 << 10);
-    require_sandbox_ran(c, "the compiler");
-    auto clean = [&](std::string text) {
-        text = replace_all(text, stage + "/", "");
-        text = replace_all(text, spec.stage_dir + "/", "");
-        text = replace_all(text, keep + "/", "");
-        return replace_all(text, priv + "/", "");
-    };
-    const std::string messages = clean(c.out + c.err);
+                                   "-MD", "-MF", f.keep + "/student.d", "--keep", "--keep-dir", f.keep, "-c",
+                                   spec.lab_dir + "/" + spec.topic_file, "-o", f.keep + "/student.o"});
+    return compile;
+}
 
+// What the compile may read: the staged headers, the system's and the toolkit's, its own file.
+IncludeRules include_rules(const BuildSpec& spec, const BuildFolders& f) {
     IncludeRules inc;
-    inc.compile_dir = stage;
-    inc.own_file = real_path(stage + "/" + source);
+    inc.compile_dir = f.stage;
+    inc.own_file = real_path(f.stage + "/" + spec.lab_dir + "/" + spec.topic_file);
     for (const std::string& dir : {std::string("common"), spec.lab_dir})
-        for (const std::string& f : list_dir(stage + "/" + dir)) {
-            const std::string p = real_path(stage + "/" + dir + "/" + f);
+        for (const std::string& name : list_dir(f.stage + "/" + dir)) {
+            const std::string p = real_path(f.stage + "/" + dir + "/" + name);
             struct stat st;
             if (!p.empty() && p != inc.own_file && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) inc.staged_headers.insert(p);
         }
     inc.system_roots = spec.system_include_roots;
     inc.system_roots.push_back(spec.cuda_home);
+    return inc;
+}
 
-    std::vector<std::string> keep_files = list_dir(stage + "/" + keep);
-    auto asm_findings = [&]() {
-        std::vector<Finding> found;
-        for (const std::string& f : keep_files)
-            if (ends_with(f, ".cudafe1.cpp")) {
-                std::vector<Finding> a = audit_host_asm(host_asm_statements(read_file(stage + "/" + keep + "/" + f)), inc);
-                found.insert(found.end(), a.begin(), a.end());
-            }
-        return found;
-    };
+void append(std::vector<Finding>& found, const std::vector<Finding>& more) { found.insert(found.end(), more.begin(), more.end()); }
 
-    if (!c.ok()) {
-        // Before any message is shown: what did the compile read, and did the assembler see host
-        // assembly (whose .include would quote a file in its errors)? The compiler deletes a failed
-        // pass's output, so the preprocessing is run again, each pass to a file of the grader's.
-        std::vector<Finding> found;
-        bool verified = true;
-        std::vector<std::string> dry = compile;
-        dry.push_back("--dryrun");
-        RunResult d = run_sandboxed(spec, dry, priv + "/dryrun", 1 << 20);
-        std::vector<std::vector<std::string>> passes = preprocess_commands(d.err + d.out);
-        if (!d.ok() || passes.empty()) verified = false;
-        for (size_t k = 0; verified && k < passes.size(); ++k) {
-            const std::string out = priv + "/pass" + std::to_string(k);
-            RunResult p = run_sandboxed(spec, passes[k], out, 4096);
-            if (p.timed_out || !p.started) verified = false;
-            PreprocessedText pre = parse_preprocessed(read_file(out + ".out"));
-            std::vector<Finding> f = audit_includes(pre.includes, inc);
-            found.insert(found.end(), f.begin(), f.end());
-            unlink((out + ".out").c_str());
-        }
-        std::vector<Finding> a = asm_findings();
-        found.insert(found.end(), a.begin(), a.end());
-        if (!found.empty()) {
-            r.rejected = first_findings(found);
-            return r;
-        }
-        if (c.timed_out) {
-            r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s";
-        } else {
-            r.rejected = "compile error (" + c.describe() + ")";
-        }
-        r.compiler_output = verified ? messages
-                                     : "(the compiler's messages are not shown: the grader could not check which files "
-                                       "the failed compilation read)";
-        return r;
-    }
-    r.compiled = true;
-    r.compiler_output = messages;
-
-    // ---- the compiler's view: what it read, the file's own identifiers, host assembly ----
+// The host assembly the compiler's host files hold (their .include would quote a file).
+std::vector<Finding> host_asm_findings(const BuildFolders& f, const std::vector<std::string>& keep_files, const IncludeRules& inc) {
     std::vector<Finding> found;
-    std::vector<Identifier> identifiers;
-    int passes = 0;
-    for (const std::string& f : keep_files) {
-        if (!ends_with(f, ".ii")) continue;
-        ++passes;
-        PreprocessedText pre = parse_preprocessed(read_file(stage + "/" + keep + "/" + f));
-        std::vector<Finding> inc_found = audit_includes(pre.includes, inc);
-        found.insert(found.end(), inc_found.begin(), inc_found.end());
-        identifiers.insert(identifiers.end(), pre.own_identifiers.begin(), pre.own_identifiers.end());
+    for (const std::string& name : keep_files)
+        if (ends_with(name, ".cudafe1.cpp"))
+            append(found, audit_host_asm(host_asm_statements(read_file(f.stage + "/" + f.keep + "/" + name)), inc));
+    return found;
+}
+
+// A failed compile: before any message is shown, what did it read, and did the assembler see host
+// assembly (whose .include would quote a file in its errors)? The compiler deletes a failed
+// pass's output, so the preprocessing is run again, each pass to a file of the grader's.
+BuildResult failed_compile(const BuildSpec& spec, const BuildFolders& f, const std::vector<std::string>& compile, const RunResult& c,
+                           const IncludeRules& inc, const std::vector<std::string>& keep_files) {
+    BuildResult r;
+    std::vector<Finding> found;
+    bool verified = true;
+    std::vector<std::string> dry = compile;
+    dry.push_back("--dryrun");
+    RunResult d = run_sandboxed(spec, dry, f.priv + "/dryrun", 1 << 20);
+    std::vector<std::vector<std::string>> passes = preprocess_commands(d.err + d.out);
+    if (!d.ok() || passes.empty()) verified = false;
+    for (size_t k = 0; verified && k < passes.size(); ++k) {
+        const std::string out = f.priv + "/pass" + std::to_string(k);
+        RunResult p = run_sandboxed(spec, passes[k], out, 4096);
+        if (p.timed_out || !p.started) verified = false;
+        PreprocessedText pre = parse_preprocessed(read_file(out + ".out"));
+        append(found, audit_includes(pre.includes, inc));
+        unlink((out + ".out").c_str());
     }
-    std::vector<Finding> id_found = audit_identifiers(identifiers, spec.rules.forbid_symbols);
-    found.insert(found.end(), id_found.begin(), id_found.end());
-    if (found.empty()) {  // a second view of the same reads: only when the line markers showed nothing
-        std::vector<std::string> deps = parse_depfile(read_file(stage + "/" + keep + "/student.d"));
-        std::vector<Finding> dep_found = audit_dependencies(deps, inc);
-        found.insert(found.end(), dep_found.begin(), dep_found.end());
-    }
-    std::vector<Finding> asm_found = asm_findings();
-    found.insert(found.end(), asm_found.begin(), asm_found.end());
-    const bool host_unit = std::any_of(keep_files.begin(), keep_files.end(),
-                                       [](const std::string& f) { return ends_with(f, ".cudafe1.cpp"); });
-    if (passes == 0 || !host_unit)
-        found.push_back({"object", "the grader could not read the compiler's intermediate files"});
+    append(found, host_asm_findings(f, keep_files, inc));
     if (!found.empty()) {
         r.rejected = first_findings(found);
         return r;
     }
+    if (c.timed_out) {
+        r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s";
+    } else {
+        r.rejected = "compile error (" + c.describe() + ")";
+    }
+    r.compiler_output = verified ? f.clean(c.out + c.err)
+                                 : "(the compiler's messages are not shown: the grader could not check which files "
+                                   "the failed compilation read)";
+    return r;
+}
 
-    // ---- the object: a private copy, so that what is audited is what is linked ----
-    const std::string object = priv + "/student.o";
-    write_file(object, read_file(stage + "/" + keep + "/student.o"));
+// The compiler's view of a compile that worked: what it read, the file's own identifiers, host
+// assembly.
+std::vector<Finding> compiler_view_findings(const BuildSpec& spec, const BuildFolders& f, const IncludeRules& inc,
+                                            const std::vector<std::string>& keep_files) {
+    std::vector<Finding> found;
+    std::vector<Identifier> identifiers;
+    int passes = 0;
+    for (const std::string& name : keep_files) {
+        if (!ends_with(name, ".ii")) continue;
+        ++passes;
+        PreprocessedText pre = parse_preprocessed(read_file(f.stage + "/" + f.keep + "/" + name));
+        append(found, audit_includes(pre.includes, inc));
+        identifiers.insert(identifiers.end(), pre.own_identifiers.begin(), pre.own_identifiers.end());
+    }
+    append(found, audit_identifiers(identifiers, spec.rules.forbid_symbols));
+    if (found.empty()) {  // a second view of the same reads: only when the line markers showed nothing
+        std::vector<std::string> deps = parse_depfile(read_file(f.stage + "/" + f.keep + "/student.d"));
+        append(found, audit_dependencies(deps, inc));
+    }
+    append(found, host_asm_findings(f, keep_files, inc));
+    const bool host_unit = std::any_of(keep_files.begin(), keep_files.end(),
+                                       [](const std::string& name) { return ends_with(name, ".cudafe1.cpp"); });
+    if (passes == 0 || !host_unit)
+        found.push_back({"object", "the grader could not read the compiler's intermediate files"});
+    return found;
+}
+
+// The object's own findings: what it defines and imports, its device code, direct system calls,
+// its sections and start-up code. Fills `kernels` with its kernels.
+std::vector<Finding> object_findings(const BuildSpec& spec, const TrustedSymbols& trusted, const std::string& object,
+                                     const std::vector<ElfSymbol>& symbols, const std::string& priv, std::set<std::string>& kernels) {
+    std::vector<Finding> found;
+    std::string error;
+    if (!fatbin_kernels(object, priv, kernels, error))
+        found.push_back({"object", "the grader cannot read the file's device code (" + error + ")"});
+    append(found, audit_definitions(symbols, kernels, trusted.interface, trusted.kernels));
+    std::set<std::string> renamed;
+    for (const auto& rn : spec.import_renames) renamed.insert(rn.first);
+    append(found, audit_imports(symbols, spec.rules, renamed));
+    append(found, audit_forbidden_definitions(symbols, kernels, spec.rules.forbid_symbols));
+    for (const std::string& s : system_call_instructions(tool_output({"objdump", "-dw", "--no-show-raw-insn", object}, priv)))
+        found.push_back({"syscall", "host code makes a system call directly (" + s +
+                                        "): the grader allows system calls only through the C library functions it lists"});
+    const std::vector<Section> sections = parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv));
+    append(found, audit_sections(sections));
+    append(found, audit_startup_code(parse_readelf_relocations(tool_output({"readelf", "-rW", object}, priv)), symbols, sections));
+    return found;
+}
+
+// Localize: only the interface stays global; the CUDA copies go to the shims. Returns the final
+// object; `found` says what is still wrong with it.
+std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const std::string& object, const std::vector<ElfSymbol>& symbols,
+                     const std::string& priv, std::vector<Finding>& found) {
+    const std::string local = priv + "/student.local.o", final_object = priv + "/student.final.o";
+    std::string keep_list;
+    for (const std::string& s : symbols_to_keep_global(symbols, trusted.interface)) keep_list += s + "\n";
+    write_file(priv + "/keep-global.txt", keep_list);
+    // Without their COMDAT groups the file's template instances stay its own: a group the
+    // harness also has would otherwise be dropped from the file, leaving its calls nowhere.
+    tool_output({"objcopy", "--keep-global-symbols=" + priv + "/keep-global.txt", "-R", ".group", object, local}, priv);
+    std::vector<std::pair<std::string, std::string>> renames = renames_to_apply(symbols, spec.import_renames);
+    if (renames.empty()) {
+        write_file(final_object, read_file(local));
+    } else {
+        std::string lines;
+        for (const auto& rn : renames) lines += rn.first + " " + rn.second + "\n";
+        write_file(priv + "/renames.txt", lines);
+        tool_output({"objcopy", "--redefine-syms=" + priv + "/renames.txt", local, final_object}, priv);
+    }
+    found = check_localized(object_symbols(final_object, priv), trusted.interface, spec.import_renames);
+    return final_object;
+}
+
+// The link, outside the sandbox: nothing of the student's runs.
+RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv) {
+    std::vector<std::string> link = {spec.nvcc};
+    link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
+    link.insert(link.end(), {"-o", spec.output_program});
+    link.insert(link.end(), spec.trusted_objects.begin(), spec.trusted_objects.end());
+    link.push_back(final_object);
+    link.insert(link.end(), spec.ldlibs.begin(), spec.ldlibs.end());
+    return run_trusted(link, priv, spec.compile_timeout_s, priv);
+}
+
+// A compiled file that passed the compiler's view: its object audited (a private copy, so that
+// what is audited is what is linked), localized and linked. `r` is compiled already.
+void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, BuildResult& r) {
+    const std::string object = f.priv + "/student.o";
+    write_file(object, read_file(f.stage + "/" + f.keep + "/student.o"));
     try {
-        std::vector<ElfSymbol> symbols = object_symbols(object, priv);
-        std::string error;
-        if (!fatbin_kernels(object, priv, r.kernels, error))
-            found.push_back({"object", "the grader cannot read the file's device code (" + error + ")"});
-        std::vector<Finding> f = audit_definitions(symbols, r.kernels, trusted.interface, trusted.kernels);
-        found.insert(found.end(), f.begin(), f.end());
-        std::set<std::string> renamed;
-        for (const auto& rn : spec.import_renames) renamed.insert(rn.first);
-        f = audit_imports(symbols, spec.rules, renamed);
-        found.insert(found.end(), f.begin(), f.end());
-        f = audit_forbidden_definitions(symbols, r.kernels, spec.rules.forbid_symbols);
-        found.insert(found.end(), f.begin(), f.end());
-        for (const std::string& s :
-             system_call_instructions(tool_output({"objdump", "-dw", "--no-show-raw-insn", object}, priv)))
-            found.push_back({"syscall", "host code makes a system call directly (" + s +
-                                            "): the grader allows system calls only through the C library functions it lists"});
-        const std::vector<Section> sections = parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv));
-        f = audit_sections(sections);
-        found.insert(found.end(), f.begin(), f.end());
-        f = audit_startup_code(parse_readelf_relocations(tool_output({"readelf", "-rW", object}, priv)), symbols, sections);
-        found.insert(found.end(), f.begin(), f.end());
+        const std::vector<ElfSymbol> symbols = object_symbols(object, f.priv);
+        std::vector<Finding> found = object_findings(spec, trusted, object, symbols, f.priv, r.kernels);
+        if (found.empty()) {
+            const std::string final_object = localize(spec, trusted, object, symbols, f.priv, found);
+            if (found.empty()) {
+                RunResult l = link_program(spec, final_object, f.priv);
+                if (!l.ok()) {
+                    r.rejected = "link error (" + l.describe() + ")";
+                    r.compiler_output = f.clean(l.out + l.err);
+                    r.kernels.clear();
+                    return;
+                }
+            }
+        }
         if (!found.empty()) {
             r.rejected = first_findings(found);
             r.kernels.clear();
-            return r;
-        }
-
-        // ---- localize: only the interface stays global; the CUDA copies go to the shims ----
-        const std::string local = priv + "/student.local.o", final_object = priv + "/student.final.o";
-        std::string keep_list;
-        for (const std::string& s : symbols_to_keep_global(symbols, trusted.interface)) keep_list += s + "\n";
-        write_file(priv + "/keep-global.txt", keep_list);
-        // Without their COMDAT groups the file's template instances stay its own: a group the
-        // harness also has would otherwise be dropped from the file, leaving its calls nowhere.
-        tool_output({"objcopy", "--keep-global-symbols=" + priv + "/keep-global.txt", "-R", ".group", object, local}, priv);
-        std::vector<std::pair<std::string, std::string>> renames = renames_to_apply(symbols, spec.import_renames);
-        if (renames.empty()) {
-            write_file(final_object, read_file(local));
-        } else {
-            std::string lines;
-            for (const auto& rn : renames) lines += rn.first + " " + rn.second + "\n";
-            write_file(priv + "/renames.txt", lines);
-            tool_output({"objcopy", "--redefine-syms=" + priv + "/renames.txt", local, final_object}, priv);
-        }
-        f = check_localized(object_symbols(final_object, priv), trusted.interface, spec.import_renames);
-        if (!f.empty()) {
-            r.rejected = first_findings(f);
-            r.kernels.clear();
-            return r;
-        }
-
-        // ---- link, outside the sandbox: nothing of the student's runs ----
-        std::vector<std::string> link = {spec.nvcc};
-        link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
-        link.insert(link.end(), {"-o", spec.output_program});
-        link.insert(link.end(), spec.trusted_objects.begin(), spec.trusted_objects.end());
-        link.push_back(final_object);
-        link.insert(link.end(), spec.ldlibs.begin(), spec.ldlibs.end());
-        RunResult l = run_trusted(link, priv, spec.compile_timeout_s, priv);
-        if (!l.ok()) {
-            r.rejected = "link error (" + l.describe() + ")";
-            r.compiler_output = clean(l.out + l.err);
-            r.kernels.clear();
-            return r;
+            return;
         }
     } catch (const std::runtime_error& e) {
-        r.rejected = std::string("the grader could not audit the compiled file: ") + clean(e.what());
+        r.rejected = std::string("the grader could not audit the compiled file: ") + f.clean(e.what());
         r.kernels.clear();
-        return r;
+        return;
     }
     r.ok = true;
+}
+
+}  // namespace
+
+BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted) {
+    if (spec.rules.allowed_imports.empty())
+        throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
+    const BuildFolders f = make_build_folders(spec);
+    const std::vector<std::string> compile = compile_command(spec, f);
+    RunResult c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10);
+    require_sandbox_ran(c, "the compiler");
+    const IncludeRules inc = include_rules(spec, f);
+    const std::vector<std::string> keep_files = list_dir(f.stage + "/" + f.keep);
+    if (!c.ok()) return failed_compile(spec, f, compile, c, inc, keep_files);
+    BuildResult r;
+    r.compiled = true;
+    r.compiler_output = f.clean(c.out + c.err);
+    const std::vector<Finding> found = compiler_view_findings(spec, f, inc, keep_files);
+    if (!found.empty()) {
+        r.rejected = first_findings(found);
+        return r;
+    }
+    audit_and_link(spec, trusted, f, r);
     return r;
 }
 

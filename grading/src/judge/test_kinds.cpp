@@ -27,12 +27,12 @@ bool any_kernel_of(const std::vector<KernelSpan>& ran, const std::set<std::strin
 }
 
 std::string hint_for(const GradingContext& ctx, const GradedProgram& s, const std::string& variant) {
-    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.cfg.lab, variant);
+    return cudalabs::todo_hint(s.source_copy, s.file, "lab" + ctx.setup.cfg.lab, variant);
 }
 
 // The verifier's note without the harness's pointer into the source (the feedback adds it).
 std::string short_note(const GradingContext& ctx, const std::string& note) {
-    std::string n = replace_all(note, ctx.priv + "/", "");
+    std::string n = replace_all(note, ctx.worker.priv + "/", "");
     size_t semi = n.find("; see TODO");
     return semi == std::string::npos ? n : n.substr(0, semi);
 }
@@ -58,8 +58,8 @@ bool output_lost(const VerifiedRun& v) {
 VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
                          unsigned long long seed, std::string* log = nullptr) {
     VerifiedRun v;
-    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
-        pause_before(ctx.retry, attempt);
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
         v = VerifiedRun();
         v.pr = run_student(ctx, req, log);
         if (!v.pr.channel_complete) {
@@ -70,105 +70,129 @@ VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::
         if (!output_lost(v)) return v;
     }
     throw GraderError("a run that ended cleanly, with all its results, still missed an output when verified, in all " +
-                      std::to_string(ctx.retry.attempts()) + " attempts (the grader's storage?)");
+                      std::to_string(ctx.setup.retry.attempts()) + " attempts (the grader's storage?)");
+}
+
+}  // namespace
+
+namespace {
+
+// What a correctness test has found so far, over its trials and variants.
+struct CorrectnessTally {
+    std::ostringstream out;
+    size_t rows_total = 0, rows_passed = 0;
+    std::string cheated;  // the first row that cheats the test (judge.h): then it scores 0
+    std::map<std::string, std::pair<int, int>> trials;  // variant/size -> (trials passed, failed)
+    // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
+    std::map<std::string, std::string> stopped;
+};
+
+// Judges each row of variant `v` that the verifier gave a verdict on; returns how many passed.
+size_t judge_variant_rows(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& v,
+                          const VerifiedRun& verified, bool kernel_rule, CorrectnessTally& tally) {
+    size_t passed_here = 0;
+    for (const RowVerdict& row : verified.rows) {
+        if (row.variant != v) continue;
+        RowEvidence e;
+        e.size = row.size;
+        e.verified = row.status == "PASS";
+        e.verifier_note = short_note(ctx, row.note);
+        if (const CaseEvidence* c = verified.pr.find(v, row.size)) {
+            e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
+            if (const KernelSpan* k = ctx.setup.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
+            e.transfers = c->transfers;
+        }
+        RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
+        ++tally.rows_total;
+        passed_here += j.passed;
+        tally.rows_passed += j.passed;
+        auto& count = tally.trials[v + "/" + row.size];
+        (j.passed ? count.first : count.second) += 1;
+        if (!j.passed) tally.out << "  FAIL at size " << row.size << ": " << j.why << "\n";
+        if (j.cheats && tally.cheated.empty()) tally.cheated = v + " at size " + row.size;
+    }
+    return passed_here;
+}
+
+// One trial of variant `v` at `sizes`: run with guard zones, verified, each row judged.
+void run_correctness_variant(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, int trial, unsigned long long seed,
+                             const std::vector<std::string>& sizes, const std::string& v, CorrectnessTally& tally) {
+    std::ostringstream& out = tally.out;
+    const std::string size_list = join(sizes, ",");
+    if (tally.stopped.count(v)) {
+        out << "trial " << trial + 1 << ", " << v << ": not run again (" << tally.stopped[v] << ")\n";
+        tally.rows_total += sizes.size();
+        return;
+    }
+    const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
+    // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
+    // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
+    RunRequest req;
+    req.program = s.program;
+    req.args = {"--variant", v, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1", "--guard-buffers"};
+    req.workdir = s.run_dir;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    req.trace = kernel_rule;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
+    const ProgramRun& pr = verified.pr;
+    out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
+    if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
+    if (pr.run.timed_out) tally.stopped.emplace(v, "it timed out");
+    const std::string fate = program_fate(pr.run);
+    if (!fate.empty()) out << "  " << fate << "\n";
+    if (!verified.judged) {
+        out << "  " << verified.problem << "\n";
+        tally.stopped.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
+        tally.rows_total += sizes.size();
+        for (const std::string& size : sizes) tally.trials[v + "/" + size].second += 1;
+        return;
+    }
+    const size_t passed_here = judge_variant_rows(ctx, s, t, v, verified, kernel_rule, tally);
+    // A size the verdict left out counts as failed.
+    size_t judged_here = 0;
+    for (const RowVerdict& row : verified.rows) judged_here += row.variant == v;
+    if (judged_here < sizes.size()) tally.rows_total += sizes.size() - judged_here;
+    out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
+    if (passed_here == 0) tally.stopped.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
+    if (passed_here < sizes.size()) {
+        const std::string hint = hint_for(ctx, s, v);
+        if (!hint.empty()) out << "  " << hint << "\n";
+    }
+}
+
+// The test's score from its rows (all or nothing, or each row's share; 0 for a cheat), and what
+// changed between trials.
+void score_correctness(const TestSpec& t, CorrectnessTally& tally, TestResult& res) {
+    std::ostringstream& out = tally.out;
+    const bool all = tally.rows_total > 0 && tally.rows_passed == tally.rows_total;
+    if (t.all_or_nothing) res.score = all ? t.points : 0;
+    else res.score = tally.rows_total ? t.points * static_cast<double>(tally.rows_passed) / static_cast<double>(tally.rows_total) : 0;
+    if (!tally.cheated.empty()) {
+        res.score = 0;
+        out << "this test scores 0: the result of " << tally.cheated << " (above) did not follow its own inputs, or was made by "
+            << "other means than this test allows, so no size of it counts\n";
+    }
+    std::vector<std::string> flaky;
+    for (const auto& [key, count] : tally.trials)
+        if (count.first > 0 && count.second > 0) flaky.push_back(key);
+    if (!flaky.empty())
+        out << "passed in one trial and failed in another: " << join(flaky, " ")
+            << " (a result that changes from run to run points to a race)\n";
+    res.output = out.str();
 }
 
 }  // namespace
 
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
-    std::ostringstream out;
-    size_t rows_total = 0, rows_passed = 0;
-    std::string cheated;  // the first row that cheats the test (judge.h): then it scores 0
-    std::map<std::string, std::pair<int, int>> tally;  // variant/size -> (trials passed, failed)
-    // Variants that hung, or failed every size, are not run again (emplace keeps the first reason).
-    std::map<std::string, std::string> stopped;
-    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
-    const bool kernel_rule = t.require_kernels && ctx.trace_ok;
-    const std::string outputs = ctx.priv + "/outputs";
+    CorrectnessTally tally;
     for (int trial = 0; trial < t.trials; ++trial) {
-        const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, trial);
+        const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, trial);
         const std::vector<std::string> sizes = sizes_for(t, seed);
-        const std::string size_list = join(sizes, ",");
-        for (const std::string& v : t.variants) {
-            if (stopped.count(v)) {
-                out << "trial " << trial + 1 << ", " << v << ": not run again (" << stopped[v] << ")\n";
-                rows_total += sizes.size();
-                continue;
-            }
-            // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
-            // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
-            RunRequest req;
-            req.program = s.program;
-            req.args = {"--variant", v, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1", "--guard-buffers"};
-            req.workdir = s.run_dir;
-            req.outputs_dir = outputs;
-            req.trace = kernel_rule;
-            req.timeout_s = timeout;
-            VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
-            const ProgramRun& pr = verified.pr;
-            const std::vector<RowVerdict>& rows = verified.rows;
-            out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
-            if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
-            if (pr.run.timed_out) stopped.emplace(v, "it timed out");
-            const std::string fate = program_fate(pr.run);
-            if (!fate.empty()) out << "  " << fate << "\n";
-            const std::string& problem = verified.problem;
-            if (!verified.judged) {
-                out << "  " << problem << "\n";
-                stopped.emplace(v, "no verdict in trial " + std::to_string(trial + 1));
-                rows_total += sizes.size();
-                for (const std::string& size : sizes) tally[v + "/" + size].second += 1;
-                continue;
-            }
-            size_t passed_here = 0;
-            for (const RowVerdict& row : rows) {
-                if (row.variant != v) continue;
-                RowEvidence e;
-                e.size = row.size;
-                e.verified = row.status == "PASS";
-                e.verifier_note = short_note(ctx, row.note);
-                if (const CaseEvidence* c = pr.find(v, row.size)) {
-                    e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
-                    if (const KernelSpan* k = ctx.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
-                    e.transfers = c->transfers;
-                }
-                RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
-                ++rows_total;
-                passed_here += j.passed;
-                rows_passed += j.passed;
-                auto& count = tally[v + "/" + row.size];
-                (j.passed ? count.first : count.second) += 1;
-                if (!j.passed) out << "  FAIL at size " << row.size << ": " << j.why << "\n";
-                if (j.cheats && cheated.empty()) cheated = v + " at size " + row.size;
-            }
-            // A size the verdict left out counts as failed.
-            size_t judged_here = 0;
-            for (const RowVerdict& row : rows) judged_here += row.variant == v;
-            if (judged_here < sizes.size()) rows_total += sizes.size() - judged_here;
-            out << "  " << passed_here << " of " << sizes.size() << " sizes passed\n";
-            if (passed_here == 0) stopped.emplace(v, "every size failed in trial " + std::to_string(trial + 1));
-            if (passed_here < sizes.size()) {
-                const std::string hint = hint_for(ctx, s, v);
-                if (!hint.empty()) out << "  " << hint << "\n";
-            }
-        }
+        for (const std::string& v : t.variants) run_correctness_variant(ctx, s, t, trial, seed, sizes, v, tally);
     }
-    const bool all = rows_total > 0 && rows_passed == rows_total;
-    if (t.all_or_nothing) res.score = all ? t.points : 0;
-    else res.score = rows_total ? t.points * static_cast<double>(rows_passed) / static_cast<double>(rows_total) : 0;
-    if (!cheated.empty()) {
-        res.score = 0;
-        out << "this test scores 0: the result of " << cheated << " (above) did not follow its own inputs, or was made by "
-            << "other means than this test allows, so no size of it counts\n";
-    }
-    std::vector<std::string> flaky;
-    for (const auto& [key, count] : tally)
-        if (count.first > 0 && count.second > 0) flaky.push_back(key);
-    if (!flaky.empty())
-        out << "passed in one trial and failed in another: " << join(flaky, " ")
-            << " (a result that changes from run to run points to a race)\n";
-    res.output = out.str();
+    score_correctness(t, tally, res);
     return res;
 }
 
@@ -184,18 +208,18 @@ constexpr int kRacecheckWorkers = 4;
 long cpus() { return static_cast<long>(std::max(1u, std::thread::hardware_concurrency())); }
 }  // namespace
 
-RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
+RunRequest sanitizer_request(const GradingSetup& setup, const TestSpec& t) {
     RunRequest req;
-    req.prefix = {ctx.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
+    req.prefix = {setup.info.cuda_home + "/bin/compute-sanitizer", "--tool", t.tool, "--error-exitcode", std::to_string(kSanitizerErrorExit),
                   "--print-limit", "20", "--log-file", "/proc/self/fd/" + std::to_string(kSanitizerLogFd)};
     const bool workers_set = std::any_of(t.tool_options.begin(), t.tool_options.end(),
                                          [](const std::string& o) { return o.rfind("--racecheck-num-workers", 0) == 0; });
-    if (t.tool == "racecheck" && ctx.racecheck_workers_option && !workers_set)
+    if (t.tool == "racecheck" && setup.racecheck_workers_option && !workers_set)
         req.prefix.insert(req.prefix.end(), {"--racecheck-num-workers", std::to_string(kRacecheckWorkers)});
     req.prefix.insert(req.prefix.end(), t.tool_options.begin(), t.tool_options.end());
     req.tool_threads = cpus();
     req.trace = false;
-    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * ctx.rubric.run_timeout_s;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : 4 * setup.rubric.run_timeout_s;
     req.log_fd_target = kSanitizerLogFd;
     return req;
 }
@@ -203,17 +227,17 @@ RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t) {
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
-    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
+    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> sizes = sizes_for(t, seed);
     const std::string size_list = join(sizes, ","), variant_list = join(t.variants, ",");
     // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
     // folder; its exit status (kSanitizerErrorExit when it found errors) is the verdict, the
     // report the explanation: the two must agree.
-    RunRequest req = sanitizer_request(ctx, t);
+    RunRequest req = sanitizer_request(ctx.setup, t);
     req.program = s.program;
     req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
     req.workdir = s.run_dir;
-    req.outputs_dir = ctx.priv + "/outputs";
+    req.outputs_dir = ctx.worker.priv + "/outputs";
     std::string report;
     VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
     const ProgramRun& pr = checked.pr;
@@ -265,99 +289,121 @@ TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
     return t;
 }
 
+// The reference's timed run of one round, as a trusted program beside the student's; the figures
+// its --json names (the copy bandwidth, variant v's bytes and flops) go into `evidence`.
+TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, int round,
+                         PerformanceEvidence& evidence) {
+    const std::string& v = t.variants[0];
+    const std::string reference_json = ctx.worker.priv + "/reference.json";
+    RunRequest req;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    req.program = ctx.setup.info.sol;
+    req.args = args;
+    req.args.insert(req.args.end(), {"--json", reference_json});
+    req.workdir = ctx.worker.priv + "/reference";
+    req.sandboxed = false;
+    unlink(reference_json.c_str());  // never an earlier test's figures
+    // The reference must run: when it cannot, that is the grader's failure (GraderError).
+    ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
+    const TimedRun timed = timed_run(pr, ctx.setup.sol_kernels);
+    try {
+        nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
+        evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
+        for (const auto& row : j["results"])
+            if (row["variant"] == v) {
+                if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
+                if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
+            }
+    } catch (const std::exception&) {
+    }
+    return timed;
+}
+
+// Whether a student's timed run may be timed: it ended well, every repetition's output was right,
+// and it obeyed the copy and kernel rules of the correctness runs. Else `problem` says why not.
+bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const VerifiedRun& verified,
+                      std::string& problem) {
+    const ProgramRun& pr = verified.pr;
+    const std::string fate = program_fate(pr.run);
+    problem = verified.problem;
+    bool ok = pr.channel_complete && verified.judged;
+    if (ok && !fate.empty()) {
+        ok = false;
+        problem = fate;
+    } else if (ok) {
+        for (const RowVerdict& row : verified.rows)
+            if (ok && row.status != "PASS") {
+                ok = false;
+                problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
+            }
+        if (ok && !pr.run.ok()) {
+            ok = false;
+            problem = "your program reported a failed check in the timed run (" + pr.run.describe() + ")";
+        }
+    }
+    // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
+    // the result, or a copy engine that moves it, would be timed as nothing; and so is a
+    // library's kernel, whose time is not the file's.
+    for (const CaseEvidence& c : pr.cases) {
+        if (ok)
+            if (const HostTransfer* bad = forbidden_transfer(c.transfers, t.host_transfers)) {
+                ok = false;
+                problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
+                          "must be done by your kernels";
+            }
+        if (ok && ctx.setup.foreign_kernel_rule)
+            if (const KernelSpan* k = foreign_kernel(c, s.kernels)) {
+                ok = false;
+                problem = "a kernel your file did not compile ran while it was timed (" + k->name + "): here the work must be "
+                          "done by your kernels";
+            }
+    }
+    return ok;
+}
+
+// The student's timed run of one round, in the sandbox: what the timed repetitions produced is
+// judged like any output (a repetition that did no work leaves its output poisoned, and a
+// replayed result is not this one's). False, with `problem`, when it cannot be timed.
+bool student_round(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args,
+                   unsigned long long seed, int round, TimedRun& timed, std::ostringstream& out, std::string& problem) {
+    RunRequest req;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    req.program = s.program;
+    req.args = args;
+    req.workdir = s.run_dir;
+    VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed);
+    timed = timed_run(verified.pr, s.kernels);
+    if (!verified.pr.retry_note.empty()) out << "round " << round + 1 << ": " << verified.pr.retry_note << "\n";
+    return timed_run_counts(ctx, s, t, verified, problem);
+}
+
 }  // namespace
 
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
-    if (!ctx.trace_ok) {
+    if (!ctx.setup.trace_ok) {
         res.output = "not timed: the grader ran without its kernel trace (CUPTI); ask your instructor";
         return res;
     }
     const std::string& v = t.variants[0];
     const std::string& size = t.sizes[0];
-    const unsigned long long seed = derive_seed(ctx.cfg.seed, t.id, 0);
-    const double timeout = t.timeout_s > 0 ? t.timeout_s : ctx.rubric.run_timeout_s;
+    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> args = {"--variant", v, "--size", size, "--seed", std::to_string(seed), "--reps", std::to_string(t.reps)};
-    const std::string outputs = ctx.priv + "/outputs", reference_json = ctx.priv + "/reference.json";
     PerformanceEvidence evidence;
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;
         for (int k = 0; k < 2; ++k) {
             // Alternate who goes first, so that clocks warming up or throttling favour no one.
             const bool student = (k == 0) == (round % 2 == 1);
-            RunRequest req;
-            req.timeout_s = timeout;
-            req.outputs_dir = outputs;
-            if (student) {
-                req.program = s.program;
-                req.args = args;
-                req.workdir = s.run_dir;
-            } else {
-                req.program = ctx.info.sol;
-                req.args = args;
-                req.args.insert(req.args.end(), {"--json", reference_json});
-                req.workdir = ctx.priv + "/reference";
-                req.sandboxed = false;
-            }
             if (!student) {
-                unlink(reference_json.c_str());  // never an earlier test's figures
-                // The reference must run: when it cannot, that is the grader's failure (GraderError).
-                ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
-                r.reference = timed_run(pr, ctx.sol_kernels);
-                try {
-                    nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
-                    evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
-                    for (const auto& row : j["results"])
-                        if (row["variant"] == v) {
-                            if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
-                            if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
-                        }
-                } catch (const std::exception&) {
-                }
+                r.reference = reference_round(ctx, t, args, round, evidence);
                 continue;
             }
-            // What the timed repetitions produced is judged like any output: a repetition that
-            // did no work leaves its output poisoned, and a replayed result is not this one's.
-            VerifiedRun verified = run_verified(ctx, req, v, size, seed);
-            const ProgramRun& pr = verified.pr;
-            r.student = timed_run(pr, s.kernels);
-            if (!pr.retry_note.empty()) out << "round " << round + 1 << ": " << pr.retry_note << "\n";
-            const std::string fate = program_fate(pr.run);
-            std::string problem = verified.problem;
-            bool ok = pr.channel_complete && verified.judged;
-            if (ok && !fate.empty()) {
-                ok = false;
-                problem = fate;
-            } else if (ok) {
-                for (const RowVerdict& row : verified.rows)
-                    if (ok && row.status != "PASS") {
-                        ok = false;
-                        problem = "the timed run's result was wrong: " + short_note(ctx, row.note);
-                    }
-                if (ok && !pr.run.ok()) {
-                    ok = false;
-                    problem = "your program reported a failed check in the timed run (" + pr.run.describe() + ")";
-                }
-            }
-            // The timed run obeys the same copy rule as the correctness runs: a CPU that computes
-            // the result, or a copy engine that moves it, would be timed as nothing; and so is a
-            // library's kernel, whose time is not the file's.
-            for (const CaseEvidence& c : pr.cases) {
-                if (ok)
-                    if (const HostTransfer* bad = forbidden_transfer(c.transfers, t.host_transfers)) {
-                        ok = false;
-                        problem = "your code copied data (" + bad->api + ", " + bad->direction + ") while it was timed: here the work "
-                                  "must be done by your kernels";
-                    }
-                if (ok && ctx.foreign_kernel_rule)
-                    if (const KernelSpan* k = foreign_kernel(c, s.kernels)) {
-                        ok = false;
-                        problem = "a kernel your file did not compile ran while it was timed (" + k->name + "): here the work must be "
-                                  "done by your kernels";
-                    }
-            }
-            if (!ok) {
+            std::string problem;
+            if (!student_round(ctx, s, t, args, seed, round, r.student, out, problem)) {
                 out << "round " << round + 1 << ": " << problem << "\n"
                     << "Every timed repetition is checked: this test scores 0.\n";
                 res.output = out.str();
@@ -366,8 +412,8 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
         }
         evidence.rounds.push_back(r);
     }
-    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.rubric.plausible_bandwidth, ctx.rubric.plausible_flop_rate);
-    out << v << " at " << size << " on " << ctx.device << ":\n" << j.text;
+    PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.setup.rubric.plausible_bandwidth, ctx.setup.rubric.plausible_flop_rate);
+    out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
     if (!j.tampering) res.slowdown = j.slowdown;
     std::string curve;

@@ -23,7 +23,7 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
 // report on a pipe the grader reads, no kernel trace. Only the program, its arguments and its
 // folders are left to fill in. The self-test runs the reference this way too, so a tool that
 // cannot run in the sandbox is found before anyone is graded.
-RunRequest sanitizer_request(const GradingContext& ctx, const TestSpec& t);
+RunRequest sanitizer_request(const GradingSetup& setup, const TestSpec& t);
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 

@@ -151,7 +151,7 @@ unsigned long long fresh_inputs_key() {
 
 }  // namespace
 
-ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* log) {
+ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::string* log) {
     ProgramRun pr;
     make_dirs(req.workdir);
     if (!req.outputs_dir.empty()) {
@@ -164,7 +164,7 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
         if (pipe2(log_pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a log pipe");
         // The tool opens it by name (/proc/self/fd/N), which checks the pipe's owner: as the
         // sandbox's user it must own the write end (no one else can reach the pipe anyway).
-        if (req.sandboxed && geteuid() == 0 && ctx.iso.level != "unsafe") (void)!fchown(log_pipe[1], ctx.iso.uid, ctx.iso.gid);
+        if (req.sandboxed && geteuid() == 0 && ctx.worker.iso.level != "unsafe") (void)!fchown(log_pipe[1], ctx.worker.iso.uid, ctx.worker.iso.gid);
     }
 
     std::vector<std::string> argv = req.prefix;
@@ -176,27 +176,27 @@ ProgramRun run_program(GradingContext& ctx, const RunRequest& req, std::string* 
 
     RunSpec spec;
     spec.cwd = req.workdir;
-    spec.env = scrubbed_env(req.workdir, ctx.info.cuda_home + "/bin");
-    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
-    spec.limits = ctx.run_limits;
+    spec.env = scrubbed_env(req.workdir, ctx.setup.info.cuda_home + "/bin");
+    if (!ctx.worker.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.worker.cuda_visible_devices);
+    spec.limits = ctx.setup.run_limits;
     spec.limits.wall_s = req.timeout_s;
     if (spec.limits.processes > 0) spec.limits.processes += req.tool_threads;
     static std::atomic<int> counter{0};  // (several workers run programs at once)
     const std::string tag = std::to_string(counter++);
-    spec.stdout_path = ctx.priv + "/run" + tag + ".out";
-    spec.stderr_path = ctx.priv + "/run" + tag + ".err";
+    spec.stdout_path = ctx.worker.priv + "/run" + tag + ".out";
+    spec.stderr_path = ctx.worker.priv + "/run" + tag + ".err";
     spec.inherit_fds.push_back({channel[1], kChannelFd});
     if (req.log_fd_target >= 0) spec.inherit_fds.push_back({log_pipe[1], req.log_fd_target});
     std::vector<std::string> trace_env;
-    if (req.trace && ctx.trace_ok)
-        trace_env = {"LD_PRELOAD=" + ctx.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.info.trace_lib};
+    if (req.trace && ctx.setup.trace_ok)
+        trace_env = {"LD_PRELOAD=" + ctx.setup.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.setup.info.trace_lib};
     pr.trace_wanted = !trace_env.empty();
     if (!req.sandboxed) {
         spec.limits.mem_mb = 0;
         spec.argv = argv;
         spec.env.insert(spec.env.end(), trace_env.begin(), trace_env.end());
     } else {
-        ctx.iso.apply(spec, argv, req.workdir, {}, trace_env, {req.program});
+        ctx.worker.iso.apply(spec, argv, req.workdir, {}, trace_env, {req.program});
     }
 
     // The grader reads the channel while the program runs: a full pipe would stop it otherwise.
@@ -234,12 +234,12 @@ const char* const kTimedOut = "timed out with a longer limit";
 // pr timed out: the run again with the longer limit, or pr itself where a timeout counts already.
 ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun pr, std::string* log,
                          std::vector<std::string>& reasons) {
-    if (!pr.run.timed_out || ctx.program_failures.count(kTimedOut)) return pr;
+    if (!pr.run.timed_out || ctx.submission.program_failures.count(kTimedOut)) return pr;
     RunRequest longer = req;
     longer.timeout_s = req.timeout_s * kTimeoutStretch;
     ProgramRun again = run_program(ctx, longer, log);
     if (again.run.timed_out) {
-        ctx.program_failures.insert(kTimedOut);
+        ctx.submission.program_failures.insert(kTimedOut);
         again.retry_note = "it timed out after " + number_text(req.timeout_s) + " s, and again when run with " +
                            number_text(longer.timeout_s) + " s: this is your program's doing";
         return again;
@@ -253,8 +253,8 @@ ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun 
 ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* log) {
     std::vector<std::string> reasons;
     ProgramRun pr;
-    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
-        pause_before(ctx.retry, attempt);
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
         pr = after_timeout(ctx, req, run_program(ctx, req, log), log, reasons);
         if (pr.run.timed_out) return pr;
         const FailureOrigin origin = failure_origin(pr);
@@ -263,43 +263,43 @@ ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* 
                 pr.retry_note = "run again after: " + join(reasons, "; ") + " (the environment's failure, not yours)";
             return pr;
         }
-        if (origin.blame == Blame::Unclear && ctx.program_failures.count(origin.reason)) return pr;
+        if (origin.blame == Blame::Unclear && ctx.submission.program_failures.count(origin.reason)) return pr;
         reasons.push_back(origin.reason);
     }
     const FailureOrigin last = failure_origin(pr);
-    const std::string tries = std::to_string(ctx.retry.attempts()) + " attempts";
+    const std::string tries = std::to_string(ctx.setup.retry.attempts()) + " attempts";
     if (last.blame == Blame::Environment) throw GraderError(last.reason + " (" + tries + ")");
     // Unclear every time: the reference, run in the same sandbox now and the same way (a
     // sanitizer's run by the same sanitizer), decides.
     const std::string reference = reference_runs_in_sandbox(ctx, &req);
     if (!reference.empty())
         throw GraderError(last.reason + " (" + tries + "), and the reference solution fails in the sandbox too: " + reference);
-    ctx.program_failures.insert(last.reason);
+    ctx.submission.program_failures.insert(last.reason);
     pr.retry_note = last.reason + " in all " + tries + ", while the reference solution ran in the same sandbox: this is your program's doing";
     return pr;
 }
 
-ProgramRun run_reference(GradingContext& ctx, const RunRequest& req, const std::string& what) {
+ProgramRun run_reference(const GradingContext& ctx, const RunRequest& req, const std::string& what) {
     ProgramRun pr;
-    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
-        pause_before(ctx.retry, attempt);
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
         pr = run_program(ctx, req);
         if (pr.run.ok() && pr.channel_complete) return pr;
     }
-    throw GraderError(what + " failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + pr.run.describe() +
+    throw GraderError(what + " failed in all " + std::to_string(ctx.setup.retry.attempts()) + " attempts (" + pr.run.describe() +
                       (pr.channel_complete ? "" : "; its results: " + pr.channel_problem) + "): " + clip(pr.run.out + pr.run.err, 600));
 }
 
-SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like) {
+SandboxCheck run_reference_in_sandbox(const GradingContext& ctx, const RunRequest* like) {
     RunRequest req = like ? *like : RunRequest{};  // made as `like` is, but for what it runs, and where
-    req.program = ctx.reference.program;
-    req.args = ctx.reference.args;
-    req.workdir = ctx.reference.run_dir;
-    req.outputs_dir = ctx.priv + "/reference-check";
+    req.program = ctx.worker.reference.program;
+    req.args = ctx.worker.reference.args;
+    req.workdir = ctx.worker.reference.run_dir;
+    req.outputs_dir = ctx.worker.priv + "/reference-check";
     req.timeout_s = like ? std::max(120.0, like->timeout_s) : 120;
     SandboxCheck check;
     try {
-        prepare_run_folder(req.workdir, ctx.iso);
+        prepare_run_folder(req.workdir, ctx.worker.iso);
         check.run = run_reference(ctx, req, "the reference solution in the sandbox" + tool_in_front(req.prefix));
     } catch (const std::exception& e) {
         check.failure = e.what();
@@ -309,44 +309,44 @@ SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* lik
     return check;
 }
 
-std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like) {
-    return ctx.reference.program.empty() ? "" : run_reference_in_sandbox(ctx, like).failure;
+std::string reference_runs_in_sandbox(const GradingContext& ctx, const RunRequest* like) {
+    return ctx.worker.reference.program.empty() ? "" : run_reference_in_sandbox(ctx, like).failure;
 }
 
 bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
                     const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
-    const std::string verdict = ctx.priv + "/verdict.json";
+    const std::string verdict = ctx.worker.priv + "/verdict.json";
     unlink(verdict.c_str());
     RunSpec spec;
     std::string reps = "1";
     for (size_t i = 0; i + 1 < request.args.size(); ++i)
         if (request.args[i] == "--reps") reps = request.args[i + 1];
-    spec.argv = {ctx.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", reps,
+    spec.argv = {ctx.setup.info.sol, "--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", reps,
                  "--fresh-inputs", std::to_string(pr.fresh_key), "--verify-outputs", request.outputs_dir, "--json", verdict};
-    spec.cwd = ctx.priv + "/verifier";
+    spec.cwd = ctx.worker.priv + "/verifier";
     make_dirs(spec.cwd);
-    spec.env = scrubbed_env(spec.cwd, ctx.info.cuda_home + "/bin");
-    if (!ctx.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.cuda_visible_devices);
-    spec.limits.wall_s = std::max(600.0, 4 * ctx.rubric.run_timeout_s);
+    spec.env = scrubbed_env(spec.cwd, ctx.setup.info.cuda_home + "/bin");
+    if (!ctx.worker.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.worker.cuda_visible_devices);
+    spec.limits.wall_s = std::max(600.0, 4 * ctx.setup.rubric.run_timeout_s);
     spec.limits.file_mb = 0;
-    spec.stdout_path = ctx.priv + "/verifier.out";
-    spec.stderr_path = ctx.priv + "/verifier.err";
+    spec.stdout_path = ctx.worker.priv + "/verifier.out";
+    spec.stderr_path = ctx.worker.priv + "/verifier.err";
     // The verifier is trusted: any other end than "all passed" or "a check failed" is the
     // environment's (no GPU, a start refused), never the student's.
     RunResult v;
-    for (size_t attempt = 0; attempt < ctx.retry.attempts(); ++attempt) {
-        pause_before(ctx.retry, attempt);
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
         v = run_process(spec);
         if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) break;
     }
     rows.clear();
     if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail)
-        throw GraderError("the reference checker failed in all " + std::to_string(ctx.retry.attempts()) + " attempts (" + v.describe() +
+        throw GraderError("the reference checker failed in all " + std::to_string(ctx.setup.retry.attempts()) + " attempts (" + v.describe() +
                           "): " + clip(v.err, 500));
     try {
         json j = json::parse(read_file(verdict));
-        if (ctx.device == "unknown")
-            ctx.device = j["device"]["name"].get<std::string>() + " (driver " + j["device"]["cuda_driver"].get<std::string>() + ")";
+        if (ctx.worker.device == "unknown")
+            ctx.worker.device = j["device"]["name"].get<std::string>() + " (driver " + j["device"]["cuda_driver"].get<std::string>() + ")";
         for (const json& row : j["results"]) rows.push_back({row["variant"], row["size"], row["status"], row["note"]});
     } catch (const std::exception& e) {
         problem = std::string("the reference checker wrote no readable verdict: ") + e.what();

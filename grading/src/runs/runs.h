@@ -63,22 +63,22 @@ struct RunRequest {
     int log_fd_target = -1;             // >= 0: a second pipe at this descriptor, read into `log`
 };
 
-ProgramRun run_program(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
+ProgramRun run_program(const GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
 
 // A student's program through run_program, with the environment's failures taken out
-// (failures.h): a run the environment failed is made again after ctx.retry's pauses; one that
+// (failures.h): a run the environment failed is made again after ctx.setup.retry's pauses; one that
 // still fails so throws GraderError. An unclear failure that persists counts as the program's
 // only if the reference runs in the sandbox right then (else GraderError); the run's
 // retry_note says so.
 ProgramRun run_student(GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
 
 // A trusted run (the reference timed beside a student, or checking the sandbox) that must work:
-// made again after ctx.retry's pauses while it fails; throws GraderError with `what` when it
+// made again after ctx.setup.retry's pauses while it fails; throws GraderError with `what` when it
 // never works.
-ProgramRun run_reference(GradingContext& ctx, const RunRequest& request, const std::string& what);
+ProgramRun run_reference(const GradingContext& ctx, const RunRequest& request, const std::string& what);
 
 // The reference solution run in the sandbox now, as a student's program runs there
-// (ctx.reference: the self-test's program, arguments and run folder), again after ctx.retry's
+// (ctx.worker.reference: the self-test's program, arguments and run folder), again after ctx.setup.retry's
 // pauses while it fails. `failure` is "" when it ran, else why not. With `like`, it is run the
 // way that request runs its program -- the same tool in front of it (a sanitizer), trace and
 // report pipe -- so that it proves, or disproves, the very configuration a student's run used.
@@ -86,9 +86,9 @@ struct SandboxCheck {
     ProgramRun run;
     std::string failure;
 };
-SandboxCheck run_reference_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
-// "" when the reference solution runs in the sandbox now (ctx.reference), like `like`, else why not.
-std::string reference_runs_in_sandbox(GradingContext& ctx, const RunRequest* like = nullptr);
+SandboxCheck run_reference_in_sandbox(const GradingContext& ctx, const RunRequest* like = nullptr);
+// "" when the reference solution runs in the sandbox now (ctx.worker.reference), like `like`, else why not.
+std::string reference_runs_in_sandbox(const GradingContext& ctx, const RunRequest* like = nullptr);
 
 struct RowVerdict {
     std::string variant, size, status, note;
@@ -96,7 +96,7 @@ struct RowVerdict {
 
 // Has the trusted solution judge the outputs that run `pr` of `request` sent (to
 // request.outputs_dir), recomputing the inputs from the seed and making the same fresh
-// repetitions (same --reps and key). The verifier is run again after ctx.retry's pauses when it
+// repetitions (same --reps and key). The verifier is run again after ctx.setup.retry's pauses when it
 // fails; when it never works that is the grader's failure (GraderError). Returns false with
 // `problem` set only for a verdict that cannot be read.
 bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
