@@ -70,18 +70,14 @@ Options:
   --regrade FILE       an earlier run's audit.jsonl: reuse its seed and say what changed
   --isolation MODE     how submissions are kept from the grader and from each other
                        (stated in every report):
-                         auto        (default) bubblewrap, else namespaces, whichever works
-                                     here (chosen once, never weakened during the run); never
-                                     uid or unsafe: without either, grading stops
+                         auto        (default) the same as bwrap
                          bwrap       bubblewrap (Debian package bubblewrap): only the system,
                                      the CUDA toolkit and the run folder visible; as root,
-                                     started as the run's own uid (64000-64255)
-                         namespaces  as root, without bubblewrap: the run's own uid in its own
-                                     PID, mount, IPC, UTS and network namespaces; the file system
-                                     read-only, the trusted tree, results and submissions hidden
-                         uid         as root, where namespaces are refused: the run's own uid alone
-                                     (reads what any user may read, sees other processes)
-                         unsafe      the grader's own user with resource limits only
+                                     started as the run's own uid (64000-64255); where it cannot
+                                     run, grading stops at the start and says what to do
+                         uid         only by name, as root: the run's own uid alone (reads what
+                                     any user may read, sees other processes, has the network)
+                         unsafe      only by name: the grader's own user with resource limits only
   --jobs N             parallel compilations (default: the number of cores)
   --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
@@ -369,10 +365,7 @@ void Grader::choose_sandbox() {
     isolation_paths_.readonly = {ctx_.info.cuda_home};
     if (!ctx_.info.trace_lib.empty()) isolation_paths_.readonly.push_back(ctx_.info.trace_lib);
     isolation_paths_.probe_dir = ctx_.work + "/.probe";
-    std::string why_not;
-    ctx_.iso = choose_isolation(ctx_.cfg.isolation, isolation_paths_, &why_not);
-    if (ctx_.iso.level.empty()) throw UsageError("no isolation available: " + why_not);
-    if (!why_not.empty()) std::fprintf(stderr, "grade: %s\n", why_not.c_str());
+    ctx_.iso = choose_isolation(ctx_.cfg.isolation, isolation_paths_);  // or one sentence saying what to do (UsageError)
 }
 
 void Grader::self_test() {
@@ -448,8 +441,8 @@ void Grader::self_test() {
                         "foreign to a submission's file are not looked for");
         std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
     }
-    if (ctx_.iso.level == "unsafe" || ctx_.iso.level == "uid")
-        notes_.push_back("Graded with isolation '" + ctx_.iso.level + "': " + ctx_.iso.describe());
+    if (ctx_.iso.level != IsolationLevel::Bwrap)
+        notes_.push_back("Graded with isolation '" + std::string(isolation_level_name(ctx_.iso.level)) + "': " + ctx_.iso.describe());
     std::ostringstream d;
     d << ctx_.iso.describe() << "; own process group killed at the time limit; rlimits: core 0, file " << ctx_.run_limits.file_mb
       << " MiB, open files " << ctx_.run_limits.open_files << ", data "
@@ -935,7 +928,7 @@ int Grader::run() {
         const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
                      total_text(s.result, ctx_.rubric.total_points()).c_str(), elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
-        json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, w.ctx.iso.level, ctx_.tools, ctx_.rubric_sha));
+        json line = json::parse(audit_json(s.result, cfg.lab, cfg.seed, w.ctx.device, isolation_level_name(w.ctx.iso.level), ctx_.tools, ctx_.rubric_sha));
         line["event"] = "submission";
         // Which GPU graded whom (a submission that ran nothing was graded on none).
         if (w.gpu >= 0 && runs) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
@@ -1049,9 +1042,7 @@ Config parse_command_line(int argc, char** argv) {
     if (c.lab.size() == 1 && std::isdigit(static_cast<unsigned char>(c.lab[0]))) c.lab = "0" + c.lab;
     if (c.lab.size() != 2 || !std::isdigit(static_cast<unsigned char>(c.lab[0])) || !std::isdigit(static_cast<unsigned char>(c.lab[1])))
         throw UsageError("--lab NN is required (two digits, like 01)");
-    const std::vector<std::string> modes = {"auto", "bwrap", "namespaces", "uid", "unsafe"};
-    if (std::find(modes.begin(), modes.end(), c.isolation) == modes.end())
-        throw UsageError("--isolation must be auto, bwrap, namespaces, uid or unsafe");
+    if (c.isolation != "auto" && !isolation_level_named(c.isolation)) throw UsageError("--isolation must be auto, bwrap, uid or unsafe");
     if (c.inputs.empty()) throw UsageError("no submissions given");
     if (c.shard.active() && !c.seed && c.regrade.empty())
         throw UsageError("--shard " + c.shard.text() + " needs --seed N, the same for every shard of the class (any number, e.g. --seed " +

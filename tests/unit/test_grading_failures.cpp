@@ -113,7 +113,7 @@ def case(variant, size, output=None, fault=None):
 
     GradingContext context() const {
         GradingContext ctx;
-        ctx.iso.level = "unsafe";
+        ctx.iso.level = IsolationLevel::Unsafe;
         ctx.info.cuda_home = dir + "/cuda";
         ctx.info.sol = dir + "/verifier";
         ctx.priv = dir + "/priv";
