@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gradescope runs this once, as root, when it builds the autograder's image (Gradescope's
 # specification: setup.sh at the root of the autograder zip, unpacked into /autograder/source).
-# It installs what the grader needs and builds the grader and the lab's trusted programs, so
+# It installs what the grader needs (bubblewrap, in tools/deps/grading.txt, is the sandbox: the
+# container must allow it user namespaces, else every run stops with the sentence that says so) and builds the grader and the lab's trusted programs, so
 # that each submission only compiles the student's file. Gradescope's machines have no GPU: the
 # autograder there builds and audits (grading/README.md, "Gradescope").
 #   CUDA_VERSION=13-0 bash setup.sh     another CUDA Toolkit from NVIDIA's repository (default 12-8)

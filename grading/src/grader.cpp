@@ -72,18 +72,14 @@ Options:
   --regrade FILE       an earlier run's audit.jsonl: reuse its seed and say what changed
   --isolation MODE     how submissions are kept from the grader and from each other
                        (stated in every report):
-                         auto        (default) bubblewrap, else namespaces, whichever works
-                                     here (chosen once, never weakened during the run); never
-                                     uid or unsafe: without either, grading stops
+                         auto        (default) the same as bwrap
                          bwrap       bubblewrap (Debian package bubblewrap): only the system,
                                      the CUDA toolkit and the run folder visible; as root,
-                                     started as the run's own uid (64000-64255)
-                         namespaces  as root, without bubblewrap: the run's own uid in its own
-                                     PID, mount, IPC, UTS and network namespaces; the file system
-                                     read-only, the trusted tree, results and submissions hidden
-                         uid         as root, where namespaces are refused: the run's own uid alone
-                                     (reads what any user may read, sees other processes)
-                         unsafe      the grader's own user with resource limits only
+                                     started as the run's own uid (64000-64255); where it cannot
+                                     run, grading stops at the start and says what to do
+                         uid         only by name, as root: the run's own uid alone (reads what
+                                     any user may read, sees other processes, has the network)
+                         unsafe      only by name: the grader's own user with resource limits only
   --jobs N             parallel compilations (default: the number of cores)
   --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
@@ -467,10 +463,7 @@ void Grader::choose_sandbox() {
     isolation_paths_.readonly = {setup_.info.cuda_home};
     if (!setup_.info.trace_lib.empty()) isolation_paths_.readonly.push_back(setup_.info.trace_lib);
     isolation_paths_.probe_dir = setup_.work + "/.probe";
-    std::string why_not;
-    setup_.iso = choose_isolation(setup_.cfg.isolation, isolation_paths_, &why_not);
-    if (setup_.iso.level.empty()) throw UsageError("no isolation available: " + why_not);
-    if (!why_not.empty()) std::fprintf(stderr, "grade: %s\n", why_not.c_str());
+    setup_.iso = choose_isolation(setup_.cfg.isolation, isolation_paths_);  // or one sentence saying what to do (UsageError)
 }
 
 // The GPUs to grade on, and the self-test on the first of them (with --compile-only, neither).
@@ -555,8 +548,8 @@ void Grader::self_test() {
                                  "\n(the isolation is chosen once and never weakened during a run: fix the cause, or choose a level "
                                  "with --isolation)");
     check_kernel_trace(check.run, steps);
-    if (setup_.iso.level == "unsafe" || setup_.iso.level == "uid")
-        notes_.push_back("Graded with isolation '" + setup_.iso.level + "': " + setup_.iso.describe());
+    if (setup_.iso.level != IsolationLevel::Bwrap)
+        notes_.push_back("Graded with isolation '" + std::string(isolation_level_name(setup_.iso.level)) + "': " + setup_.iso.describe());
     setup_.isolation_text = isolation_description(steps);
 }
 
@@ -1104,7 +1097,7 @@ void Grader::grade_tests(Worker& w, SubmissionState& state, Submission& s, size_
 
 // A submission's line in the audit log: its scores, and where its tests ran, which GPU graded it.
 json Grader::audit_line(const Worker& w, const Submission& s, bool ran) const {
-    json line = json::parse(audit_json(s.result, setup_.cfg.lab, setup_.cfg.seed, w.setup.device, w.setup.iso.level, setup_.tools, setup_.rubric_sha));
+    json line = json::parse(audit_json(s.result, setup_.cfg.lab, setup_.cfg.seed, w.setup.device, isolation_level_name(w.setup.iso.level), setup_.tools, setup_.rubric_sha));
     line["event"] = "submission";
     // Which GPU graded whom (a submission that ran nothing was graded on none).
     if (w.gpu >= 0 && ran) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
@@ -1244,9 +1237,7 @@ Config parse_command_line(int argc, char** argv) {
     if (c.lab.size() == 1 && std::isdigit(static_cast<unsigned char>(c.lab[0]))) c.lab = "0" + c.lab;
     if (c.lab.size() != 2 || !std::isdigit(static_cast<unsigned char>(c.lab[0])) || !std::isdigit(static_cast<unsigned char>(c.lab[1])))
         throw UsageError("--lab NN is required (two digits, like 01)");
-    const std::vector<std::string> modes = {"auto", "bwrap", "namespaces", "uid", "unsafe"};
-    if (std::find(modes.begin(), modes.end(), c.isolation) == modes.end())
-        throw UsageError("--isolation must be auto, bwrap, namespaces, uid or unsafe");
+    if (c.isolation != "auto" && !isolation_level_named(c.isolation)) throw UsageError("--isolation must be auto, bwrap, uid or unsafe");
     if (c.inputs.empty()) throw UsageError("no submissions given");
     if (c.shard.active() && !c.seed && c.regrade.empty())
         throw UsageError("--shard " + c.shard.text() + " needs --seed N, the same for every shard of the class (any number, e.g. --seed " +

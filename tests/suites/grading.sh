@@ -13,7 +13,7 @@
 #   diff -u --label solutions/NN-topic/TOPIC.cu --label CASE/TOPIC.cu solutions/NN-topic/TOPIC.cu copy.cu > tests/grading/NN/CASE.patch
 # GRADING_LOG_DIR keeps the grader's results (default $BUILD/test-logs/grading).
 # GRADING_TRIALS=N: trials per correctness test on the GPU (default 1).
-# GRADING_ONLY="01 08": only these labs. GRADING_ISOLATIONS="bwrap namespaces": with a GPU, grade
+# GRADING_ONLY="01 08": only these labs. GRADING_ISOLATIONS="bwrap uid": with a GPU, grade
 # the corpus once per isolation level (grading/grade --isolation LEVEL) instead of once with the
 # grader's own choice, and report "corpus: X of Y cases scored as expected (LEVEL)" for each.
 

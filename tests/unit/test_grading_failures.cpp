@@ -116,7 +116,7 @@ def case(variant, size, output=None, fault=None):
     WorkerSetup worker;
     SubmissionState submission;
     GradingContext context() {
-        worker.iso.level = "unsafe";
+        worker.iso.level = IsolationLevel::Unsafe;
         setup.info.cuda_home = dir + "/cuda";
         setup.info.sol = dir + "/verifier";
         worker.priv = dir + "/priv";

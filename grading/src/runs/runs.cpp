@@ -164,7 +164,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         if (pipe2(log_pipe, O_CLOEXEC) != 0) throw std::runtime_error("cannot create a log pipe");
         // The tool opens it by name (/proc/self/fd/N), which checks the pipe's owner: as the
         // sandbox's user it must own the write end (no one else can reach the pipe anyway).
-        if (req.sandboxed && geteuid() == 0 && ctx.worker.iso.level != "unsafe") (void)!fchown(log_pipe[1], ctx.worker.iso.uid, ctx.worker.iso.gid);
+        if (req.sandboxed && geteuid() == 0 && ctx.worker.iso.level != IsolationLevel::Unsafe) (void)!fchown(log_pipe[1], ctx.worker.iso.uid, ctx.worker.iso.gid);
     }
 
     std::vector<std::string> argv = req.prefix;

@@ -1,14 +1,13 @@
 #include "sandbox/sandbox.h"
 
+#include "args.h"
 #include "util/util.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <ftw.h>
 #include <pwd.h>
-#include <sched.h>
 #include <signal.h>
-#include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -19,7 +18,6 @@
 #include <algorithm>
 #include <cerrno>
 #include <chrono>
-#include <climits>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
@@ -33,6 +31,8 @@
 #endif
 
 namespace grading {
+
+using cudalabs::UsageError;
 
 std::string RunResult::describe() const {
     char buf[64];
@@ -67,95 +67,14 @@ std::set<pid_t>& runs_in_flight() {
     return runs;
 }
 
-// ---- paths (prepared in the parent) -----------------------------------------------------------
-
-bool is_under(const std::string& path, const std::string& dir) {  // `path` is `dir` or inside it
-    if (dir == "/") return true;
-    return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
-}
-
-struct MountEntry {
-    std::string point, fstype;
-    unsigned long flags = 0;  // the per-mount flags a read-only remount must keep
-};
-
-std::string unescape_mount_field(const std::string& s) {  // "\040" for a space, and so on
-    std::string out;
-    for (size_t i = 0; i < s.size(); ++i) {
-        if (s[i] == '\\' && i + 3 < s.size() && s[i + 1] >= '0' && s[i + 1] <= '3') {
-            out += static_cast<char>((s[i + 1] - '0') * 64 + (s[i + 2] - '0') * 8 + (s[i + 3] - '0'));
-            i += 3;
-        } else {
-            out += s[i];
-        }
-    }
-    return out;
-}
-
-std::vector<MountEntry> read_mounts() {
-    std::vector<MountEntry> mounts;
-    std::ifstream in("/proc/self/mountinfo");
-    std::string line;
-    while (std::getline(in, line)) {
-        // id parent major:minor root mount-point options [optional...] - fstype source super-options
-        std::vector<std::string> f;
-        size_t pos = 0;
-        while (pos < line.size()) {
-            size_t end = line.find(' ', pos);
-            if (end == std::string::npos) end = line.size();
-            f.push_back(line.substr(pos, end - pos));
-            pos = end + 1;
-        }
-        if (f.size() < 7) continue;
-        MountEntry m;
-        m.point = unescape_mount_field(f[4]);
-        size_t opt = 0;
-        while (opt < f[5].size()) {
-            size_t end = f[5].find(',', opt);
-            if (end == std::string::npos) end = f[5].size();
-            const std::string o = f[5].substr(opt, end - opt);
-            if (o == "nosuid") m.flags |= MS_NOSUID;
-            else if (o == "nodev") m.flags |= MS_NODEV;
-            else if (o == "noexec") m.flags |= MS_NOEXEC;
-            else if (o == "noatime") m.flags |= MS_NOATIME;
-            else if (o == "nodiratime") m.flags |= MS_NODIRATIME;
-            else if (o == "relatime") m.flags |= MS_RELATIME;
-            opt = end + 1;
-        }
-        for (size_t i = 6; i + 1 < f.size(); ++i)
-            if (f[i] == "-") m.fstype = f[i + 1];
-        mounts.push_back(m);
-    }
-    return mounts;
-}
-
 // ---- what the child does between fork and exec ------------------------------------------------
 // Everything is prepared before fork; the child only reads this plan and makes system calls
 // (async-signal-safe: the grader has other threads, whose locks the child may have copied held).
 
-enum Step : int {
-    kStepFds = 1, kStepUnshare, kStepPrivate, kStepOpen, kStepReadOnly, kStepCover, kStepMountPoint, kStepBind,
-    kStepFork, kStepProc, kStepIds, kStepNoNewPrivs, kStepParent, kStepChdir, kStepExec
-};
+enum Step : int { kStepFds = 1, kStepIds, kStepNoNewPrivs, kStepParent, kStepChdir, kStepExec };
 
 struct ChildReport {
-    int step, err, index;  // index: of the path in ChildPlan::paths, or -1
-};
-
-struct RemountReadOnly {
-    int path;
-    unsigned long keep_flags;
-    bool required;
-};
-struct Cover {
-    int path;
-    const char* tmpfs_options;
-    bool writable;  // a private /tmp or /dev/shm (else an empty, read-only cover)
-};
-struct Expose {
-    int path;
-    bool writable;
-    bool must_exist;
+    int step, err;
 };
 
 struct ChildPlan {
@@ -170,16 +89,10 @@ struct ChildPlan {
     bool drop_ids = false;
     uid_t uid = 0;
     gid_t gid = 0;
-    bool namespaces = false;
-    int unshare_flags = 0;
-    std::vector<const char*> paths;  // every path below, by index
-    std::vector<RemountReadOnly> read_only;
-    std::vector<Cover> covers;
-    std::vector<Expose> exposes;  // parents before children
 };
 
-[[noreturn]] void child_fail(const ChildPlan& p, int step, int index = -1) {
-    ChildReport r{step, errno, index};
+[[noreturn]] void child_fail(const ChildPlan& p, int step) {
+    ChildReport r{step, errno};
     (void)!write(p.report_fd, &r, sizeof r);
     _exit(step == kStepExec ? 127 : 126);
 }
@@ -272,10 +185,6 @@ void arrange_fds(ChildPlan& p) {
     close_all_but(keep, n);
 }
 
-void close_inherited(const ChildPlan& p) {
-    for (size_t i = 0; i < p.inherit_count; ++i) close(p.inherit[i].second);
-}
-
 void apply_limits(const Limits& lim) {
     set_limit(RLIMIT_CORE, 0);
     if (lim.cpu_s > 0) set_limit(RLIMIT_CPU, static_cast<rlim_t>(lim.cpu_s));
@@ -285,81 +194,7 @@ void apply_limits(const Limits& lim) {
     if (lim.open_files > 0) set_limit(RLIMIT_NOFILE, static_cast<rlim_t>(lim.open_files));
 }
 
-// mkdir -p inside a fresh tmpfs (the cover of a hidden folder), then the mount point itself.
-bool make_mount_point(const char* path, bool dir) {
-    char buf[PATH_MAX];
-    size_t n = std::strlen(path);
-    if (n >= sizeof buf) return false;
-    std::memcpy(buf, path, n + 1);
-    for (size_t i = 1; i < n; ++i) {
-        if (buf[i] != '/') continue;
-        buf[i] = '\0';
-        if (mkdir(buf, 0755) != 0 && errno != EEXIST) return false;
-        buf[i] = '/';
-    }
-    if (dir) return mkdir(path, 0755) == 0 || errno == EEXIST;
-    int fd = open(path, O_WRONLY | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) return errno == EEXIST;
-    close(fd);
-    return true;
-}
-
-// The calling process's own descriptor as a path: the source of a bind mount whose original
-// place is covered by then.
-void fd_path(int fd, char* out) {
-    const char prefix[] = "/proc/self/fd/";
-    std::memcpy(out, prefix, sizeof prefix);
-    char digits[16];
-    int n = 0;
-    do digits[n++] = static_cast<char>('0' + fd % 10); while ((fd /= 10) > 0);
-    char* o = out + sizeof prefix - 1;
-    while (n > 0) *o++ = digits[--n];
-    *o = '\0';
-}
-
-// In new mount namespace: everything read-only, covers over the hidden paths, /tmp and
-// /dev/shm, then the run folder and the read-only paths bound back where they were.
-void set_up_mounts(const ChildPlan& p) {
-    if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0) child_fail(p, kStepPrivate);
-    umask(022);  // mount points made below must be passable for the program
-    int fds[256];
-    const size_t n_exposes = std::min<size_t>(p.exposes.size(), 256);
-    for (size_t i = 0; i < n_exposes; ++i) {
-        const Expose& e = p.exposes[i];
-        fds[i] = open(p.paths[e.path], O_PATH | O_CLOEXEC);
-        if (fds[i] < 0 && (e.must_exist || errno != ENOENT)) child_fail(p, kStepOpen, e.path);
-    }
-    for (const RemountReadOnly& r : p.read_only)
-        if (mount(nullptr, p.paths[r.path], nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | r.keep_flags, nullptr) != 0 && r.required)
-            child_fail(p, kStepReadOnly, r.path);
-    for (const Cover& c : p.covers) {
-        struct stat st;
-        if (stat(p.paths[c.path], &st) != 0) continue;  // already under another cover: hidden
-        int rc = S_ISDIR(st.st_mode)
-                     ? mount("tmpfs", p.paths[c.path], "tmpfs", MS_NOSUID | MS_NODEV | (c.writable ? 0 : MS_NOEXEC), c.tmpfs_options)
-                     : mount("/dev/null", p.paths[c.path], nullptr, MS_BIND, nullptr);
-        if (rc != 0) child_fail(p, kStepCover, c.path);
-    }
-    for (size_t i = 0; i < n_exposes; ++i) {
-        if (fds[i] < 0) continue;
-        const Expose& e = p.exposes[i];
-        struct stat st;
-        if (fstat(fds[i], &st) != 0 || !make_mount_point(p.paths[e.path], S_ISDIR(st.st_mode)))
-            child_fail(p, kStepMountPoint, e.path);
-        char source[64];
-        fd_path(fds[i], source);
-        if (mount(source, p.paths[e.path], nullptr, MS_BIND, nullptr) != 0 ||
-            mount(nullptr, p.paths[e.path], nullptr, MS_REMOUNT | MS_BIND | MS_NOSUID | MS_NODEV | (e.writable ? 0 : MS_RDONLY), nullptr) != 0)
-            child_fail(p, kStepBind, e.path);
-        close(fds[i]);
-    }
-    // The covers of hidden paths hold only mount points: read-only from now on.
-    for (const Cover& c : p.covers)
-        if (!c.writable)
-            mount(nullptr, p.paths[c.path], nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr);
-}
-
-[[noreturn]] void exec_program(const ChildPlan& p, pid_t expected_parent) {
+[[noreturn]] void exec_program(const ChildPlan& p) {
     if (p.drop_ids) {
         // Raw system calls: the C library's wrappers would try to change every thread of the
         // grader, whose copies do not exist here.
@@ -369,7 +204,7 @@ void set_up_mounts(const ChildPlan& p) {
         if (prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0) != 0) child_fail(p, kStepNoNewPrivs);
     }
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // (again: a change of identity clears it)
-    if (getppid() != expected_parent) {
+    if (getppid() != p.grader) {
         errno = ESRCH;
         child_fail(p, kStepParent);
     }
@@ -381,15 +216,6 @@ void set_up_mounts(const ChildPlan& p) {
     child_fail(p, kStepExec);
 }
 
-// Ends this process the way `status` ended the program.
-[[noreturn]] void mirror_status(int status) {
-    if (WIFSIGNALED(status)) {
-        kill(getpid(), WTERMSIG(status));  // signals are at their defaults, core dumps off
-        _exit(128 + WTERMSIG(status));
-    }
-    _exit(WIFEXITED(status) ? WEXITSTATUS(status) : 126);
-}
-
 // `p` is the child's own copy of the parent's plan (changed here only; copying it would allocate).
 [[noreturn]] void child_main(ChildPlan& p) {
     reset_signals();  // the grader's handlers and mask are not the program's
@@ -398,167 +224,152 @@ void set_up_mounts(const ChildPlan& p) {
     apply_limits(p.limits);
     prctl(PR_SET_PDEATHSIG, SIGKILL);  // the grader dies: so does the run
     if (getppid() != p.grader) _exit(126);
-    if (!p.namespaces) exec_program(p, p.grader);
-
-    if (unshare(p.unshare_flags) != 0) child_fail(p, kStepUnshare);
-    set_up_mounts(p);
-    // The next child is PID 1 of the new PID namespace: it mounts that namespace's /proc, starts
-    // the program and reaps orphans; when it exits, the kernel kills whatever is left inside.
-    // This process stays outside and ends as the program did (PID 1 cannot re-raise a signal).
-    int status_pipe[2];
-    if (pipe2(status_pipe, O_CLOEXEC) != 0) child_fail(p, kStepFork);
-    pid_t init = fork();
-    if (init < 0) child_fail(p, kStepFork);
-    if (init == 0) {
-        prctl(PR_SET_PDEATHSIG, SIGKILL);
-        const unsigned long proc_flags = MS_NOSUID | MS_NODEV | MS_NOEXEC;
-        // hidepid=2: the program does not see this root-owned init either.
-        if (mount("proc", "/proc", "proc", proc_flags, "hidepid=2") != 0 && mount("proc", "/proc", "proc", proc_flags, nullptr) != 0)
-            child_fail(p, kStepProc);
-        pid_t program = fork();
-        if (program < 0) child_fail(p, kStepFork);
-        if (program == 0) exec_program(p, 1);
-        close(p.report_fd);
-        close_inherited(p);
-        int status = 0;
-        for (;;) {
-            pid_t w = waitpid(-1, &status, 0);
-            if (w == program) break;
-            if (w < 0 && errno != EINTR) {
-                status = 126 << 8;
-                break;
-            }
-        }
-        (void)!write(status_pipe[1], &status, sizeof status);
-        _exit(0);
-    }
-    close(status_pipe[1]);
-    close(p.report_fd);
-    close_inherited(p);
-    int init_status = 0;
-    while (waitpid(init, &init_status, 0) < 0 && errno == EINTR) {}
-    int status = 0;
-    if (read(status_pipe[0], &status, sizeof status) == static_cast<ssize_t>(sizeof status)) mirror_status(status);
-    mirror_status(init_status);
+    exec_program(p);
 }
 
-// The plan's storage and the checks made before fork.
-struct PlanStore {
-    std::vector<std::string> paths;
-    std::vector<std::string> options;
-    int add(const std::string& path) {
-        paths.push_back(path);
-        return static_cast<int>(paths.size() - 1);
+// ---- the grader's side of a run ----------------------------------------------------------------
+
+// Why `spec` cannot be run as given ("" when it can).
+std::string spec_error(const RunSpec& spec) {
+    if (spec.argv.empty()) return "empty command";
+    if (spec.inherit_fds.size() > kMaxInherited) return "too many inherited descriptors";
+    for (size_t i = 0; i < spec.inherit_fds.size(); ++i) {
+        const auto& [from, to] = spec.inherit_fds[i];
+        bool clash = to < 3 || to > kMaxTargetFd || fcntl(from, F_GETFD) < 0;
+        for (size_t j = 0; j < i; ++j) clash |= spec.inherit_fds[j].second == to;
+        if (clash) return "bad inherited descriptor " + std::to_string(from) + " -> " + std::to_string(to);
     }
+    return "";
+}
+
+// Everything the child needs, prepared before fork: only async-signal-safe calls after. The
+// plan points into the vectors here, so a PreparedChild stays where it was made.
+struct PreparedChild {
+    ChildPlan plan;
+    std::vector<char*> argv, envp;
+    std::string out_path, err_path;
+    int report_read = -1;  // setup and exec failures come back through a close-on-exec pipe
+
+    PreparedChild() = default;
+    PreparedChild(const PreparedChild&) = delete;
+    PreparedChild& operator=(const PreparedChild&) = delete;
 };
 
-std::string plan_confinement(const RunSpec& spec, ChildPlan& plan, PlanStore& store) {
+// Fills `child` to run `spec`: "" when ready, else why not (nothing left open then).
+std::string prepare_child(const RunSpec& spec, PreparedChild& child) {
+    ChildPlan& plan = child.plan;
     const Confinement& c = spec.confine;
     plan.drop_ids = c.drop_ids;
     plan.uid = c.uid;
     plan.gid = c.gid;
-    if (c.drop_ids && geteuid() != 0) return "running as another user needs the grader to be root";
-    if (!c.namespaces) return "";
-    if (!c.drop_ids) return "namespaces without a change of user are not supported";
-    plan.namespaces = true;
-    plan.unshare_flags = CLONE_NEWNS | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS | (c.network ? CLONE_NEWNET : 0);
-
-    // Covers: a private /tmp and /dev/shm, then the hidden paths (outermost only).
-    struct Planned {
-        std::string path;
-        bool writable;
-    };
-    std::vector<Planned> covers;
-    for (const char* shared : {"/tmp", "/dev/shm"}) {
-        struct stat st;
-        if (stat(shared, &st) == 0 && S_ISDIR(st.st_mode)) covers.push_back({shared, true});
+    if (c.drop_ids && geteuid() != 0) return "cannot set up the sandbox: running as another user needs the grader to be root";
+    for (const std::string& a : spec.argv) child.argv.push_back(const_cast<char*>(a.c_str()));
+    child.argv.push_back(nullptr);
+    for (const std::string& e : spec.env) child.envp.push_back(const_cast<char*>(e.c_str()));
+    child.envp.push_back(nullptr);
+    plan.argv = child.argv.data();
+    plan.envp = child.envp.data();
+    plan.cwd = spec.cwd.c_str();
+    plan.limits = spec.limits;
+    plan.grader = getpid();
+    plan.inherit_count = spec.inherit_fds.size();
+    std::copy(spec.inherit_fds.begin(), spec.inherit_fds.end(), plan.inherit);
+    child.out_path = spec.stdout_path.empty() ? spec.cwd + "/.stdout" : spec.stdout_path;
+    child.err_path = spec.stderr_path.empty() ? spec.cwd + "/.stderr" : spec.stderr_path;
+    // O_NOFOLLOW: an output file in a folder the program could write must not lead elsewhere.
+    plan.out_fd = open(child.out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    plan.err_fd = open(child.err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+    plan.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    int report[2];
+    if (plan.out_fd < 0 || plan.err_fd < 0 || plan.null_fd < 0 || pipe2(report, O_CLOEXEC) != 0) {
+        const std::string why = std::string("cannot prepare the run: ") + std::strerror(errno);
+        for (int fd : {plan.out_fd, plan.err_fd, plan.null_fd}) if (fd >= 0) close(fd);
+        return why;
     }
-    std::vector<std::string> hidden;
-    for (const std::string& h : c.hidden) {
-        std::string r = real_path(h);
-        if (r.empty()) continue;  // nothing there to hide
-        if (r == "/" || is_under(r, "/proc") || is_under(r, "/dev")) return "cannot hide " + h;
-        hidden.push_back(r);
-    }
-    std::sort(hidden.begin(), hidden.end());
-    for (const std::string& h : hidden) {
-        bool inside = false;
-        for (const Planned& p : covers) inside |= is_under(h, p.path);
-        if (!inside) covers.push_back({h, false});
-    }
-
-    // Paths bound back: the run folder and the rest read-write, the others read-only.
-    struct Bound {
-        std::string path;
-        bool writable, must_exist;
-    };
-    std::vector<Bound> bound;
-    auto add_bound = [&](const std::string& path, bool writable) -> std::string {
-        std::string r = real_path(path);
-        if (r.empty()) return writable ? "no such folder: " + path : "";
-        if (r.size() >= PATH_MAX - 1) return "path too long: " + path;
-        for (const Planned& cover : covers)
-            if (is_under(cover.path, r)) return "binding " + path + " would show " + cover.path + ", which is hidden";
-        for (const char* system : {"/proc", "/dev"})
-            if (is_under(r, system) || is_under(system, r)) return "cannot bind " + path;
-        for (Bound& b : bound)
-            if (b.path == r) {
-                b.writable |= writable;
-                return "";
-            }
-        bound.push_back({r, writable, writable});
-        return "";
-    };
-    for (const std::string& w : c.writable)
-        if (std::string e = add_bound(w, true); !e.empty()) return e;
-    for (const std::string& r : c.readonly)
-        if (std::string e = add_bound(r, false); !e.empty()) return e;
-    if (bound.size() > 256) return "too many paths to bind";
-    std::sort(bound.begin(), bound.end(), [](const Bound& a, const Bound& b) {
-        return a.path.size() != b.path.size() ? a.path.size() < b.path.size() : a.path < b.path;
-    });
-
-    // Every mount read-only but /proc (replaced), /dev (the GPU's device nodes) and what is
-    // covered anyway; automount points are left alone (touching them mounts).
-    std::vector<MountEntry> mounts = read_mounts();
-    bool have_root = false;
-    for (const MountEntry& m : mounts) {
-        if (m.fstype == "autofs" || is_under(m.point, "/proc") || is_under(m.point, "/dev")) continue;
-        bool covered = false;
-        for (const Planned& p : covers) covered |= is_under(m.point, p.path);
-        if (covered) continue;
-        bool first = true;  // a mount point stacked several times is remounted once
-        for (const RemountReadOnly& r : plan.read_only) first &= store.paths[r.path] != m.point;
-        if (!first) continue;
-        have_root |= m.point == "/";
-        plan.read_only.push_back({store.add(m.point), m.flags, m.point == "/"});
-    }
-    if (!have_root) return "cannot read /proc/self/mountinfo";
-
-    const std::string tmp_size = spec.limits.file_mb > 0 ? ",size=" + std::to_string(4 * spec.limits.file_mb) + "m" : "";
-    store.options = {"mode=1777" + tmp_size, "mode=755,size=1m"};
-    for (const Planned& p : covers) plan.covers.push_back({store.add(p.path), nullptr, p.writable});
-    for (const Bound& b : bound) plan.exposes.push_back({store.add(b.path), b.writable, b.must_exist});
+    plan.report_fd = report[1];
+    child.report_read = report[0];
     return "";
+}
+
+// Forks the child, registered as a run in flight from the start (-1: fork failed).
+pid_t start_child(ChildPlan& plan) {
+    std::lock_guard<std::mutex> lock(runs_mutex());
+    pid_t pid = fork();
+    if (pid == 0) child_main(plan);  // (the child never touches the lock)
+    if (pid > 0) runs_in_flight().insert(pid);
+    return pid;
+}
+
+// Unregistered once waited for (its process group killed first): what is left of it then is a
+// stray that any sweep may kill.
+struct InFlight {
+    pid_t pid;
+    ~InFlight() {
+        if (pid <= 0) return;
+        std::lock_guard<std::mutex> lock(runs_mutex());
+        runs_in_flight().erase(pid);
+    }
+};
+
+// The parent's copies of the child's descriptors, closed once it has its own.
+void close_child_ends(const ChildPlan& plan) {
+    for (int fd : {plan.report_fd, plan.out_fd, plan.err_fd, plan.null_fd}) close(fd);
+}
+
+// Whether the child reported a failure before exec (read to the end of the pipe, then closed).
+bool child_failed(int report_read, ChildReport* failure) {
+    size_t got = 0;
+    while (got < sizeof *failure) {
+        ssize_t n = read(report_read, reinterpret_cast<char*>(failure) + got, sizeof *failure - got);
+        if (n > 0) got += static_cast<size_t>(n);
+        else if (n < 0 && errno == EINTR) continue;
+        else break;
+    }
+    close(report_read);
+    return got == sizeof *failure;
 }
 
 const char* step_text(int step) {
     switch (step) {
         case kStepFds: return "arrange the file descriptors";
-        case kStepUnshare: return "create the namespaces (unshare)";
-        case kStepPrivate: return "make the mounts private";
-        case kStepOpen: return "open";
-        case kStepReadOnly: return "remount read-only";
-        case kStepCover: return "hide";
-        case kStepMountPoint: return "create the mount point";
-        case kStepBind: return "bind";
-        case kStepFork: return "start the namespace's first process";
-        case kStepProc: return "mount /proc";
         case kStepIds: return "switch to the sandbox's user";
         case kStepNoNewPrivs: return "forbid new privileges";
         case kStepParent: return "stay the grader's child";
         case kStepChdir: return "enter the working folder";
         default: return "start";
+    }
+}
+
+std::string failure_text(const ChildReport& failure, const RunSpec& spec) {
+    if (failure.step == kStepExec) return std::string("cannot run ") + spec.argv[0] + ": " + std::strerror(failure.err);
+    std::string text = std::string("cannot set up the sandbox: ") + step_text(failure.step);
+    if (failure.step == kStepIds) text += " (uid " + std::to_string(spec.confine.uid) + ")";
+    return text + ": " + std::strerror(failure.err);
+}
+
+// Waits for `pid` until `wall_s` after `t0`; past it, kills its group and it. True when it timed out.
+bool wait_within(pid_t pid, double wall_s, std::chrono::steady_clock::time_point t0, int* status) {
+    for (;;) {
+        pid_t w = waitpid(pid, status, WNOHANG);
+        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (w == pid) return false;
+        if (elapsed > wall_s) {
+            kill(-pid, SIGKILL);
+            kill(pid, SIGKILL);
+            waitpid(pid, status, 0);
+            return true;
+        }
+        std::this_thread::sleep_for(std::chrono::milliseconds(elapsed < 1 ? 2 : 20));
+    }
+}
+
+// How the program ended, from its wait status (a wrapper's exit 128+N is signal N).
+void record_end(int status, bool wrapper_exit_is_signal, RunResult& res) {
+    if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
+    else if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
+    if (wrapper_exit_is_signal && res.exit_code > 128 && res.exit_code < 128 + NSIG) {
+        res.signal = res.exit_code - 128;
+        res.exit_code = -1;
     }
 }
 
@@ -576,137 +387,35 @@ std::string read_head(const std::string& path, size_t keep, bool* truncated) {
 
 RunResult run_process(const RunSpec& spec) {
     RunResult res;
-    if (spec.argv.empty()) {
-        res.error = "empty command";
-        return res;
-    }
-    if (spec.inherit_fds.size() > kMaxInherited) {
-        res.error = "too many inherited descriptors";
-        return res;
-    }
-    for (size_t i = 0; i < spec.inherit_fds.size(); ++i) {
-        const auto& [from, to] = spec.inherit_fds[i];
-        bool clash = to < 3 || to > kMaxTargetFd || fcntl(from, F_GETFD) < 0;
-        for (size_t j = 0; j < i; ++j) clash |= spec.inherit_fds[j].second == to;
-        if (clash) {
-            res.error = "bad inherited descriptor " + std::to_string(from) + " -> " + std::to_string(to);
-            return res;
-        }
-    }
+    res.error = spec_error(spec);
+    if (!res.error.empty()) return res;
     mkdir(spec.cwd.c_str(), 0700);
-    const std::string out_path = spec.stdout_path.empty() ? spec.cwd + "/.stdout" : spec.stdout_path;
-    const std::string err_path = spec.stderr_path.empty() ? spec.cwd + "/.stderr" : spec.stderr_path;
-
-    // Everything the child needs is prepared before fork: only async-signal-safe calls after.
-    ChildPlan plan;
-    PlanStore store;
-    if (std::string why = plan_confinement(spec, plan, store); !why.empty()) {
-        res.error = "cannot set up the sandbox: " + why;
-        return res;
-    }
-    for (const std::string& p : store.paths) plan.paths.push_back(p.c_str());
-    for (Cover& c : plan.covers) c.tmpfs_options = store.options[c.writable ? 0 : 1].c_str();
-    std::vector<char*> argv, envp;
-    for (const std::string& a : spec.argv) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
-    for (const std::string& e : spec.env) envp.push_back(const_cast<char*>(e.c_str()));
-    envp.push_back(nullptr);
-    plan.argv = argv.data();
-    plan.envp = envp.data();
-    plan.cwd = spec.cwd.c_str();
-    plan.limits = spec.limits;
-    plan.grader = getpid();
-    plan.inherit_count = spec.inherit_fds.size();
-    std::copy(spec.inherit_fds.begin(), spec.inherit_fds.end(), plan.inherit);
-    // O_NOFOLLOW: an output file in a folder the program could write must not lead elsewhere.
-    plan.out_fd = open(out_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    plan.err_fd = open(err_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-    plan.null_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-    int report[2];  // setup and exec failures reported through a close-on-exec pipe
-    if (plan.out_fd < 0 || plan.err_fd < 0 || plan.null_fd < 0 || pipe2(report, O_CLOEXEC) != 0) {
-        res.error = std::string("cannot prepare the run: ") + std::strerror(errno);
-        for (int fd : {plan.out_fd, plan.err_fd, plan.null_fd}) if (fd >= 0) close(fd);
-        return res;
-    }
-    plan.report_fd = report[1];
-    const Limits& lim = spec.limits;
-    auto t0 = std::chrono::steady_clock::now();
-    pid_t pid;
-    {
-        std::lock_guard<std::mutex> lock(runs_mutex());
-        pid = fork();
-        if (pid == 0) child_main(plan);  // (the child never touches the lock)
-        if (pid > 0) runs_in_flight().insert(pid);
-    }
-    // Unregistered once waited for (its process group killed first): what is left of it then
-    // is a stray that any sweep may kill.
-    struct InFlight {
-        pid_t pid;
-        ~InFlight() {
-            if (pid <= 0) return;
-            std::lock_guard<std::mutex> lock(runs_mutex());
-            runs_in_flight().erase(pid);
-        }
-    } in_flight{pid};
-    close(report[1]);
-    close(plan.out_fd);
-    close(plan.err_fd);
-    close(plan.null_fd);
+    PreparedChild child;
+    res.error = prepare_child(spec, child);
+    if (!res.error.empty()) return res;
+    const auto t0 = std::chrono::steady_clock::now();
+    const InFlight in_flight{start_child(child.plan)};
+    const pid_t pid = in_flight.pid;
+    close_child_ends(child.plan);
     if (pid < 0) {
-        close(report[0]);
+        close(child.report_read);
         res.error = std::string("fork failed: ") + std::strerror(errno);
         return res;
     }
-    ChildReport failure{};
-    size_t got = 0;
-    while (got < sizeof failure) {
-        ssize_t n = read(report[0], reinterpret_cast<char*>(&failure) + got, sizeof failure - got);
-        if (n > 0) got += static_cast<size_t>(n);
-        else if (n < 0 && errno == EINTR) continue;
-        else break;
-    }
-    close(report[0]);
-    if (got == sizeof failure) {
+    if (ChildReport failure{}; child_failed(child.report_read, &failure)) {
         kill(pid, SIGKILL);
         waitpid(pid, nullptr, 0);
-        if (failure.step == kStepExec) {
-            res.error = std::string("cannot run ") + spec.argv[0] + ": " + std::strerror(failure.err);
-        } else {
-            res.error = std::string("cannot set up the sandbox: ") + step_text(failure.step);
-            if (failure.index >= 0 && static_cast<size_t>(failure.index) < store.paths.size())
-                res.error += " " + store.paths[static_cast<size_t>(failure.index)];
-            if (failure.step == kStepIds) res.error += " (uid " + std::to_string(plan.uid) + ")";
-            res.error += std::string(": ") + std::strerror(failure.err);
-        }
+        res.error = failure_text(failure, spec);
         return res;
     }
     res.started = true;
     int status = 0;
-    for (;;) {
-        pid_t w = waitpid(pid, &status, WNOHANG);
-        double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-        if (w == pid) break;
-        if (elapsed > lim.wall_s) {
-            res.timed_out = true;
-            kill(-pid, SIGKILL);  // with a PID namespace, its first process too: the kernel ends the rest
-            kill(pid, SIGKILL);
-            waitpid(pid, &status, 0);
-            break;
-        }
-        std::this_thread::sleep_for(std::chrono::milliseconds(elapsed < 1 ? 2 : 20));
-    }
+    res.timed_out = wait_within(pid, spec.limits.wall_s, t0, &status);
     kill(-pid, SIGKILL);  // whatever it left behind in its group
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res.timed_out) {
-        if (WIFEXITED(status)) res.exit_code = WEXITSTATUS(status);
-        else if (WIFSIGNALED(status)) res.signal = WTERMSIG(status);
-        if (spec.wrapper_exit_is_signal && res.exit_code > 128 && res.exit_code < 128 + NSIG) {
-            res.signal = res.exit_code - 128;
-            res.exit_code = -1;
-        }
-    }
-    res.out = read_head(out_path, lim.keep_output, &res.out_truncated);
-    res.err = read_head(err_path, lim.keep_output, &res.err_truncated);
+    if (!res.timed_out) record_end(status, spec.wrapper_exit_is_signal, res);
+    res.out = read_head(child.out_path, spec.limits.keep_output, &res.out_truncated);
+    res.err = read_head(child.err_path, spec.limits.keep_output, &res.err_truncated);
     return res;
 }
 
@@ -749,6 +458,11 @@ void reap_strays() {
 // ---- isolation levels -------------------------------------------------------------------------
 
 namespace {
+
+bool is_under(const std::string& path, const std::string& dir) {  // `path` is `dir` or inside it
+    if (dir == "/") return true;
+    return path == dir || (path.size() > dir.size() && path.compare(0, dir.size(), dir) == 0 && path[dir.size()] == '/');
+}
 
 const char* const kSystemDirs[] = {"/usr", "/etc", "/sys", "/dev", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"};
 
@@ -861,13 +575,88 @@ std::string first_lines(const std::string& s, size_t max) {
     return t.size() > max ? t.substr(0, max) + "..." : t;
 }
 
-// bubblewrap runs as the grader's user where that is not root; the namespaces and uid levels
-// need root (run_process refuses them otherwise).
+// bubblewrap runs as the grader's user where that is not root; the uid level needs root
+// (run_process refuses it otherwise).
 bool runs_as_sandbox_ids(const Isolation& iso) {
-    return iso.level == "namespaces" || iso.level == "uid" || (iso.level == "bwrap" && geteuid() == 0);
+    return iso.level == IsolationLevel::Uid || (iso.level == IsolationLevel::Bwrap && geteuid() == 0);
+}
+
+// The level at `level` for these paths, not yet probed.
+Isolation isolation_at(IsolationLevel level, const IsolationPaths& paths) {
+    Isolation iso;
+    iso.level = level;
+    iso.hidden = paths.hidden;
+    iso.readonly = paths.readonly;
+    iso.uid = paths.uid;
+    iso.gid = paths.gid;
+    return iso;
+}
+
+// Why `iso` does not work here, "" when it does: its probe, in paths.probe_dir or a fresh folder
+// in /tmp. A probe that fails is made again after each pause: a passing refusal (a process limit,
+// a moment of load) must not stop the run.
+std::string probe_with_retries(const Isolation& iso, const IsolationPaths& paths) {
+    std::string dir = paths.probe_dir;
+    if (dir.empty()) {
+        char tmpl[] = "/tmp/cudalabs-probe-XXXXXX";
+        if (!mkdtemp(tmpl)) throw UsageError(std::string("cannot create a probe folder in /tmp: ") + std::strerror(errno));
+        dir = tmpl;
+    }
+    std::string why = probe_isolation(iso, dir);
+    for (size_t k = 0; k < paths.probe_pauses_s.size() && !why.empty(); ++k) {
+        std::this_thread::sleep_for(std::chrono::duration<double>(paths.probe_pauses_s[k]));
+        why = probe_isolation(iso, dir);
+    }
+    remove_folder(dir);
+    return why;
+}
+
+// The choices left where bubblewrap does not work, with what each gives up.
+std::string without_bubblewrap() {
+    const std::string uid = "--isolation uid (each submission then runs only as a user of its own: it can read what any user "
+                            "may read, see other processes and use the network)";
+    if (geteuid() == 0) return "or choose " + uid;
+    return "run the grader as root and choose " + uid +
+           ", or choose --isolation unsafe (submissions run as your own user with resource limits only)";
+}
+
+// The first sentence of a tool's message (bubblewrap's own run on into a second).
+std::string first_sentence(const std::string& text) {
+    std::string s = text.substr(0, text.find(". "));
+    while (!s.empty() && s.back() == '.') s.pop_back();
+    return s;
+}
+
+// The one sentence that stops the grader where bubblewrap does not work: what failed, and the fix.
+std::string bubblewrap_refusal(const IsolationPaths& paths, const std::string& bwrap, const std::string& why) {
+    if (bwrap.empty()) {
+        const bool named = !paths.bwrap.empty() && paths.bwrap != "none";
+        return "bubblewrap, the sandbox, is not installed (" +
+               (named ? paths.bwrap + " is not an executable" : std::string("no bwrap in /usr/bin, /bin, /usr/local/bin or on PATH")) +
+               "): install the bubblewrap package (Debian/Ubuntu: apt-get install bubblewrap), " + without_bubblewrap();
+    }
+    return "bubblewrap (" + bwrap + ") cannot run a program here (" + first_sentence(why) +
+           "): where the kernel refuses user namespaces to ordinary users (bubblewrap needs them, as root too), allow them "
+           "(sysctl kernel.unprivileged_userns_clone=1, user.max_user_namespaces above 0, or on Ubuntu "
+           "sysctl kernel.apparmor_restrict_unprivileged_userns=0), " + without_bubblewrap();
 }
 
 }  // namespace
+
+const char* isolation_level_name(IsolationLevel level) {
+    switch (level) {
+        case IsolationLevel::Bwrap: return "bwrap";
+        case IsolationLevel::Uid: return "uid";
+        case IsolationLevel::Unsafe: return "unsafe";
+    }
+    return "unsafe";
+}
+
+std::optional<IsolationLevel> isolation_level_named(const std::string& name) {
+    for (IsolationLevel level : {IsolationLevel::Bwrap, IsolationLevel::Uid, IsolationLevel::Unsafe})
+        if (name == isolation_level_name(level)) return level;
+    return std::nullopt;
+}
 
 bool Isolation::changes_user() const { return runs_as_sandbox_ids(*this); }
 
@@ -881,33 +670,26 @@ std::string Isolation::describe() const {
     std::string account;
     if (runs_as_sandbox_ids(*this))
         if (const passwd* pw = getpwuid(uid)) account = " (WARNING: the account '" + std::string(pw->pw_name) + "' has this id: its files are the program's)";
-    std::string line;
-    if (level == "bwrap") {
-        line = "bubblewrap (" + bwrap + ") as " + who + account +
-               ": own user, PID, mount, IPC, UTS and network namespaces, no capabilities; it sees only /usr, /etc, /sys, /dev, "
-               "the CUDA toolkit and its run folder, read-only but for the run folder and a private /tmp; the trusted tree, "
-               "the results and other submissions are not visible";
-    } else if (level == "namespaces") {
-        line = "namespaces as " + who + account + " (no bubblewrap): own PID, mount, IPC, UTS" +
-               (network_namespace ? " and network namespaces" : " namespaces (a network namespace was refused: the network is reachable)") +
-               ", other processes invisible, no new privileges; the file system read-only with the trusted tree, the results and "
-               "the submissions hidden; only its run folder and a private /tmp writable";
-    } else if (level == "uid") {
-        line = "user " + who + account + " only (the kernel refused namespaces): it cannot signal the grader or write its files, "
-               "but it can read every file that any user may read (world-readable parts of the trusted tree included), see "
-               "other processes and use the network";
-    } else {
-        line = "UNSAFE: resource limits only, as " + who + " (uid " + std::to_string(geteuid()) +
-               "): the submission can read, write and signal whatever the grader can, and use the network";
+    switch (level) {
+        case IsolationLevel::Bwrap:
+            return "bubblewrap (" + bwrap + ") as " + who + account +
+                   ": own user, PID, mount, IPC, UTS and network namespaces, no capabilities; it sees only /usr, /etc, /sys, /dev, "
+                   "the CUDA toolkit and its run folder, read-only but for the run folder and a private /tmp; the trusted tree, "
+                   "the results and other submissions are not visible";
+        case IsolationLevel::Uid:
+            return "user " + who + account + " only (the kernel refused namespaces): it cannot signal the grader or write its files, "
+                   "but it can read every file that any user may read (world-readable parts of the trusted tree included), see "
+                   "other processes and use the network";
+        case IsolationLevel::Unsafe: break;
     }
-    if (!note.empty()) line += " [stronger levels not used: " + note + "]";
-    return line;
+    return "UNSAFE: resource limits only, as " + who + " (uid " + std::to_string(geteuid()) +
+           "): the submission can read, write and signal whatever the grader can, and use the network";
 }
 
 std::vector<std::string> Isolation::wrap(const std::vector<std::string>& argv, const std::string& workdir,
                                          const std::vector<std::string>& extra_rw,
                                          const std::vector<std::string>& inner_env) const {
-    if (level != "bwrap") return argv;
+    if (level != IsolationLevel::Bwrap) return argv;
     return bwrap_argv(*this, argv, workdir, extra_rw, inner_env, {}, false);
 }
 
@@ -921,7 +703,7 @@ void Isolation::apply(RunSpec& spec, const std::vector<std::string>& argv, const
         spec.confine.uid = uid;
         spec.confine.gid = gid;
     }
-    if (level == "bwrap") {
+    if (level == IsolationLevel::Bwrap) {
         // Started as the sandbox's user, bubblewrap needs no privilege and gives the program none.
         spec.argv = bwrap_argv(*this, argv, workdir, extra_rw, inner_env, extra_ro, spec.confine.drop_ids);
         spec.wrapper_exit_is_signal = true;
@@ -929,16 +711,6 @@ void Isolation::apply(RunSpec& spec, const std::vector<std::string>& argv, const
     }
     spec.argv = argv;
     spec.env.insert(spec.env.end(), inner_env.begin(), inner_env.end());
-    if (level != "namespaces") return;
-    spec.confine.namespaces = true;
-    spec.confine.network = network_namespace;
-    spec.confine.hidden = hidden;
-    spec.confine.writable = {workdir};
-    spec.confine.writable.insert(spec.confine.writable.end(), extra_rw.begin(), extra_rw.end());
-    spec.confine.readonly = readonly;
-    spec.confine.readonly.insert(spec.confine.readonly.end(), extra_ro.begin(), extra_ro.end());
-    if (!argv.empty() && !argv[0].empty() && argv[0][0] == '/' && under_any(real_path(argv[0]), hidden))
-        spec.confine.readonly.push_back(argv[0]);  // the program itself, where it lives in a hidden folder
 }
 
 std::string probe_isolation(const Isolation& iso, const std::string& dir) {
@@ -990,93 +762,21 @@ std::string unenterable_folder(const std::string& path, uid_t uid, gid_t gid) {
     return "";
 }
 
-Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not) {
-    // uid alone is weaker than a user should get without asking: it is never picked by auto.
-    const std::vector<std::string> levels = {"bwrap", "namespaces"};
-    std::string notes;
-    auto add_note = [&](const std::string& n) { notes += (notes.empty() ? "" : "; ") + n; };
-    Isolation none;
-    none.level = "";
-    auto finish = [&](Isolation iso) {
-        if (why_not) *why_not = notes;
+Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths) {
+    const std::optional<IsolationLevel> level = requested == "auto" ? IsolationLevel::Bwrap : isolation_level_named(requested);
+    if (!level) throw UsageError("unknown isolation level '" + requested + "' (auto, bwrap, uid or unsafe)");
+    Isolation iso = isolation_at(*level, paths);
+    if (*level == IsolationLevel::Unsafe) return iso;
+    if (*level == IsolationLevel::Uid) {
+        if (geteuid() != 0) throw UsageError("--isolation uid needs the grader to run as root");
+        if (std::string why = probe_with_retries(iso, paths); !why.empty())
+            throw UsageError("--isolation uid cannot run a program here: " + why);
         return iso;
-    };
-    if (requested == "unsafe") {
-        Isolation u;
-        u.level = "unsafe";
-        u.hidden = paths.hidden;
-        u.readonly = paths.readonly;
-        return finish(u);
     }
-    std::vector<std::string> candidates;
-    if (requested == "auto") {
-        candidates = levels;
-    } else if (requested == "uid" || std::find(levels.begin(), levels.end(), requested) != levels.end()) {
-        candidates = {requested};
-    } else {
-        add_note("unknown isolation level '" + requested + "' (auto, bwrap, namespaces, uid or unsafe)");
-        return finish(none);
-    }
-
-    std::string dir = paths.probe_dir;
-    bool own_dir = dir.empty();
-    if (own_dir) {
-        char tmpl[] = "/tmp/cudalabs-probe-XXXXXX";
-        if (!mkdtemp(tmpl)) {
-            add_note(std::string("cannot create a probe folder in /tmp: ") + std::strerror(errno));
-            return finish(none);
-        }
-        dir = tmpl;
-    }
-    Isolation chosen = none;
-    // A probe that fails is made again after a pause: a passing refusal (a process limit, a
-    // moment of load) must not make the run take a weaker level.
-    auto probe = [&](const Isolation& iso) {
-        std::string why = probe_isolation(iso, dir);
-        for (size_t k = 0; k < paths.probe_pauses_s.size() && !why.empty(); ++k) {
-            std::this_thread::sleep_for(std::chrono::duration<double>(paths.probe_pauses_s[k]));
-            why = probe_isolation(iso, dir);
-        }
-        return why;
-    };
-    for (const std::string& level : candidates) {
-        Isolation iso;
-        iso.level = level;
-        iso.hidden = paths.hidden;
-        iso.readonly = paths.readonly;
-        iso.uid = paths.uid;
-        iso.gid = paths.gid;
-        std::string why;
-        if (level == "bwrap") {
-            iso.bwrap = find_bwrap(paths.bwrap);
-            if (iso.bwrap.empty()) why = "not installed (Debian/Ubuntu package bubblewrap)";
-        } else if (geteuid() != 0) {
-            why = "needs the grader to run as root";
-        }
-        if (why.empty()) why = probe(iso);
-        if (!why.empty() && level == "namespaces") {
-            Isolation without_net = iso;
-            without_net.network_namespace = false;
-            if (probe(without_net).empty()) {
-                iso = without_net;
-                why.clear();
-            }
-        }
-        if (why.empty()) {
-            iso.note = notes;
-            chosen = iso;
-            break;
-        }
-        add_note(level + ": " + why);
-    }
-    remove_folder(dir);
-    if (chosen.level.empty() && requested == "auto")
-        add_note(geteuid() == 0 ? "no namespaces can be made here: install bubblewrap (Debian/Ubuntu package bubblewrap), or grade in a "
-                                  "container that allows namespaces; --isolation uid (submissions run as another user only: they can read "
-                                  "what any user can and use the network) or --isolation unsafe are used only when asked for by name"
-                                : "install bubblewrap (Debian/Ubuntu package bubblewrap; it needs unprivileged user namespaces), run the "
-                                  "grader as root, or pass --isolation unsafe to run submissions as your own user with resource limits only");
-    return finish(chosen);
+    iso.bwrap = find_bwrap(paths.bwrap);
+    std::string why = iso.bwrap.empty() ? "not installed" : probe_with_retries(iso, paths);
+    if (!why.empty()) throw UsageError(bubblewrap_refusal(paths, iso.bwrap, why));
+    return iso;
 }
 
 void prepare_run_folder(const std::string& path, const Isolation& iso) {

@@ -5,6 +5,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -26,12 +27,6 @@ struct Confinement {
     bool drop_ids = false;   // run as uid/gid with no supplementary groups (the grader is root)
     uid_t uid = 0;
     gid_t gid = 0;
-    // Own PID, mount, IPC and UTS namespaces (and network, if `network`): the whole file system
-    // read-only, an empty tmpfs over each `hidden` path, `writable` and `readonly` bound back
-    // (inside hidden paths too), a private /tmp and /dev/shm, a fresh /proc. Needs root.
-    bool namespaces = false;
-    bool network = true;
-    std::vector<std::string> hidden, writable, readonly;
 };
 
 struct RunSpec {
@@ -83,25 +78,29 @@ constexpr gid_t kSandboxGid = 64000;
 constexpr int kSandboxIdentities = 256;
 
 // How a submission is kept apart, strongest first:
-//   bwrap       bubblewrap (started as kSandboxUid when the grader is root: bubblewrap run by
-//               root keeps root and every capability unless told otherwise, and even with
-//               --uid its processes stay root outside their user namespace); only /usr, /etc,
-//               /sys, /dev, the `readonly` paths and the run folder are visible.
-//   namespaces  the grader is root and bubblewrap is missing: kSandboxUid in its own PID,
-//               mount, IPC, UTS (and network) namespaces, the file system read-only, the
-//               `hidden` paths empty.
-//   uid         namespaces are refused: kSandboxUid alone. It cannot signal the grader or write
-//               its files, but it reads what any user may read and sees other processes.
-//   unsafe      rlimits only, as the grader's own user: only when asked for by name.
+//   Bwrap   bubblewrap, the sandbox (started as kSandboxUid when the grader is root: bubblewrap
+//           run by root keeps root and every capability unless told otherwise, and even with
+//           --uid its processes stay root outside their user namespace); only /usr, /etc, /sys,
+//           /dev, the `readonly` paths and the run folder are visible.
+//   Uid     only when asked for by name, as root: kSandboxUid alone. It cannot signal the
+//           grader or write its files, but it reads what any user may read and sees other
+//           processes.
+//   Unsafe  rlimits only, as the grader's own user: only when asked for by name.
+enum class IsolationLevel { Bwrap, Uid, Unsafe };
+
+// The level's name, as --isolation, the summaries, audit.jsonl and the feedback write it:
+// "bwrap", "uid" or "unsafe".
+const char* isolation_level_name(IsolationLevel level);
+// The level of that name; none for any other text.
+std::optional<IsolationLevel> isolation_level_named(const std::string& name);
+
 struct Isolation {
-    std::string level = "unsafe";    // "bwrap" | "namespaces" | "uid" | "unsafe"
-    std::string bwrap;               // path of bwrap when level == "bwrap"
+    IsolationLevel level = IsolationLevel::Unsafe;
+    std::string bwrap;               // path of bwrap at the Bwrap level
     uid_t uid = kSandboxUid;         // who the program runs as, when the grader is root
     gid_t gid = kSandboxGid;
-    bool network_namespace = true;   // namespaces: false where the kernel refused a new one
     std::vector<std::string> readonly;  // visible read-only (the CUDA toolkit, the trace library)
     std::vector<std::string> hidden;    // not visible (the trusted tree, results, submissions)
-    std::string note;                // why this level (the stronger ones that did not work)
 
     // One line for the reports: what is hidden, who the program runs as.
     std::string describe() const;
@@ -129,13 +128,13 @@ struct IsolationPaths {
     // and removed). Empty: a fresh folder in /tmp.
     std::string probe_dir;
     // bwrap to use; empty: /usr/bin/bwrap, /bin/bwrap, /usr/local/bin/bwrap, then $PATH;
-    // "none": do not use bubblewrap.
+    // "none": as if bubblewrap were not installed.
     std::string bwrap;
     // Who the programs run as when the grader is root (this run's own identity).
     uid_t uid = kSandboxUid;
     gid_t gid = kSandboxGid;
-    // Pauses between attempts of a probe that failed (seconds): a level is passed over only when
-    // its probe fails every time, never for a passing refusal (a process limit, a busy moment).
+    // Pauses between attempts of a probe that failed (seconds): a level is refused only when its
+    // probe fails every time, never for a passing refusal (a process limit, a busy moment).
     std::vector<double> probe_pauses_s = {0.5, 2};
 };
 
@@ -144,14 +143,13 @@ struct IsolationPaths {
 // folder (a private home folder, a 0700 parent).
 std::string unenterable_folder(const std::string& path, uid_t uid, gid_t gid);
 
-// The isolation level to grade with, chosen once per grading run and never changed during it.
-// `requested`: "auto" (bubblewrap, else the namespaces level where the grader is root; never
-// "uid" or "unsafe", which are used only when asked for by name), or one level by name (only
-// that one). Each candidate is probed (a small program run in it), again after a pause when it
-// fails; `*why_not` gets, for every level tried that does not work here, "LEVEL: reason"
-// ("; "-separated; also kept in the result's `note`). No level works: the result's `level` is
-// empty and `*why_not` ends with what to do.
-Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths, std::string* why_not);
+// The isolation to grade with, chosen once per grading run and never changed during it.
+// `requested`: "auto" or "bwrap" (bubblewrap), or "uid" or "unsafe" (only ever by name: nothing
+// falls back to them). The level is probed (a small program run in it), again after each pause
+// when it fails. Where it does not work, throws cudalabs::UsageError: one sentence saying what
+// failed and what to do (for bubblewrap: install it, allow unprivileged user namespaces, or
+// choose --isolation uid, and what that gives up).
+Isolation choose_isolation(const std::string& requested, const IsolationPaths& paths);
 
 // Runs a small program in `iso` with `dir` as its run folder: "" when it works, else why not.
 std::string probe_isolation(const Isolation& iso, const std::string& dir);
