@@ -16,7 +16,8 @@
 # are skipped, and the command-line checks run the starter's program.
 # CUDALABS_GPU=0 or 1 overrides the GPU detection (nvidia-smi -L); TEST_LABS="01 08" limits the
 # lab checks, grading, the profile hints on the GPU and benchmarks to those labs; TEST_SUITES="grading"
-# runs only those suites of tests/suites/.
+# runs only those suites of tests/suites/; TEST_BENCH=0 leaves out the benchmarks (while other
+# GPU work shares the machine, say).
 set -u
 cd "$(dirname "$0")/.."
 BUILD=${BUILD:-build}
@@ -153,7 +154,9 @@ for suite in tests/suites/*.sh; do
 done
 
 # ---- 5. benchmarks (GPU only) ---------------------------------------------------------------
-if [ "$gpu" = 1 ] && [ "$have_solutions" != 1 ]; then
+if [ "$gpu" = 1 ] && [ "${TEST_BENCH:-1}" = 0 ]; then
+    skip "make bench" "TEST_BENCH=0"
+elif [ "$gpu" = 1 ] && [ "$have_solutions" != 1 ]; then
     skip "make bench" "this edition has no reference solutions to time"
 elif [ "$gpu" = 1 ]; then
     run_capture "make bench" env LABS="$labs" make -s --no-print-directory bench BUILD="$BUILD"
