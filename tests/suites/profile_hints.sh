@@ -184,13 +184,14 @@ EOF
             "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a conflict)."
     else fail "labs/12-matmul-fast/profile.sh through a replaying ncu" "exit $rc: $(head -c 400 "$tmp/run12.txt") $(printf '%s' "$err" | head -c 200)"; fi
 
-    # make profileNN PROGRAM=lab builds both programs and hands both to profile.sh (make -n builds
-    # nothing; the script stops at once without ncu).
+    # make profileNN PROGRAM=lab builds both programs, stops without a GPU, and hands both to
+    # profile.sh (make -n builds and runs nothing: it prints what it would do).
     if [ -d solutions ]; then
         run_capture "make -n profile07 PROGRAM=lab" make -n --no-print-directory profile07 PROGRAM=lab NVCC=/bin/true \
             NCU=/nonexistent/ncu BUILD="$tmp/build"
         if printf '%s' "$out" | grep -q -- '-o lab07 ' && printf '%s' "$out" | grep -q -- '-o sol07 ' \
-            && printf '%s' "$err" | grep -q '^profile07: Nsight Compute (ncu) was not found'; then
+            && printf '%s' "$out" | grep -q 'why=$(./lab07 --quick' \
+            && printf '%s' "$out" | grep -qxF 'bash "labs/07-coalescing/profile.sh" ./lab07 ./sol07'; then
             pass "make profile07 PROGRAM=lab builds lab07 and sol07 and runs labs/07-coalescing/profile.sh"
         else fail "make profile07 PROGRAM=lab" "exit $rc: $(printf '%s %s' "$out" "$err" | tail -c 300)"; fi
     fi
