@@ -21,30 +21,15 @@ sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
 from targets import load_targets, targets_of  # noqa: E402
 from profile_hints import HINTS  # noqa: E402
-
-
-def rubric_tests(path):
-    """{test id: {"kind": ..., "variants": [...]}} of a rubric (its [test ID] sections)."""
-    tests, current = {}, None
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            line = line.strip()
-            if line.startswith("[test ") and line.endswith("]"):
-                current = tests.setdefault(line[6:-1].strip(), {"kind": "", "variants": []})
-            elif current is not None and "=" in line and not line.startswith("#"):
-                key, value = (part.strip() for part in line.split("=", 1))
-                if key == "kind":
-                    current["kind"] = value
-                elif key in ("variant", "variants"):
-                    current["variants"] = value.split()
-    return tests
+# The preview's reader of a rubric: kind (correctness by default) and variants, as the grader reads them.
+from grade_preview import parse_rubric  # noqa: E402
 
 
 def rubric_problems(nn, rungs, declared):
     path = f"grading/rubrics/{nn}.rubric"
     if not os.path.isfile(os.path.join(ROOT, path)):
         return [f"{path}: missing (make new-lab writes one; every lab has a rubric)"]
-    tests = rubric_tests(os.path.join(ROOT, path))
+    tests = dict(parse_rubric(os.path.join(ROOT, path)))
     problems = []
     graded = {v for t in tests.values() if t["kind"] == "correctness" for v in t["variants"]}
     for rung in rungs:
