@@ -3,6 +3,8 @@
 
 #include <set>
 
+#include "guarded_memory.h"
+
 namespace cudalabs {
 
 namespace {
@@ -26,14 +28,15 @@ std::vector<std::string>& found() {
 // the case has failed already and says why.
 void audit(BufferRecord& r) {
     if (cudaDeviceSynchronize() != cudaSuccess) return;
-    unsigned char zone[kGuardBytes];
+    std::vector<unsigned char> zone;
     for (bool after : {false, true}) {
         const char* at = after ? r.base + kGuardBytes + r.bytes() : r.base;
-        if (cudaMemcpy(zone, at, kGuardBytes, cudaMemcpyDeviceToHost) != cudaSuccess) return;
-        GuardDamage damage = inspect_guard(zone, after);
+        zone.resize(after ? r.after_bytes : kGuardBytes);
+        if (cudaMemcpy(zone.data(), at, zone.size(), cudaMemcpyDeviceToHost) != cudaSuccess) return;
+        GuardDamage damage = inspect_guard(zone.data(), after, zone.size());
         if (damage.changed == 0) continue;
         found().push_back(guard_fault_message(damage, after, r.count, r.elem_size));
-        if (cudaMemset(const_cast<char*>(at), kGuardByte, kGuardBytes) != cudaSuccess) return;
+        if (cudaMemset(const_cast<char*>(at), kGuardByte, zone.size()) != cudaSuccess) return;
     }
     if (r.input) {
         std::vector<unsigned char> now(r.bytes());
@@ -51,9 +54,16 @@ void audit(BufferRecord& r) {
 void enable_buffer_checks(bool on) { g_checks = on; }
 bool buffer_checks_enabled() { return g_checks; }
 
-void arm_guards(BufferRecord& r) {
+void allocate_guarded(BufferRecord& r) {
+    // Both zones are whole multiples of 256 bytes with the elements, so the elements keep the
+    // 256-byte alignment cudaMalloc gives.
+    const size_t padded = (r.bytes() + kGuardBytes - 1) / kGuardBytes * kGuardBytes;
+    r.after_bytes = kGuardBytes + padded - r.bytes();
+    GuardedMemory memory = map_guarded(kGuardBytes + padded + kGuardBytes);
+    r.base = memory.start;
+    r.mapping = std::move(memory.owner);
     CUDA_CHECK(cudaMemset(r.base, kGuardByte, kGuardBytes));
-    CUDA_CHECK(cudaMemset(r.base + kGuardBytes + r.bytes(), kGuardByte, kGuardBytes));
+    CUDA_CHECK(cudaMemset(r.base + kGuardBytes + r.bytes(), kGuardByte, r.after_bytes));
 }
 
 void register_buffer(BufferRecord* r) { live().insert(r); }

@@ -18,24 +18,29 @@ namespace cudalabs {
 
 // ---- checks on device buffers: guard zones and unchanged inputs ------------------------------
 // With the checks on (--guard-buffers), every DeviceBuffer is allocated with kGuardBytes of
-// kGuardByte before and after its elements, and a buffer filled by upload() (an input)
-// remembers a hash of what was uploaded. After every case
-// the runner calls take_buffer_faults(): a changed guard byte is an out-of-bounds write, a
-// changed input a kernel that wrote where it should only read. Buffers freed during the case
-// are checked as they are freed. Off by default, because compute-sanitizer memcheck reports an
-// out-of-bounds access precisely only when an allocation has its exact size.
-// Pitched2D and Pitched3D have no guard zones (their padding is poisoned instead).
+// kGuardByte before its elements and at least kGuardBytes after them, and a buffer filled by
+// upload() (an input) remembers a hash of what was uploaded. After every case the runner calls
+// take_buffer_faults(): a changed guard byte is an out-of-bounds write, a changed input a kernel
+// that wrote where it should only read. Buffers freed during the case are checked as they are
+// freed. The zone after the elements ends where the buffer's own mapping of device memory ends
+// (the CUDA virtual memory API, where the driver has it): a read or a write that runs further
+// past the end than the zone reaches no memory at all, and the kernel stops with an illegal
+// address. Off by default, because compute-sanitizer memcheck reports an out-of-bounds access
+// precisely only when an allocation has its exact size. Pitched2D and Pitched3D have no guard
+// zones (their padding is poisoned instead).
 struct BufferRecord {
-    char* base = nullptr;  // the allocation: guard, elements, guard
+    char* base = nullptr;  // the guarded memory: guard, elements, guard
     size_t count = 0, elem_size = 0;
     bool guarded = false;
+    size_t after_bytes = 0;  // the guard zone after the elements: kGuardBytes up to twice that
+    std::shared_ptr<void> mapping;  // the device memory (guarded buffers), released when the last copy goes
     bool input = false;  // filled by upload() and not poisoned since
     uint64_t input_hash = 0;
     size_t bytes() const { return count * elem_size; }
 };
 void enable_buffer_checks(bool on);
 bool buffer_checks_enabled();
-void arm_guards(BufferRecord& record);        // fills both guard zones
+void allocate_guarded(BufferRecord& record);  // maps its memory and fills both guard zones
 void register_buffer(BufferRecord* record);   // a live guarded buffer
 void unregister_buffer(BufferRecord* record); // checks it one last time
 // Checks every live guarded buffer, and returns what they and the buffers freed since the last
@@ -83,20 +88,22 @@ public:
         record->count = count;
         record->elem_size = sizeof(T);
         record->guarded = buffer_checks_enabled();
-        const size_t guard = record->guarded ? kGuardBytes : 0;
-        CUDA_CHECK(cudaMalloc(&record->base, count * sizeof(T) + 2 * guard));
-        ptr_ = reinterpret_cast<T*>(record->base + guard);
-        record_ = std::move(record);
-        if (guard) {
-            arm_guards(*record_);
+        if (record->guarded) {
+            allocate_guarded(*record);
+            ptr_ = reinterpret_cast<T*>(record->base + kGuardBytes);
+            record_ = std::move(record);
             register_buffer(record_.get());
+        } else {
+            CUDA_CHECK(cudaMalloc(&record->base, count * sizeof(T)));
+            ptr_ = reinterpret_cast<T*>(record->base);
+            record_ = std::move(record);
         }
     }
     ~DeviceBuffer() {
         if (!record_) return;
         run_hooks().buffer_freed(ptr_);
         if (record_->guarded) unregister_buffer(record_.get());
-        cudaFree(record_->base);
+        else cudaFree(record_->base);
     }
     DeviceBuffer(DeviceBuffer&& o) noexcept
         : ptr_(std::exchange(o.ptr_, nullptr)), count_(std::exchange(o.count_, 0)), record_(std::move(o.record_)) {}

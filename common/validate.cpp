@@ -78,12 +78,12 @@ uint64_t content_hash(const void* data, size_t bytes) {
     return mix64(mix64(h ^ tail) ^ static_cast<uint64_t>(bytes));
 }
 
-GuardDamage inspect_guard(const unsigned char* zone, bool after) {
+GuardDamage inspect_guard(const unsigned char* zone, bool after, size_t length) {
     GuardDamage d;
-    for (size_t i = 0; i < kGuardBytes; ++i) {
+    for (size_t i = 0; i < length; ++i) {
         if (zone[i] == kGuardByte) continue;
         ++d.changed;
-        const size_t distance = after ? i + 1 : kGuardBytes - i;
+        const size_t distance = after ? i + 1 : length - i;
         if (d.nearest == 0 || distance < d.nearest) d.nearest = distance;
     }
     return d;

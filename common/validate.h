@@ -121,15 +121,16 @@ std::string format_index(size_t flat, const std::vector<size_t>& shape);
 std::string describe_failure(const CheckResult& res, const std::vector<size_t>& shape = {});
 
 // ---- writes where a kernel should not write (see DeviceBuffer in buffers.h) -------------------
-// With --guard-buffers, device buffers carry guard zones of kGuardBytes bytes before and after
-// their elements, filled with kGuardByte; a changed byte there is an out-of-bounds write.
+// With --guard-buffers, device buffers carry guard zones of kGuardBytes bytes before their
+// elements and at least that after them, filled with kGuardByte; a changed byte there is an
+// out-of-bounds write.
 constexpr size_t kGuardBytes = 256;  // keeps the elements 256-byte aligned, as cudaMalloc does
 constexpr unsigned char kGuardByte = 0xA5;
 
 // A 64-bit hash of `bytes` bytes, to tell whether a buffer changed (not cryptographic).
 uint64_t content_hash(const void* data, size_t bytes);
 
-// Bytes of `zone` (kGuardBytes long) that are not kGuardByte, and the distance from the
+// Bytes of `zone` (`length` bytes) that are not kGuardByte, and the distance from the
 // elements of the changed byte nearest them (1 = adjacent), for the message below.
 struct GuardDamage {
     size_t changed = 0;
@@ -137,7 +138,7 @@ struct GuardDamage {
 };
 // `after`: the zone after the last element (its byte 0 is adjacent); else the one before the
 // first (its last byte is adjacent).
-GuardDamage inspect_guard(const unsigned char* zone, bool after);
+GuardDamage inspect_guard(const unsigned char* zone, bool after, size_t length = kGuardBytes);
 
 // The messages a failing case shows, for a buffer of `count` elements of `elem_size` bytes.
 std::string guard_fault_message(const GuardDamage& damage, bool after, size_t count, size_t elem_size);

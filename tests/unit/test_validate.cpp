@@ -151,3 +151,15 @@ TEST_CASE("inspect_guard finds changed bytes and the one nearest the elements") 
     CHECK(m.find("1 byte changed just before the first element (index -2)") != std::string::npos);
     CHECK(input_fault_message(64, 8).find("64 elements of 8 bytes") != std::string::npos);
 }
+
+TEST_CASE("a guard zone after the elements may be longer than kGuardBytes: every byte of it is checked") {
+    // A 10-float buffer's zone after it: kGuardBytes and the 216 bytes that pad the elements to 256.
+    const size_t length = kGuardBytes + 256 - 40;
+    std::vector<unsigned char> zone(length, kGuardByte);
+    CHECK(inspect_guard(zone.data(), true, length).changed == 0);
+    zone[length - 1] = 3;  // the zone's last byte, where the mapping ends
+    GuardDamage d = inspect_guard(zone.data(), true, length);
+    CHECK(d.changed == 1);
+    CHECK(d.nearest == length);
+    CHECK(guard_fault_message(d, true, 10, 4).find("index " + std::to_string(9 + length / 4)) != std::string::npos);
+}
