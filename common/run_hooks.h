@@ -29,6 +29,14 @@ struct CheckedOutput {
     Tolerance tol;
 };
 
+// A call that works on host arrays (RunContext::run_round_trip, run_host_call).
+struct HostCall {
+    std::vector<HostSpan> inputs;  // what it hands to the GPU
+    HostSpan output;               // where its result lands
+    std::vector<HostSpan> hidden;  // the driver's own data the call has no reason to read (expected values)
+    bool round_trip = false;       // its result is to be the bytes its own copies bring back
+};
+
 // An output to judge in place of a checked output or after it: one kept from another run of the
 // same case (same seed, sizes and variants), read when it is judged.
 struct StoredOutput {
@@ -44,6 +52,10 @@ public:
     virtual ~RunHooks() = default;
 
     // ---- the command line ----
+    // The arguments the program was started with (argv[1], ...). Returns those to read in their
+    // place: a program started by another may be handed its options some other way. Throws
+    // UsageError when they cannot be read.
+    virtual std::vector<std::string> arguments(const std::vector<std::string>& given) { return given; }
     // An option the lab does not know. Returns true when it is the hooks': `value` then gives its
     // value (after '=' or the next argument; it throws UsageError when there is none). Throws
     // UsageError for a bad value; false leaves the option unknown.
@@ -75,8 +87,9 @@ public:
     // The repetitions about to be timed with `plan` (`device_outputs`: RunContext::time_gpu, whose
     // outputs are the poisoned buffers; else time_host): an observer of each, or null.
     virtual std::unique_ptr<RepetitionObserver> repetitions_timed(const TimingPlan&, bool) { return nullptr; }
-    // A host round trip's call, about to run (RunContext::run_round_trip): a watch over it, or null.
-    virtual std::unique_ptr<CallWatch> round_trip_started(const std::vector<HostSpan>&, HostSpan) { return nullptr; }
+    // A call on host arrays, about to run (RunContext::run_round_trip, run_host_call): a watch
+    // over it, or null.
+    virtual std::unique_ptr<CallWatch> host_call_started(const HostCall&) { return nullptr; }
 };
 
 // The installed hooks (ones that do nothing until install_run_hooks is called).

@@ -254,7 +254,11 @@ struct RunPlan {
 std::optional<int> read_command_line(const Lab& lab, int argc, char** argv, const std::string& program, RunPlan& plan) {
     Options& opt = plan.opt;
     try {
-        opt = parse_args(argc, argv);
+        // The installed hooks may hand over other arguments than the command line's.
+        const std::vector<std::string> args = run_hooks().arguments(std::vector<std::string>(argv + std::min(argc, 1), argv + argc));
+        std::vector<const char*> words = {argc > 0 ? argv[0] : "lab"};
+        for (const std::string& a : args) words.push_back(a.c_str());
+        opt = parse_args(static_cast<int>(words.size()), words.data());
         enable_buffer_checks(opt.guard_buffers);
         run_hooks().run_started();
         if (opt.help) {

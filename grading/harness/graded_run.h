@@ -37,6 +37,7 @@ struct GradedCase {
 
 class GradedRun : public RunHooks {
 public:
+    std::vector<std::string> arguments(const std::vector<std::string>& given) override;
     bool take_option(const std::string& flag, const std::function<std::string()>& value) override;
     void options_read() override;
     void run_started() override;
@@ -49,7 +50,7 @@ public:
     void inputs_uploaded(const InputRegion& region) override;
     void buffer_freed(const void* ptr) override;
     std::unique_ptr<RepetitionObserver> repetitions_timed(const TimingPlan& plan, bool device_outputs) override;  // repetitions.cu
-    std::unique_ptr<CallWatch> round_trip_started(const std::vector<HostSpan>& inputs, HostSpan output) override;  // round_trip.cu
+    std::unique_ptr<CallWatch> host_call_started(const HostCall& call) override;  // round_trip.cu
 
 private:
     // Closes the case's frame in the result channel with what failed it.

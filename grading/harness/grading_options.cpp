@@ -1,9 +1,48 @@
 // The grader's options (grading_options.h).
 #include "grading_options.h"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include "args.h"
 
 namespace cudalabs {
+
+std::vector<std::string> split_handed_options(const std::string& bytes) {
+    if (!bytes.empty() && bytes.back() != '\0') throw UsageError(std::string(run_options::kFlag) + ": the options handed over end mid-word");
+    std::vector<std::string> words;
+    size_t start = 0;
+    while (start < bytes.size()) {
+        const size_t end = bytes.find('\0', start);
+        words.push_back(bytes.substr(start, end - start));
+        start = end + 1;
+    }
+    return words;
+}
+
+std::vector<std::string> read_handed_options(int fd) {
+    std::string bytes;
+    char buf[4096];
+    for (;;) {
+        const ssize_t got = read(fd, buf, sizeof buf);
+        if (got > 0) bytes.append(buf, static_cast<size_t>(got));
+        else if (got == 0) break;
+        else if (errno != EINTR) {
+            close(fd);
+            throw UsageError(std::string(run_options::kFlag) + ": cannot read descriptor " + std::to_string(fd));
+        }
+    }
+    close(fd);
+    return split_handed_options(bytes);
+}
+
+std::vector<std::string> arguments_to_read(const std::vector<std::string>& given) {
+    if (given.size() != 2 || given[0] != run_options::kFlag) return given;
+    const int fd = static_cast<int>(parse_positive(given[1], run_options::kFlag, 1 << 20));
+    if (fd < 3) throw UsageError(std::string(run_options::kFlag) + " needs a file descriptor of its own (3 or more)");
+    return read_handed_options(fd);
+}
 
 bool GradingOptions::take(const std::string& flag, const std::function<std::string()>& value) {
     if (flag == "--channel") {

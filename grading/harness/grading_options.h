@@ -5,8 +5,20 @@
 #include <cstdint>
 #include <functional>
 #include <string>
+#include <vector>
+
+#include "run_options.h"
 
 namespace cudalabs {
+
+// The options handed over on `fd` (run_options.h), read to the end of the pipe (which is closed). Throws
+// UsageError when it cannot be read or holds no terminated list.
+std::vector<std::string> read_handed_options(int fd);
+// The words of a NUL-separated list (each word ends with a NUL); throws UsageError otherwise.
+std::vector<std::string> split_handed_options(const std::string& bytes);
+// The arguments to read for a command line of `given`: the handed-over options when it is exactly
+// `--options-from FD` (run_options.h), else `given` as it is.
+std::vector<std::string> arguments_to_read(const std::vector<std::string>& given);
 
 struct GradingOptions {
     // Send every checked output, and what the timed repetitions did, through the grader's pipe

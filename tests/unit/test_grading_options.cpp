@@ -3,6 +3,9 @@
 // lab's own options.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <unistd.h>
+
 #include <functional>
 #include <string>
 #include <utility>
@@ -65,4 +68,47 @@ TEST_CASE("grading flags, through the run's hooks: a channel or verified outputs
     // The grading flags' combinations are checked before the lab's own.
     CHECK_THROWS_WITH_AS(parse_grading({"--bench", "--quick", "--fresh-inputs", "5"}),
                          doctest::Contains("--fresh-inputs needs"), UsageError);
+}
+
+// ---- options handed over on a pipe (grading/protocol/run_options.h) ----------------------------
+namespace {
+// A pipe holding `bytes`, its write end closed: the read end.
+int pipe_holding(const std::string& bytes) {
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    REQUIRE(write(fds[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size()));
+    close(fds[1]);
+    return fds[0];
+}
+}  // namespace
+
+TEST_CASE("a run started as `--options-from FD` reads its options from the pipe, which it closes") {
+    std::string handed;
+    for (const char* w : {"--variant", "host", "--seed", "77", "--channel", "3"}) handed += std::string(w) + '\0';
+    const int fd = pipe_holding(handed);
+    const std::vector<std::string> args = arguments_to_read({"--options-from", std::to_string(fd)});
+    CHECK(args == std::vector<std::string>{"--variant", "host", "--seed", "77", "--channel", "3"});
+    CHECK(fcntl(fd, F_GETFD) == -1);  // closed: nothing of the seed stays open to the program
+    // Any other command line is read as it is, and a lab reads the words handed over as its own.
+    CHECK(arguments_to_read({"--variant", "host"}) == std::vector<std::string>{"--variant", "host"});
+    CHECK(arguments_to_read({"--options-from"}) == std::vector<std::string>{"--options-from"});
+    GradingOptionHooks hooks;
+    std::vector<const char*> words = {"lab"};
+    for (const std::string& a : args) words.push_back(a.c_str());
+    const Options opt = parse_args(static_cast<int>(words.size()), words.data());
+    CHECK(opt.seed == 77);
+    CHECK(hooks.options.channel_fd == 3);
+}
+
+TEST_CASE("handed-over options that cannot be read are a usage error") {
+    CHECK_THROWS_AS(split_handed_options(std::string("--seed\0" "12", 9)), UsageError);  // cut mid-word
+    CHECK(split_handed_options("").empty());
+    CHECK(split_handed_options(std::string("\0", 1)) == std::vector<std::string>{""});
+    CHECK_THROWS_AS(arguments_to_read({"--options-from", "1"}), UsageError);  // the terminal's
+    CHECK_THROWS_AS(arguments_to_read({"--options-from", "x"}), UsageError);
+    int fds[2];
+    REQUIRE(pipe(fds) == 0);
+    close(fds[0]);  // a descriptor that cannot be read
+    CHECK_THROWS_AS(arguments_to_read({"--options-from", std::to_string(fds[0])}), UsageError);
+    close(fds[1]);
 }

@@ -125,14 +125,13 @@ void run_correctness_variant(GradingContext& ctx, const GradedProgram& s, const 
         return;
     }
     const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
-    // --guard-buffers: guard zones catch out-of-bounds writes and inputs are checked
-    // unchanged (not in the sanitizer runs: memcheck wants exactly sized allocations).
+    // The kernel trace is loaded whether or not the rule needs it: every run but the sanitizer's
+    // has the same environment (run_args).
     RunRequest req;
     req.program = s.program;
-    req.args = {"--variant", v, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1", "--guard-buffers"};
+    req.args = run_args(v, size_list, seed, 1);
     req.workdir = s.run_dir;
     req.outputs_dir = ctx.worker.priv + "/outputs";
-    req.trace = kernel_rule;
     req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
     VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
     const ProgramRun& pr = verified.pr;
@@ -235,7 +234,7 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     // report the explanation: the two must agree.
     RunRequest req = sanitizer_request(ctx.setup, t);
     req.program = s.program;
-    req.args = {"--variant", variant_list, "--size", size_list, "--seed", std::to_string(seed), "--reps", "1"};
+    req.args = run_args(variant_list, size_list, seed, 1, false);
     req.workdir = s.run_dir;
     req.outputs_dir = ctx.worker.priv + "/outputs";
     std::string report;
@@ -391,7 +390,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     const std::string& v = t.variants[0];
     const std::string& size = t.sizes[0];
     const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
-    const std::vector<std::string> args = {"--variant", v, "--size", size, "--seed", std::to_string(seed), "--reps", std::to_string(t.reps)};
+    const std::vector<std::string> args = run_args(v, size, seed, t.reps);
     PerformanceEvidence evidence;
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;

@@ -13,6 +13,7 @@
 #include <chrono>
 #include <thread>
 
+#include "run_options.h"
 #include "runs/channel.h"
 #include "runs/failures.h"
 #include "exit_codes.h"
@@ -37,6 +38,13 @@ std::string tool_in_front(const std::vector<std::string>& prefix) {
 // The descriptor the program finds its results channel at (--channel).
 constexpr int kChannelFd = 3;
 }  // namespace
+
+std::vector<std::string> run_args(const std::string& variants, const std::string& sizes, unsigned long long seed, int reps,
+                                  bool guard_buffers) {
+    std::vector<std::string> args = {"--variant", variants, "--size", sizes, "--seed", std::to_string(seed), "--reps", std::to_string(reps)};
+    if (guard_buffers) args.push_back("--guard-buffers");
+    return args;
+}
 
 const CaseEvidence* ProgramRun::find(const std::string& variant, const std::string& size) const {
     for (const CaseEvidence& c : cases)
@@ -149,6 +157,24 @@ unsigned long long fresh_inputs_key() {
     return (bits & ((1ull << 62) - 1)) | 1;
 }
 
+// A pipe holding `options`, each followed by a NUL, with its write end closed: its read end, for
+// the program to inherit (run_options.h). The options of a run are a few hundred bytes, far below
+// what a pipe holds, so the write never waits for a reader.
+int hand_over_options(const std::vector<std::string>& options) {
+    std::string bytes;
+    for (const std::string& o : options) bytes += o + '\0';
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) throw std::runtime_error("cannot create the options pipe");
+    const bool fits = bytes.size() <= static_cast<size_t>(fcntl(fds[1], F_GETPIPE_SZ));
+    const bool written = fits && write(fds[1], bytes.data(), bytes.size()) == static_cast<ssize_t>(bytes.size());
+    close(fds[1]);
+    if (!written) {
+        close(fds[0]);
+        throw std::runtime_error("cannot hand a run its options (" + std::to_string(bytes.size()) + " bytes)");
+    }
+    return fds[0];
+}
+
 }  // namespace
 
 ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::string* log) {
@@ -167,12 +193,13 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         if (req.sandboxed && geteuid() == 0 && ctx.worker.iso.level != IsolationLevel::Unsafe) (void)!fchown(log_pipe[1], ctx.worker.iso.uid, ctx.worker.iso.gid);
     }
 
+    // Every run has the same command line; its options go through a pipe (run_options.h).
     std::vector<std::string> argv = req.prefix;
-    argv.push_back(req.program);
-    argv.insert(argv.end(), req.args.begin(), req.args.end());
-    argv.insert(argv.end(), {"--channel", std::to_string(kChannelFd)});
+    argv.insert(argv.end(), {req.program, cudalabs::run_options::kFlag, std::to_string(cudalabs::run_options::kFd)});
     pr.fresh_key = fresh_inputs_key();
-    argv.insert(argv.end(), {"--fresh-inputs", std::to_string(pr.fresh_key)});
+    std::vector<std::string> options = req.args;
+    options.insert(options.end(), {"--channel", std::to_string(kChannelFd), "--fresh-inputs", std::to_string(pr.fresh_key)});
+    const int options_read_end = hand_over_options(options);
 
     RunSpec spec;
     spec.cwd = req.workdir;
@@ -186,6 +213,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     spec.stdout_path = ctx.worker.priv + "/run" + tag + ".out";
     spec.stderr_path = ctx.worker.priv + "/run" + tag + ".err";
     spec.inherit_fds.push_back({channel[1], kChannelFd});
+    spec.inherit_fds.push_back({options_read_end, cudalabs::run_options::kFd});
     if (req.log_fd_target >= 0) spec.inherit_fds.push_back({log_pipe[1], req.log_fd_target});
     std::vector<std::string> trace_env;
     if (req.trace && ctx.setup.trace_ok)
@@ -206,6 +234,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     std::thread log_reader;
     if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
     pr.run = run_process(spec);
+    close(options_read_end);
     close(channel[1]);
     if (log_pipe[1] >= 0) close(log_pipe[1]);
     reap_strays();  // anything left holding the pipes open is killed: the readers then see EOF

@@ -49,9 +49,16 @@ struct ProgramRun {
     const CaseEvidence* find(const std::string& variant, const std::string& size) const;
 };
 
+// The options of a run of `variants` at `sizes`, alike in every kind of run (correctness, timing,
+// the reference's): guard zones around the device buffers (--guard-buffers) everywhere but in the
+// sanitizer's runs, which want allocations of their exact size. They reach the program through
+// the options pipe (run_options.h), never its command line.
+std::vector<std::string> run_args(const std::string& variants, const std::string& sizes, unsigned long long seed, int reps,
+                                  bool guard_buffers = true);
+
 struct RunRequest {
     std::string program;
-    std::vector<std::string> args;      // without --channel (added here)
+    std::vector<std::string> args;      // without --channel and --fresh-inputs (added here), handed over by pipe
     std::string workdir;                // the run's own folder
     std::string outputs_dir;            // where the channel's outputs are written (private)
     bool sandboxed = true;              // a student's program (else trusted: the reference)
