@@ -17,6 +17,7 @@
 #include "buffers.h"
 #include "check.h"
 #include "gpu.h"
+#include "host_array.h"
 #include "host_span.h"
 #include "report.h"
 #include "run_hooks.h"
@@ -72,14 +73,23 @@ public:
     template <class Work, class CheckOutputs>
     void run_checked_host(Outcome& out, Work&& work, CheckOutputs&& check_outputs);
 
+    // A call that works on host arrays (lab 06's mapped and streamed transfers): runs as in
+    // run_checked_host. `inputs` are what it hands to the GPU, `hidden` the driver's own data it
+    // has no reason to read (the expected values, the inputs as first made). The installed
+    // RunHooks may watch the call (RunHooks::host_call_started): the grader's keep the CPU from
+    // reading either while it runs.
+    template <class Work, class CheckOutputs>
+    void run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, Work&& work, CheckOutputs&& check_outputs,
+                       const std::vector<HostSpan>& hidden = {});
+
     // A host round trip: `work` does the variant's whole job on host arrays -- allocate, copy
     // `inputs` in, compute on the device, copy the result back into `output`, free -- and runs as
-    // in run_checked_host. The installed RunHooks may watch the call (run_hooks.h): its output
-    // is then to be exactly the bytes its code copied back from the device, and its copies to the
-    // device only the inputs' own bytes.
+    // in run_host_call. The installed RunHooks may also hold it to its copies: its output is then
+    // to be exactly the bytes its code copied back from the device, and its copies to the device
+    // only the inputs' own bytes.
     template <class Work, class CheckOutputs>
     void run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
-                        CheckOutputs&& check_outputs);
+                        CheckOutputs&& check_outputs, const std::vector<HostSpan>& hidden = {});
 
     // Median time of `launch` in ms. `working_set_bytes` is what one launch touches: when it
     // would fit in L2, the cache is flushed before every repetition. The installed RunHooks may
@@ -249,16 +259,31 @@ void RunContext::run_checked(Outcome& out, Launch&& launch, CheckOutputs&& check
     if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_gpu(launch, working_set_bytes);
 }
 
+namespace detail {
+// The watched call of run_host_call and run_round_trip: once (the watch says what it found when
+// the call is over), then checked, then timed unwatched.
 template <class Work, class CheckOutputs>
-void RunContext::run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
-                                CheckOutputs&& check_outputs) {
+void run_watched_host_call(RunContext& ctx, Outcome& out, const HostCall& call, Work&& work, CheckOutputs&& check_outputs) {
     {
-        std::unique_ptr<CallWatch> watch = run_hooks().round_trip_started(inputs, output);  // says what it found when the call is over
+        std::unique_ptr<CallWatch> watch = run_hooks().host_call_started(call);
         work();
     }
     CUDA_CHECK(cudaDeviceSynchronize());
     check_outputs();
-    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = time_host(work);
+    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = ctx.time_host(work);
+}
+}  // namespace detail
+
+template <class Work, class CheckOutputs>
+void RunContext::run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, Work&& work, CheckOutputs&& check_outputs,
+                               const std::vector<HostSpan>& hidden) {
+    detail::run_watched_host_call(*this, out, HostCall{inputs, HostSpan{}, hidden, false}, work, check_outputs);
+}
+
+template <class Work, class CheckOutputs>
+void RunContext::run_round_trip(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
+                                CheckOutputs&& check_outputs, const std::vector<HostSpan>& hidden) {
+    detail::run_watched_host_call(*this, out, HostCall{inputs, output, hidden, true}, work, check_outputs);
 }
 
 template <class Work, class CheckOutputs>

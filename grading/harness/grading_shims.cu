@@ -14,14 +14,20 @@
 // for the per-thread default stream.
 #include <cuda_runtime.h>
 
+#include <cstdint>
+
 #include "tracked_buffers.h"
 #include "channel_writer.h"
+#include "host_seal.h"
 #include "round_trip.h"
 
 using cudalabs::channel::Direction;
 
 // Declared by cuda_runtime_api.h only when the per-thread default stream is selected.
 extern "C" {
+
+// The harness asks for this (round_trip.cu): a program with the shims can have its inputs sealed.
+int cudalabs_shims_linked() { return 1; }
 cudaError_t CUDARTAPI cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind);
 cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t);
 cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind);
@@ -154,29 +160,40 @@ Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
 bool host_memory(const void* p) { return p && memory_type(p) != cudaMemoryTypeDevice; }
 
 // What every watched copy does: tell the ledger the host rows going to the device before the
-// copy, and the rows landing in host memory once it has worked. `src_row(r)` and `dst_row(r)`
-// are where row r starts; each row is `width` bytes.
-template <class SrcRow, class DstRow, class Copy>
+// copy, and the rows landing in host memory once it has worked. `src_row(r)`, `sent_row(r)` and
+// `dst_row(r)` are where row r starts in the source, where the copy reads it, and in the
+// destination; each row is `width` bytes.
+template <class SrcRow, class SentRow, class DstRow, class Copy>
 cudaError_t watched_rows(cudalabs::RoundTripLedger& ledger, const char* api, bool from_host, bool to_host, size_t rows,
-                         size_t width, SrcRow&& src_row, DstRow&& dst_row, Copy&& copy) {
+                         size_t width, SrcRow&& src_row, SentRow&& sent_row, DstRow&& dst_row, Copy&& copy) {
     if (from_host && !to_host)
-        for (size_t r = 0; r < rows; ++r) ledger.upload(api, src_row(r), width);
+        for (size_t r = 0; r < rows; ++r) ledger.upload(api, src_row(r), sent_row(r), width);
     const cudaError_t err = copy();
     if (err == cudaSuccess && to_host && !from_host)
         for (size_t r = 0; r < rows; ++r) ledger.download(api, dst_row(r), width);
     return err;
 }
 
-// `copy` moves `rows` rows of `width` bytes, `spitch` apart at `src` and `dpitch` apart at `dst`.
+// Where a copy from `src` of `extent` bytes reads them: from the seal's copy when it lies in a
+// sealed input of the call under way (host_seal.h), so the sealed pages stay unread.
+const void* sealed_source(const void* src, size_t extent) {
+    const cudalabs::HostSeal* seal = cudalabs::HostSeal::active();
+    return seal ? seal->readable(src, extent) : src;
+}
+
+// `copy(from)` moves `rows` rows of `width` bytes, `spitch` apart at `from` (where the copy of
+// `src` reads: sealed_source) and `dpitch` apart at `dst`.
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                     size_t rows, Copy&& copy) {
+    const void* from = rows ? sealed_source(src, (rows - 1) * spitch + width) : src;
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
-    if (!ledger) return copy();
+    if (!ledger) return copy(from);
     return watched_rows(
         *ledger, api, host_memory(src), host_memory(dst), rows, width,
         [&](size_t r) { return static_cast<const char*>(src) + r * spitch; },
-        [&](size_t r) { return static_cast<const char*>(dst) + r * dpitch; }, copy);
+        [&](size_t r) { return static_cast<const char*>(from) + r * spitch; },
+        [&](size_t r) { return static_cast<const char*>(dst) + r * dpitch; }, [&] { return copy(from); });
 }
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, const void* src, size_t count, Copy&& copy) {
@@ -195,8 +212,7 @@ size_t element_bytes(cudaArray_const_t array) {
 }
 template <class Copy>
 cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy) {
-    cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
-    if (!ledger || !p) return copy();
+    if (!p) return copy(p);
     const cudaArray_const_t array = p->srcArray ? p->srcArray : p->dstArray;
     const size_t width = array ? p->extent.width * element_bytes(array) : p->extent.width;
     const size_t height = p->extent.height ? p->extent.height : 1, depth = p->extent.depth ? p->extent.depth : 1;
@@ -204,10 +220,20 @@ cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy)
     auto row = [height](const cudaPitchedPtr& at, const cudaPos& pos, size_t r) {
         return static_cast<const char*>(at.ptr) + ((pos.z + r / height) * at.ysize + pos.y + r % height) * at.pitch + pos.x;
     };
+    // A sealed source is read from the seal's copy, at the same offsets (sealed_source).
+    cudaMemcpy3DParms sent = *p;
+    if (!p->srcArray && p->srcPtr.ptr) {
+        const char* first = row(p->srcPtr, p->srcPos, 0);
+        const char* end = row(p->srcPtr, p->srcPos, height * depth - 1) + width;
+        const uintptr_t from = reinterpret_cast<uintptr_t>(sealed_source(first, static_cast<size_t>(end - first)));
+        sent.srcPtr.ptr = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p->srcPtr.ptr) + (from - reinterpret_cast<uintptr_t>(first)));
+    }
+    cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
+    if (!ledger) return copy(&sent);
     return watched_rows(
         *ledger, api, !p->srcArray && host_memory(p->srcPtr.ptr), !p->dstArray && host_memory(p->dstPtr.ptr), height * depth,
-        width, [&](size_t r) { return row(p->srcPtr, p->srcPos, r); }, [&](size_t r) { return row(p->dstPtr, p->dstPos, r); },
-        copy);
+        width, [&](size_t r) { return row(p->srcPtr, p->srcPos, r); }, [&](size_t r) { return row(sent.srcPtr, sent.srcPos, r); },
+        [&](size_t r) { return row(p->dstPtr, p->dstPos, r); }, [&] { return copy(&sent); });
 }
 // An allocation of host memory the GPU can reach, while a round trip is watched.
 void shared_memory(const char* api) {
@@ -221,21 +247,21 @@ extern "C" {
 // ---- 1D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
     record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpy", dst, src, count, [&] { return cudaMemcpy(dst, src, count, kind); });
+    return watched("cudaMemcpy", dst, src, count, [&](const void* from) { return cudaMemcpy(dst, from, count, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
     record("cudaMemcpy", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpy", dst, src, count, [&] { return cudaMemcpy_ptds(dst, src, count, kind); });
+    return watched("cudaMemcpy", dst, src, count, [&](const void* from) { return cudaMemcpy_ptds(dst, from, count, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpyAsync", dst, src, count, [&] { return cudaMemcpyAsync(dst, src, count, kind, stream); });
+    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync(dst, from, count, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                                cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpyAsync", dst, src, count, [&] { return cudaMemcpyAsync_ptsz(dst, src, count, kind, stream); });
+    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync_ptsz(dst, from, count, kind, stream); });
 }
 
 // ---- 2D copies ---------------------------------------------------------------------------------
@@ -243,44 +269,44 @@ cudaError_t cudalabs_shim_cudaMemcpy2D(void* dst, size_t dpitch, const void* src
                                        size_t height, cudaMemcpyKind kind) {
     record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2D", dst, dpitch, src, spitch, width, height,
-                   [&] { return cudaMemcpy2D(dst, dpitch, src, spitch, width, height, kind); });
+                   [&](const void* from) { return cudaMemcpy2D(dst, dpitch, from, spitch, width, height, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2D_ptds(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind) {
     record("cudaMemcpy2D", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2D", dst, dpitch, src, spitch, width, height,
-                   [&] { return cudaMemcpy2D_ptds(dst, dpitch, src, spitch, width, height, kind); });
+                   [&](const void* from) { return cudaMemcpy2D_ptds(dst, dpitch, from, spitch, width, height, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                                             size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
-                   [&] { return cudaMemcpy2DAsync(dst, dpitch, src, spitch, width, height, kind, stream); });
+                   [&](const void* from) { return cudaMemcpy2DAsync(dst, dpitch, from, spitch, width, height, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
                                                  size_t width, size_t height, cudaMemcpyKind kind,
                                                  cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
-                   [&] { return cudaMemcpy2DAsync_ptsz(dst, dpitch, src, spitch, width, height, kind, stream); });
+                   [&](const void* from) { return cudaMemcpy2DAsync_ptsz(dst, dpitch, from, spitch, width, height, kind, stream); });
 }
 
 // ---- 3D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy3D(const cudaMemcpy3DParms* p) {
     record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3D", p, [&] { return cudaMemcpy3D(p); });
+    return watched_3d("cudaMemcpy3D", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3D(q); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) {
     record("cudaMemcpy3D", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3D", p, [&] { return cudaMemcpy3D_ptds(p); });
+    return watched_3d("cudaMemcpy3D", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3D_ptds(q); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3DAsync", p, [&] { return cudaMemcpy3DAsync(p, stream); });
+    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync(q, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3DAsync", p, [&] { return cudaMemcpy3DAsync_ptsz(p, stream); });
+    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync_ptsz(q, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
     record("cudaMemcpy3DPeer", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
@@ -305,56 +331,56 @@ cudaError_t cudalabs_shim_cudaMemcpyToSymbol(const void* symbol, const void* src
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbol", at, src, count,
-                   [&] { return cudaMemcpyToSymbol(symbol, src, count, offset, kind); });
+                   [&](const void* from) { return cudaMemcpyToSymbol(symbol, from, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbol_ptds(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbol", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbol", at, src, count,
-                   [&] { return cudaMemcpyToSymbol_ptds(symbol, src, count, offset, kind); });
+                   [&](const void* from) { return cudaMemcpyToSymbol_ptds(symbol, from, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol(void* dst, const void* symbol, size_t count, size_t offset,
                                                cudaMemcpyKind kind) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbol", dst, at, count,
-                   [&] { return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); });
+                   [&](const void*) { return cudaMemcpyFromSymbol(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbol_ptds(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbol", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbol", dst, at, count,
-                   [&] { return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind); });
+                   [&](const void*) { return cudaMemcpyFromSymbol_ptds(dst, symbol, count, offset, kind); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void* src, size_t count, size_t offset,
                                                   cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbolAsync", at, src, count,
-                   [&] { return cudaMemcpyToSymbolAsync(symbol, src, count, offset, kind, stream); });
+                   [&](const void* from) { return cudaMemcpyToSymbolAsync(symbol, from, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
                                                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbolAsync", at, src, count,
-                   [&] { return cudaMemcpyToSymbolAsync_ptsz(symbol, src, count, offset, kind, stream); });
+                   [&](const void* from) { return cudaMemcpyToSymbolAsync_ptsz(symbol, from, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
-                   [&] { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); });
+                   [&](const void*) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); });
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
-                   [&] { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); });
+                   [&](const void*) { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); });
 }
 
 // ---- between devices -----------------------------------------------------------------------------

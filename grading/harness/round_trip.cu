@@ -1,20 +1,39 @@
-// The watch of a graded host round trip (round_trip.h): GradedRun::round_trip_started. While the
-// variant's call runs, its ledger is the active one, which the grading shims tell of every copy
-// between host memory and the device; when the call has returned, each way the case broke the
-// rule goes to the grader as a TRANSFER record of direction round_trip_breach.
+// The watches of a graded call on host arrays (round_trip.h, host_seal.h):
+// GradedRun::host_call_started. While the call runs its inputs and the driver's hidden data are
+// sealed; a round trip's ledger is also the active one, which the grading shims tell of every
+// copy between host memory and the device, and when the call has returned, each way the case
+// broke the rule goes to the grader as a TRANSFER record of direction round_trip_breach.
 #include <memory>
+#include <optional>
 
 #include "channel_writer.h"
 #include "graded_run.h"
+#include "host_seal.h"
 #include "round_trip.h"
+
+// Defined by the grading shims (grading_shims.cu), which the grader links into every student's
+// program: only where the program's copies go through them can its inputs be sealed, since they
+// read a sealed input from the seal's copy. The reference solution, which is trusted, runs without.
+extern "C" int cudalabs_shims_linked() __attribute__((weak));
 
 namespace cudalabs {
 
 namespace {
 
+bool copies_shimmed() { return cudalabs_shims_linked != nullptr; }
+
+class SealWatch : public CallWatch {
+public:
+    explicit SealWatch(const HostCall& call) : seal_(call.inputs, call.hidden) {}
+
+private:
+    HostSeal seal_;
+};
+
 class RoundTripWatch : public CallWatch {
 public:
-    RoundTripWatch(const std::vector<HostSpan>& inputs, HostSpan output) : ledger_(inputs, output) {
+    explicit RoundTripWatch(const HostCall& call) : ledger_(call.inputs, call.output) {
+        if (copies_shimmed()) seal_.emplace(call.inputs, call.hidden);
         RoundTripLedger::active() = &ledger_;
     }
     ~RoundTripWatch() override {
@@ -26,14 +45,17 @@ public:
     RoundTripWatch& operator=(const RoundTripWatch&) = delete;
 
 private:
-    RoundTripLedger ledger_;
+    RoundTripLedger ledger_;  // (made first: it reads the inputs before they are sealed)
+    std::optional<HostSeal> seal_;
 };
 
 }  // namespace
 
-std::unique_ptr<CallWatch> GradedRun::round_trip_started(const std::vector<HostSpan>& inputs, HostSpan output) {
+std::unique_ptr<CallWatch> GradedRun::host_call_started(const HostCall& call) {
     if (!options_.grading()) return nullptr;
-    return std::make_unique<RoundTripWatch>(inputs, output);
+    if (call.round_trip) return std::make_unique<RoundTripWatch>(call);
+    if (!copies_shimmed()) return nullptr;
+    return std::make_unique<SealWatch>(call);
 }
 
 }  // namespace cudalabs

@@ -2,7 +2,7 @@
 // result is the bytes its code copied back from the device, and what it copies to the device is
 // its inputs, unchanged.
 //
-// While the variant's call runs, the grading shims (grading_shims.cu) tell the watch of every
+// While the variant's call runs, its inputs are sealed (host_seal.h), and the grading shims (grading_shims.cu) tell the watch of every
 // copy that crosses between host memory and the device, and of every allocation of memory the
 // CPU and the GPU share. The ledger below keeps the inputs' bytes as they were when the call
 // began, and a shadow of the output in which each copy back lands. Once the call returns, an
@@ -14,7 +14,8 @@
 // these calls show: grading/README.md, known limits.
 //
 // Part of the grader's harness (grading/harness/). The ledger is host code (unit-tested with
-// g++); round_trip.cu holds the watch that RunContext::run_round_trip starts, and the hooks the
+// g++); round_trip.cu holds the watch that RunContext::run_round_trip starts (and the seal of
+// run_host_call), and the hooks the
 // shims call.
 #pragma once
 #include <cstddef>
@@ -34,13 +35,15 @@ public:
     }
 
     // Before a copy of `bytes` from host memory at `src` to the device: it must lie within one
-    // input and hold that input's own bytes.
-    void upload(const std::string& api, const void* src, size_t bytes) {
+    // input and hold that input's own bytes. `sent` is where the copy really reads them (a
+    // sealed input's bytes are read from the seal's copy: host_seal.h).
+    void upload(const std::string& api, const void* src, size_t bytes) { upload(api, src, src, bytes); }
+    void upload(const std::string& api, const void* src, const void* sent, size_t bytes) {
         if (bytes == 0) return;
         size_t at = 0;
         for (const Input& in : inputs_)
             if (locate(in.span, src, bytes, at)) {
-                if (std::memcmp(src, in.bytes.data() + at, bytes) != 0)
+                if (std::memcmp(sent, in.bytes.data() + at, bytes) != 0)
                     breach(api + " copied to the device input bytes that the code had changed", bytes);
                 return;
             }

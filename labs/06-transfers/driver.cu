@@ -51,9 +51,11 @@ struct FreeDeleter { void operator()(float* p) const { std::free(p); } };
 const Tolerance kTolerance = Tolerance::elementwise(kFloatRoundoff);
 
 // One size's round trip: the input, what must come back, and the device buffer it goes through.
+// The input as made and the expected values have pages of their own (host_array.h): the grader
+// keeps them, and the input the call is given, from the CPU while the call runs.
 struct Trip {
     size_t n = 0;
-    std::vector<float> x, expected;
+    HostArray<float> x, expected;
     DeviceBuffer<float> dbuf;
 
     Trip(const Length& len, RunContext& ctx) : n(static_cast<size_t>(len.n)), x(n), expected(n), dbuf(n) {
@@ -65,20 +67,22 @@ struct Trip {
         out.bytes = 2.0 * sizeof(float) * n;  // n floats over the bus each way
         return out;
     }
-    // Runs `roundtrip` into `result` (poisoned beforehand), checks it, and times the whole trip
-    // on the host clock: the copies are part of what is measured.
-    void run(RunContext& ctx, Outcome& out, const float* result, const std::function<void()>& roundtrip) const {
-        ctx.run_checked_host(out, roundtrip, [&] { ctx.check(out, result, expected.data(), n, kTolerance); });
+    // Runs `roundtrip` from `input` into `result` (poisoned beforehand), checks it, and times the
+    // whole trip on the host clock: the copies are part of what is measured.
+    void run(RunContext& ctx, Outcome& out, HostSpan input, const float* result, const std::function<void()>& roundtrip) const {
+        ctx.run_host_call(out, {input}, roundtrip, [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
     }
     // The same for roundtrip_sync, whose copies are the lesson: when graded, what lands in
     // `result` must be what its cudaMemcpy brought back, and only `input` may go to the device
     // (RunContext::run_round_trip).
-    void run_sync(RunContext& ctx, Outcome& out, const float* input, const float* result,
+    void run_sync(RunContext& ctx, Outcome& out, HostSpan input, const float* result,
                   const std::function<void()>& roundtrip) const {
-        const size_t bytes = n * sizeof(float);
-        ctx.run_round_trip(out, {{input, bytes}}, {result, bytes}, roundtrip,
-                           [&] { ctx.check(out, result, expected.data(), n, kTolerance); });
+        ctx.run_round_trip(out, {input}, {result, input.bytes}, roundtrip,
+                           [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
     }
+    // The input of `bytes` at `p` (memory the variant allocated, or the harness's pinned buffer).
+    HostSpan input_at(const float* p, size_t owned_bytes = 0) const { return {p, n * sizeof(float), owned_bytes}; }
+    std::vector<HostSpan> hidden() const { return {x.span(), expected.span()}; }
 };
 
 Outcome run_pageable(const Length& len, RunContext& ctx) {
@@ -86,7 +90,7 @@ Outcome run_pageable(const Length& len, RunContext& ctx) {
     std::vector<float> y(t.n);
     poison_fill(y.data(), t.n);
     Outcome out = t.outcome();
-    t.run_sync(ctx, out, t.x.data(), y.data(), [&] { roundtrip_sync(t.x.data(), y.data(), t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, t.x.span(), y.data(), [&] { roundtrip_sync(t.x.data(), y.data(), t.dbuf.data(), t.n); });
     if (out.check.ok()) out.note = "malloc'd memory; " + one_way_rates(ctx, y.data(), t.dbuf.data(), t.n);
     return out;
 }
@@ -104,7 +108,7 @@ Outcome run_pinned(const Length& len, RunContext& ctx) {
     }
     std::memcpy(in, t.x.data(), t.n * sizeof(float));
     poison_fill(res, t.n);
-    t.run_sync(ctx, out, in, res, [&] { roundtrip_sync(in, res, t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, t.input_at(in), res, [&] { roundtrip_sync(in, res, t.dbuf.data(), t.n); });
     if (out.check.ok())
         out.note = "cudaMallocHost of both buffers took " + format_number(ms, 2) + " ms; " +
                    one_way_rates(ctx, res, t.dbuf.data(), t.n);
@@ -128,7 +132,8 @@ Outcome run_registered(const Length& len, RunContext& ctx) {
         out.failure = "the buffers are not page-locked after register_host: call cudaHostRegister";
         return out;
     }
-    t.run_sync(ctx, out, in.get(), res.get(), [&] { roundtrip_sync(in.get(), res.get(), t.dbuf.data(), t.n); });
+    t.run_sync(ctx, out, t.input_at(in.get(), bytes), res.get(),
+               [&] { roundtrip_sync(in.get(), res.get(), t.dbuf.data(), t.n); });
     if (out.check.ok())
         out.note = "cudaHostRegister of both buffers took " + format_number(ms, 2) + " ms; " +
                    one_way_rates(ctx, res.get(), t.dbuf.data(), t.n);
@@ -153,7 +158,7 @@ Outcome run_mapped(const Length& len, RunContext& ctx) {
     }
     std::memcpy(in, t.x.data(), t.n * sizeof(float));
     poison_fill(res, t.n);
-    t.run(ctx, out, res, [&] { roundtrip_mapped(in_alias, out_alias, t.n); });
+    t.run(ctx, out, t.input_at(in), res, [&] { roundtrip_mapped(in_alias, out_alias, t.n); });
     out.note = "zero-copy: the kernel reads and writes host memory across the bus";
     free_pinned(in);
     free_pinned(res);
@@ -181,7 +186,7 @@ Outcome run_on_streams(const Length& len, RunContext& ctx, StreamedTrip trip, co
     const Stream first, second;
     const cudaStream_t streams[2] = {first.stream, second.stream};
     Outcome out = t.outcome();
-    t.run(ctx, out, res.data(), [&] {
+    t.run(ctx, out, t.input_at(in.data()), res.data(), [&] {
         trip(in.data(), res.data(), t.dbuf.data(), t.n, streams);
         CUDA_CHECK(cudaStreamSynchronize(streams[0]));
         CUDA_CHECK(cudaStreamSynchronize(streams[1]));
