@@ -9,6 +9,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "sealed_memory.h"
+
 namespace cudalabs {
 
 namespace {
@@ -30,16 +32,23 @@ volatile sig_atomic_t g_range_count = 0;
 struct sigaction g_previous;
 bool g_handler_installed = false;
 
-const char kSealMessage[] =
-    "\nerror: the CPU read host memory that only the GPU may read while this call runs (its inputs, "
-    "or the lab's expected results): copy the inputs to the device with cudaMemcpy and compute on the "
-    "GPU; the CPU must not compute the result\n";
+// "\nerror: <kSealedReadMessage>\n", built once: the handler may only write it.
+struct SealMessage {
+    char text[512];
+    size_t length = 0;
+    SealMessage() {
+        const char* parts[] = {"\nerror: ", kSealedReadMessage, "\n"};
+        for (const char* p : parts)
+            for (; *p && length < sizeof text; ++p) text[length++] = *p;
+    }
+};
+const SealMessage g_message;
 
 void on_segfault(int sig, siginfo_t* info, void* context) {
     const uintptr_t at = reinterpret_cast<uintptr_t>(info->si_addr);
     for (int i = 0; i < g_range_count; ++i)
         if (at >= g_ranges[i].first && at < g_ranges[i].last) {
-            (void)!write(2, kSealMessage, sizeof kSealMessage - 1);
+            (void)!write(2, g_message.text, g_message.length);
             break;
         }
     // Whatever the fault, it is handled as it would have been without the seal.

@@ -14,6 +14,7 @@
 #include "grading/src/intake/seeds.h"
 #include "grading/src/intake/submissions.h"
 #include "grading/src/util/util.h"
+#include "sealed_memory.h"
 
 using namespace grading;
 
@@ -125,6 +126,11 @@ TEST_CASE("program_fate: what ended a student's run, in words that say what to d
     r.exit_code = -1;
     r.signal = SIGSEGV;
     CHECK(program_fate(r).find("crash in host code") != std::string::npos);
+    // The harness said it stopped a CPU read of sealed memory: the feedback says so instead.
+    r.err = std::string("progress...\nerror: ") + cudalabs::kSealedReadMessage + "\n";
+    CHECK(program_fate(r).find("only the GPU may read") != std::string::npos);
+    CHECK(program_fate(r).find("crash in host code") == std::string::npos);
+    r.err.clear();
     r.signal = SIGXFSZ;  // its output passed the file size limit
     CHECK(program_fate(r).find("file size limit") != std::string::npos);
     CHECK(program_fate(r).find("crash") == std::string::npos);

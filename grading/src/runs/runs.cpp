@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "run_options.h"
+#include "sealed_memory.h"
 #include "runs/channel.h"
 #include "runs/failures.h"
 #include "exit_codes.h"
@@ -74,6 +75,8 @@ std::string program_fate(const RunResult& r) {
     if (r.signal == SIGXFSZ)
         return "your program was stopped for writing more than the grader's file size limit (what it "
                "prints counts: do not print inside loops)";
+    if (r.signal == SIGSEGV && r.err.find(cudalabs::kSealedReadMessage) != std::string::npos)
+        return "your program was " + r.describe() + ": " + cudalabs::kSealedReadMessage;
     if (r.signal) return "your program was " + r.describe() + " (a crash in host code?)";
     if (r.exit_code == cudalabs::kExitFail) return "";  // "a check failed": the verdict below is what counts
     // (run_process has already turned a wrapper's "exit 128 + N" back into signal N.)
