@@ -125,14 +125,7 @@ void run_correctness_variant(GradingContext& ctx, const GradedProgram& s, const 
         return;
     }
     const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
-    // The kernel trace is loaded whether or not the rule needs it: every run but the sanitizer's
-    // has the same environment (run_args).
-    RunRequest req;
-    req.program = s.program;
-    req.args = run_args(v, size_list, seed, 1);
-    req.workdir = s.run_dir;
-    req.outputs_dir = ctx.worker.priv + "/outputs";
-    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    const RunRequest req = correctness_request(ctx, s, t, v, size_list, seed);
     VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
     const ProgramRun& pr = verified.pr;
     out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
@@ -223,6 +216,37 @@ RunRequest sanitizer_request(const GradingSetup& setup, const TestSpec& t) {
     return req;
 }
 
+RunRequest sanitizer_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& variants,
+                             const std::string& sizes, unsigned long long seed) {
+    RunRequest req = sanitizer_request(ctx.setup, t);
+    req.program = s.program;
+    req.args = run_args(variants, sizes, seed, 1, false);
+    req.workdir = s.run_dir;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    return req;
+}
+
+RunRequest correctness_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& variants,
+                               const std::string& sizes, unsigned long long seed) {
+    RunRequest req;
+    req.program = s.program;
+    req.args = run_args(variants, sizes, seed, 1);
+    req.workdir = s.run_dir;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    return req;
+}
+
+RunRequest timed_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args) {
+    RunRequest req;
+    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
+    req.outputs_dir = ctx.worker.priv + "/outputs";
+    req.program = s.program;
+    req.args = args;
+    req.workdir = s.run_dir;
+    return req;
+}
+
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     std::ostringstream out;
@@ -232,11 +256,7 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
     // The sanitizer's report goes to a pipe the grader reads, never to a file in the student's
     // folder; its exit status (kSanitizerErrorExit when it found errors) is the verdict, the
     // report the explanation: the two must agree.
-    RunRequest req = sanitizer_request(ctx.setup, t);
-    req.program = s.program;
-    req.args = run_args(variant_list, size_list, seed, 1, false);
-    req.workdir = s.run_dir;
-    req.outputs_dir = ctx.worker.priv + "/outputs";
+    const RunRequest req = sanitizer_request(ctx, s, t, variant_list, size_list, seed);
     std::string report;
     VerifiedRun checked = run_verified(ctx, req, variant_list, size_list, seed, &report);
     const ProgramRun& pr = checked.pr;
@@ -366,12 +386,7 @@ bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const T
 // replayed result is not this one's). False, with `problem`, when it cannot be timed.
 bool student_round(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args,
                    unsigned long long seed, int round, TimedRun& timed, std::ostringstream& out, std::string& problem) {
-    RunRequest req;
-    req.timeout_s = t.timeout_s > 0 ? t.timeout_s : ctx.setup.rubric.run_timeout_s;
-    req.outputs_dir = ctx.worker.priv + "/outputs";
-    req.program = s.program;
-    req.args = args;
-    req.workdir = s.run_dir;
+    const RunRequest req = timed_request(ctx, s, t, args);
     VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed);
     timed = timed_run(verified.pr, s.kernels);
     if (!verified.pr.retry_note.empty()) out << "round " << round + 1 << ": " << verified.pr.retry_note << "\n";

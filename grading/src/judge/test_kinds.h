@@ -25,6 +25,16 @@ TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const Te
 // cannot run in the sandbox is found before anyone is graded.
 RunRequest sanitizer_request(const GradingSetup& setup, const TestSpec& t);
 TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+
+// How each kind of test runs a submission's program on `variants` at `sizes` (comma lists): a
+// correctness trial, a sanitizer run, a timed round (`args`: run_args with the round's
+// repetitions). They differ only in the options handed over (runs.h, Launch) and the tool in
+// front of the sanitizer's.
+RunRequest correctness_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& variants,
+                               const std::string& sizes, unsigned long long seed);
+RunRequest sanitizer_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& variants,
+                             const std::string& sizes, unsigned long long seed);
+RunRequest timed_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args);
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 
 }  // namespace grading

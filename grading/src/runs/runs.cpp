@@ -180,6 +180,19 @@ int hand_over_options(const std::vector<std::string>& options) {
 
 }  // namespace
 
+Launch launch_of(const GradingContext& ctx, const RunRequest& req, unsigned long long fresh_key) {
+    Launch l;
+    l.argv = req.prefix;
+    l.argv.insert(l.argv.end(), {req.program, cudalabs::run_options::kFlag, std::to_string(cudalabs::run_options::kFd)});
+    l.env = scrubbed_env(req.workdir, ctx.setup.info.cuda_home + "/bin");
+    if (!ctx.worker.cuda_visible_devices.empty()) set_env(l.env, "CUDA_VISIBLE_DEVICES", ctx.worker.cuda_visible_devices);
+    if (req.trace && ctx.setup.trace_ok)
+        l.trace_env = {"LD_PRELOAD=" + ctx.setup.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.setup.info.trace_lib};
+    l.options = req.args;
+    l.options.insert(l.options.end(), {"--channel", std::to_string(kChannelFd), "--fresh-inputs", std::to_string(fresh_key)});
+    return l;
+}
+
 ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::string* log) {
     ProgramRun pr;
     make_dirs(req.workdir);
@@ -196,18 +209,13 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         if (req.sandboxed && geteuid() == 0 && ctx.worker.iso.level != IsolationLevel::Unsafe) (void)!fchown(log_pipe[1], ctx.worker.iso.uid, ctx.worker.iso.gid);
     }
 
-    // Every run has the same command line; its options go through a pipe (run_options.h).
-    std::vector<std::string> argv = req.prefix;
-    argv.insert(argv.end(), {req.program, cudalabs::run_options::kFlag, std::to_string(cudalabs::run_options::kFd)});
     pr.fresh_key = fresh_inputs_key();
-    std::vector<std::string> options = req.args;
-    options.insert(options.end(), {"--channel", std::to_string(kChannelFd), "--fresh-inputs", std::to_string(pr.fresh_key)});
-    const int options_read_end = hand_over_options(options);
+    Launch launch = launch_of(ctx, req, pr.fresh_key);
+    const int options_read_end = hand_over_options(launch.options);
 
     RunSpec spec;
     spec.cwd = req.workdir;
-    spec.env = scrubbed_env(req.workdir, ctx.setup.info.cuda_home + "/bin");
-    if (!ctx.worker.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.worker.cuda_visible_devices);
+    spec.env = launch.env;
     spec.limits = ctx.setup.run_limits;
     spec.limits.wall_s = req.timeout_s;
     if (spec.limits.processes > 0) spec.limits.processes += req.tool_threads;
@@ -218,16 +226,13 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     spec.inherit_fds.push_back({channel[1], kChannelFd});
     spec.inherit_fds.push_back({options_read_end, cudalabs::run_options::kFd});
     if (req.log_fd_target >= 0) spec.inherit_fds.push_back({log_pipe[1], req.log_fd_target});
-    std::vector<std::string> trace_env;
-    if (req.trace && ctx.setup.trace_ok)
-        trace_env = {"LD_PRELOAD=" + ctx.setup.info.trace_lib, "CUDA_INJECTION64_PATH=" + ctx.setup.info.trace_lib};
-    pr.trace_wanted = !trace_env.empty();
+    pr.trace_wanted = !launch.trace_env.empty();
     if (!req.sandboxed) {
         spec.limits.mem_mb = 0;
-        spec.argv = argv;
-        spec.env.insert(spec.env.end(), trace_env.begin(), trace_env.end());
+        spec.argv = launch.argv;
+        spec.env.insert(spec.env.end(), launch.trace_env.begin(), launch.trace_env.end());
     } else {
-        ctx.worker.iso.apply(spec, argv, req.workdir, {}, trace_env, {req.program});
+        ctx.worker.iso.apply(spec, launch.argv, req.workdir, {}, launch.trace_env, {req.program});
     }
 
     // The grader reads the channel while the program runs: a full pipe would stop it otherwise.

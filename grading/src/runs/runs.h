@@ -70,6 +70,18 @@ struct RunRequest {
     int log_fd_target = -1;             // >= 0: a second pipe at this descriptor, read into `log`
 };
 
+// What a run of `req` is started with. Every run of a program has the same command line
+// (`PROGRAM --options-from 5`, after the tool in front of it, if any) and the same environment
+// (the kernel trace's variables in every run but the sanitizer's, which loads a tool of its own):
+// what differs between runs reaches the program as `options`, on a pipe (run_options.h).
+struct Launch {
+    std::vector<std::string> argv;       // the tool in front (a sanitizer), then the program's
+    std::vector<std::string> env;        // the scrubbed environment the grader sets
+    std::vector<std::string> trace_env;  // the kernel trace's, where it is loaded
+    std::vector<std::string> options;    // handed over on the options pipe
+};
+Launch launch_of(const GradingContext& ctx, const RunRequest& req, unsigned long long fresh_key);
+
 ProgramRun run_program(const GradingContext& ctx, const RunRequest& request, std::string* log = nullptr);
 
 // A student's program through run_program, with the environment's failures taken out
