@@ -77,8 +77,9 @@ std::string common_options_help() {
            "      --device N      CUDA device index (default 0)\n"
            "      --json FILE     also write the results as JSON\n"
            "      --markdown FILE also write the results as a Markdown table\n"
-           "      --guard-buffers guard zones around device buffers (out-of-bounds writes) and\n"
-           "                      a check that inputs were not changed\n"
+           "      --guard-buffers guard zones around device buffers (out-of-bounds writes; an\n"
+           "                      access further past the end faults) and a check that\n"
+           "                      inputs were not changed\n"
            "Exit codes: 0 all passed, 1 a check failed, 2 bad command line, 77 no usable GPU.\n";
 }
 
