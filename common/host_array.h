@@ -8,6 +8,7 @@
 #include <cstddef>
 #include <cstdlib>
 #include <new>
+#include <type_traits>
 #include <utility>
 
 #include "host_span.h"
@@ -16,6 +17,8 @@ namespace cudalabs {
 
 template <class T>
 class HostArray {
+    static_assert(std::is_trivially_destructible<T>::value, "a HostArray holds plain values");
+
 public:
     HostArray() = default;
     explicit HostArray(size_t count) : count_(count) {

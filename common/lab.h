@@ -76,7 +76,7 @@ public:
     // A call that works on host arrays (lab 06's mapped and streamed transfers): runs as in
     // run_checked_host. `inputs` are what it hands to the GPU, `hidden` the driver's own data it
     // has no reason to read (the expected values, the inputs as first made). The installed
-    // RunHooks may watch the call (RunHooks::host_call_started): the grader's keep the CPU from
+    // RunHooks may watch the call (RunHooks::host_call_started), and may keep the CPU from
     // reading either while it runs.
     template <class Work, class CheckOutputs>
     void run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, Work&& work, CheckOutputs&& check_outputs,
