@@ -235,22 +235,22 @@ HINTS = {
     ]),
     "07": dict(topic="coalescing, AoS and SoA", size="16777216",
                variants=["aos", "aos16", "soa", "strided", "offset"], hints=[
-        coalescing("soa", "reads", "SoA: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used",
+        coalescing("soa", "reads", "SoA, a structure of arrays: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used",
                    "read x[i], y[i] and z[i] from three arrays, so that each load is coalesced",
                    "4 sectors per request", goal=4),
-        coalescing("aos", "reads", "AoS: in[i].x of 32 lanes is 12 bytes apart, so each load spans 12 sectors "
-                   "and a third of each is used",
+        coalescing("aos", "reads", "AoS, an array of structures: in[i].x of 32 lanes is 12 bytes apart, so each "
+                   "load spans 12 sectors and a third of each is used",
                    "store the points as a structure of arrays (the soa variant)",
                    "about 3x fewer sectors per request", goal=4),
         coalescing("aos16", "reads", "the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes "
                    "in 16 are used",
                    "store the points as a structure of arrays (the soa variant)",
                    "a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target"),
-        coalescing("strided", "reads", "in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors "
-                   "for 128 useful bytes",
+        coalescing("strided", "reads", "in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 "
+                   "sectors for 128 useful bytes",
                    "give consecutive threads consecutive addresses (a stride of 1, the coalesced layout)",
                    "about 8x fewer sectors per request", goal=4),
-        coalescing("offset", "reads", "in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4",
+        coalescing("offset", "reads", "in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4",
                    "start each warp's reads on a 32-byte sector (no misaligned offset)",
                    "about 1.25x fewer sectors per request", goal=4),
         bandwidth("soa", "SoA moves only the bytes it uses: " + COPY_LESSON,
@@ -292,7 +292,7 @@ HINTS = {
         conflicts("padded", "[32][33] shifts each row by one bank: about 1 wavefront per request",
                   "pad the tile to [32][33], one unused word per row",
                   "no bank conflicts", goal=1),
-        conflicts("conflict_double", "doubles take two banks each, so [32][32] doubles conflict too",
+        conflicts("conflict_double", "doubles take two banks each, so [32][32] doubles have bank conflicts too",
                   "pad the double tile to [32][33] (the padded_double variant)",
                   "2 wavefronts per request, the least a double warp access needs", goal=2),
         conflicts("padded_double", "padded doubles: a double warp access needs 2 wavefronts at best, "
@@ -311,7 +311,7 @@ HINTS = {
         conflicts("padded16", "the 16 x 17 tile is conflict-free",
                   "pad the tile to [16][16 + 1]", "1 wavefront per request", goal=1),
         occupancy("padded", "registers per thread and the tiles' shared memory decide how many warps "
-                  "an SM keeps busy",
+                  "an SM keeps busy, and the padding adds one word per tile row",
                   "keep the padded tiles and the registers per thread small enough for several blocks per SM",
                   "enough warps to hide the shared-memory loads"),
     ]),
