@@ -195,7 +195,7 @@ COPY_LESSON = "a kernel that reads and writes each byte once can go no faster th
 HINTS = {
     "01": dict(topic="vector add", size="16777216", variants=["simple", "fast"], hints=[
         bandwidth("simple", "c = a + b reads 8 bytes and writes 4 per element: " + COPY_LESSON,
-                  "write the fast variant: float4 loads and stores in a grid-stride loop", 0.90),
+                  "write the fast variant, with float4 loads and stores in a grid-stride loop", 0.90),
         bandwidth("fast", "16-byte loads and a grid sized to the GPU keep more bytes in flight per thread",
                   "load and store float4 in a grid-stride loop over a few blocks per SM, the last n % 4 "
                   "elements one by one", 0.90),
@@ -235,7 +235,8 @@ HINTS = {
     ]),
     "07": dict(topic="coalescing, AoS and SoA", size="16777216",
                variants=["aos", "aos16", "soa", "strided", "offset"], hints=[
-        coalescing("soa", "reads", "SoA, a structure of arrays: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used",
+        coalescing("soa", "reads", "SoA, a structure of arrays: 32 consecutive floats of one array fill 4 "
+                   "sectors of 32 bytes, every byte used",
                    "read x[i], y[i] and z[i] from three arrays, so that each load is coalesced",
                    "4 sectors per request", goal=4),
         coalescing("aos", "reads", "AoS, an array of structures: in[i].x of 32 lanes is 12 bytes apart, so each "
@@ -250,7 +251,8 @@ HINTS = {
                    "sectors for 128 useful bytes",
                    "give consecutive threads consecutive addresses (a stride of 1, the coalesced layout)",
                    "about 8x fewer sectors per request", goal=4),
-        coalescing("offset", "reads", "in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4",
+        coalescing("offset", "reads", "in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 "
+                   "floats touch 5 sectors, not 4",
                    "start each warp's reads on a 32-byte sector (no misaligned offset)",
                    "about 1.25x fewer sectors per request", goal=4),
         bandwidth("soa", "SoA moves only the bytes it uses: " + COPY_LESSON,
@@ -267,7 +269,7 @@ HINTS = {
                   "about 32x fewer wavefronts per request", goal=1),
         conflicts("padded", "a 32 x 33 tile shifts each row by one bank, so a column falls in 32 "
                   "different banks: 1 wavefront per request",
-                  "pad the tile with one unused word per row, float tile[32][33]",
+                  "launch the tiled kernel with Pad = 1, the [32][33] tile, and index it with its padded row length",
                   "1 wavefront per request", goal=1),
         bandwidth("fast", "a transpose reads and writes each element once: " + COPY_LESSON,
                   "give each thread more elements (a 64 x 64 tile, 16 per thread) with float4 loads "
@@ -277,7 +279,7 @@ HINTS = {
                variants=["tiled16", "tiled32", "conflict", "padded", "conflict_double", "padded_double"], hints=[
         occupancy("tiled16", "each SM holds at most 64 warps; registers and shared memory per block "
                   "decide how many fit",
-                  "compare with tiled32: a larger tile reads each element from global memory N / TILE times",
+                  "use 32 x 32 tiles (tiled32), which read each element from global memory N / 32 times, not N / 16",
                   "half the global loads, as long as enough warps still fit"),
         occupancy("tiled32", "1024-thread blocks: one block's registers must fit the SM's 64K",
                   "keep the registers per thread at 64 or fewer, so that a 1024-thread block fits",
@@ -290,13 +292,13 @@ HINTS = {
                   "pad the tile to [32][33] (the padded variant)",
                   "about 32x fewer wavefronts per request", goal=1),
         conflicts("padded", "[32][33] shifts each row by one bank: about 1 wavefront per request",
-                  "pad the tile to [32][33], one unused word per row",
+                  "launch the conflict kernel with Pad = 1, [32][33], and index it with its padded row length",
                   "no bank conflicts", goal=1),
         conflicts("conflict_double", "doubles take two banks each, so [32][32] doubles have bank conflicts too",
                   "pad the double tile to [32][33] (the padded_double variant)",
                   "2 wavefronts per request, the least a double warp access needs", goal=2),
         conflicts("padded_double", "padded doubles: a double warp access needs 2 wavefronts at best, "
-                  "no bank conflicts", "pad the double tile to [32][33]",
+                  "no bank conflicts", "launch the conflict kernel in double with Pad = 1, [32][33]",
                   "2 wavefronts per request", goal=2),
     ]),
     "11": dict(topic="C = A A^T", size="2048", variants=["unpadded", "padded", "unpadded16", "padded16"], hints=[
@@ -304,12 +306,12 @@ HINTS = {
                   "pad the tile to [32][32 + 1] (the padded variant)",
                   "about 32x fewer wavefronts per request", goal=1),
         conflicts("padded", "the 32 x 33 tile puts consecutive rows one bank apart: no conflict",
-                  "pad the tile to [32][32 + 1]", "1 wavefront per request", goal=1),
+                  "launch it with one padding word per tile row, [32][33]", "1 wavefront per request", goal=1),
         conflicts("unpadded16", "16 x 16 tiles read by column: a warp spans two tile rows, an 8-way conflict",
                   "pad the tile to [16][16 + 1] (the padded16 variant)",
                   "about 8x fewer wavefronts per request", goal=1),
         conflicts("padded16", "the 16 x 17 tile is conflict-free",
-                  "pad the tile to [16][16 + 1]", "1 wavefront per request", goal=1),
+                  "launch it with one padding word per tile row, [16][17]", "1 wavefront per request", goal=1),
         occupancy("padded", "registers per thread and the tiles' shared memory decide how many warps "
                   "an SM keeps busy, and the padding adds one word per tile row",
                   "keep the padded tiles and the registers per thread small enough for several blocks per SM",
@@ -352,7 +354,7 @@ HINTS = {
         coalescing("matvec_naive", "reads", "one thread per row: the 32 lanes read 32 different rows, "
                    "32 sectors per load of A for 128 useful bytes, and 1 for x's broadcast: 16.5 on average",
                    "give one warp per row (matvec_warp), so that the lanes read consecutive elements of the row",
-                   "coalesced reads of A: about 8x fewer sectors for the same bytes"),
+                   "coalesced reads of A, about 8x fewer sectors for the same bytes"),
         coalescing("vecmat_naive", "reads", "one thread per column: the 32 lanes read 32 consecutive floats "
                    "of a row, 4 sectors per load of A, and 1 for x's broadcast: 2.5 on average",
                    "give each block a strip of columns, x staged through shared memory and the rows split "
