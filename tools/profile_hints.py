@@ -191,6 +191,7 @@ def occupancy(variant, lesson, change, gain):
 # filter (regex) where a variant launches more than its product; launch_skip: launches skipped.
 # Labs 12 and 13 profile every rung (profile.sh runs these variants): their lists are the
 # variants of ./solNN --describe without the yardsticks, in order (tests/suites/lab_data.sh).
+TO_SOA = "store the points as a structure of arrays (the soa variant)"
 COPY_LESSON = "a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth"
 HINTS = {
     "01": dict(topic="vector add", size="16777216", variants=["simple", "fast"], hints=[
@@ -241,11 +242,11 @@ HINTS = {
                    "4 sectors per request", goal=4),
         coalescing("aos", "reads", "AoS, an array of structures: in[i].x of 32 lanes is 12 bytes apart, so each "
                    "load spans 12 sectors and a third of each is used",
-                   "store the points as a structure of arrays (the soa variant)",
+                   TO_SOA,
                    "about 3x fewer sectors per request", goal=4),
         coalescing("aos16", "reads", "the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes "
                    "in 16 are used",
-                   "store the points as a structure of arrays (the soa variant)",
+                   TO_SOA,
                    "a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target"),
         coalescing("strided", "reads", "in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 "
                    "sectors for 128 useful bytes",
