@@ -11,7 +11,9 @@ DIR holds one file per variant, VARIANT.csv (the output of `ncu --csv --page raw
 in) or VARIANT.log (ncu's default text output, as labs 12 and 13 keep it). The measured copy
 bandwidth is read from the program's output where it is in such a file ("measured copy N GB/s"),
 or given with --copy-gbs. The hints themselves are data: HINTS below, lab -> runs (variants, size,
-kernel name) -> metrics -> sentence. Standard library only.
+kernel name) -> metrics -> sentence. Each sentence gives the numbers, then the change the lesson
+teaches and what it should gain, in the words of the lab's handout (handouts/NN-topic.md); a
+metric's own name is never printed. Standard library only.
 """
 
 import argparse
@@ -89,13 +91,21 @@ def fmt_num(x, digits=1):
 
 # ---- how a value is said ----------------------------------------------------------------------
 # Each kind: phrase(value, side) -> the words after "your X kernel" / "the reference's"; side holds
-# the run's copy bandwidth and its other variants' metrics.
+# the run's copy bandwidth and its other variants' metrics. Its `words` name what it measures, in
+# the handouts' terms, where a counter is missing: students never see a metric's own name.
 def say_sectors(what):
-    return lambda v, side: f"{what} {fmt_num(v)} sectors per request"
+    phrase = lambda v, side: f"{what} {fmt_num(v)} sectors per request"
+    phrase.words = "the sectors per request"
+    phrase.fewer = "fewer sectors per request"
+    return phrase
 
 
 def say_wavefronts(v, side):
     return f"needs {fmt_num(v, 2)} shared-memory wavefronts per request"
+
+
+say_wavefronts.words = "the shared-memory wavefronts per request"
+say_wavefronts.fewer = "fewer shared-memory wavefronts per request"
 
 
 def say_bandwidth(v, side):
@@ -108,6 +118,10 @@ def say_bandwidth(v, side):
     return text
 
 
+say_bandwidth.words = "the bytes moved in DRAM and the kernel's time"
+say_bandwidth.fewer = "the bandwidth"
+
+
 def say_registers(v, side):
     regs, occ = v
     parts = []
@@ -118,9 +132,14 @@ def say_registers(v, side):
     return " and ".join(parts)
 
 
+say_registers.words = "the registers per thread and the achieved occupancy"
+
+
 def say_slowdown(over):
     def phrase(v, side):
         return f"takes {v:.1f}x the time of its {over} kernel"
+    phrase.words = "the kernel's time"
+    phrase.fewer = "less time"
     return phrase
 
 
@@ -137,27 +156,34 @@ def slowdown(variant, over):
     return value
 
 
-def coalescing(variant, what, lesson, store=False):
+# Each hint says what to change and what that should gain (the lesson's fix, in the handout's
+# words): `change`, then `gain`, a phrase after "expect". Where the hint has a `goal` (the value
+# the lesson aims for, lower is better), the gain is the measured value over the goal instead.
+def coalescing(variant, what, lesson, change, gain, goal=None, store=False):
     return dict(variant=variant, title="Coalescing",
                 value=ratio(GST_SECTORS, GST_REQUESTS) if store else ratio(GLD_SECTORS, GLD_REQUESTS),
-                phrase=say_sectors(what), lesson=lesson)
+                phrase=say_sectors(what), lesson=lesson, change=change, gain=gain, goal=goal)
 
 
-def bandwidth(variant, lesson, title="Bandwidth"):
-    return dict(variant=variant, title=title, value=dram_gbs, phrase=say_bandwidth, lesson=lesson)
+def bandwidth(variant, lesson, change, target, title="Bandwidth", gain=None):
+    """target: the lab's fraction of the measured copy bandwidth, where it has one; the gain is the
+    way to it."""
+    return dict(variant=variant, title=title, value=dram_gbs, phrase=say_bandwidth, lesson=lesson,
+                change=change, gain=gain or f"{target:.2f} of the copy, the lab's target",
+                copy_target=target)
 
 
-def conflicts(variant, lesson, loads_only=False):
+def conflicts(variant, lesson, change, gain, goal=None, loads_only=False):
     """Wavefronts per shared-memory request: of the loads, or of loads and stores, whichever is
     worse (a tile may be transposed on its way in or on its way out)."""
     pairs = [(SLD_WAVEFRONTS, SLD_REQUESTS)] + ([] if loads_only else [(SST_WAVEFRONTS, SST_REQUESTS)])
     return dict(variant=variant, title="Bank conflicts", value=worst_ratio(*pairs),
-                phrase=say_wavefronts, lesson=lesson)
+                phrase=say_wavefronts, lesson=lesson, change=change, gain=gain, goal=goal)
 
 
-def occupancy(variant, lesson):
+def occupancy(variant, lesson, change, gain):
     return dict(variant=variant, title="Registers and occupancy", value=registers_occupancy,
-                phrase=say_registers, lesson=lesson)
+                phrase=say_registers, lesson=lesson, change=change, gain=gain)
 
 
 # ---- the hints, lab by lab --------------------------------------------------------------------
@@ -165,100 +191,184 @@ def occupancy(variant, lesson):
 # filter (regex) where a variant launches more than its product; launch_skip: launches skipped.
 # Labs 12 and 13 profile every rung (profile.sh runs these variants): their lists are the
 # variants of ./solNN --describe without the yardsticks, in order (tests/suites/lab_data.sh).
-COPY_LESSON = "a kernel that reads and writes each byte once can go no faster than a copy"
+TO_SOA = "store the points as a structure of arrays (the soa variant)"
+COPY_LESSON = "a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth"
 HINTS = {
     "01": dict(topic="vector add", size="16777216", variants=["simple", "fast"], hints=[
-        bandwidth("simple", "c = a + b reads 8 bytes and writes 4 per element: " + COPY_LESSON),
-        bandwidth("fast", "the grid-stride float4 kernel should reach 0.90 of the copy, the lab's target"),
+        bandwidth("simple", "c = a + b reads 8 bytes and writes 4 per element: " + COPY_LESSON,
+                  "write the fast variant, with float4 loads and stores in a grid-stride loop", 0.90),
+        bandwidth("fast", "16-byte loads and a grid sized to the GPU keep more bytes in flight per thread",
+                  "load and store float4 in a grid-stride loop over a few blocks per SM, the last n % 4 "
+                  "elements one by one", 0.90),
     ]),
     "02": dict(topic="pitched 2D", size="4099x4097", variants=["pitched", "packed"], hints=[
         coalescing("pitched", "reads", "with cudaMallocPitch every row starts on an aligned line, so a "
-                   "warp's 32 floats fill 4 sectors of 32 bytes"),
+                   "warp's loads along a row are coalesced and no row costs an extra sector",
+                   "keep x along a row and every access through the pitch", "no extra sector on any row"),
         coalescing("packed", "reads", "an odd width leaves unpadded rows misaligned, so most warps' 32 "
-                   "floats straddle 5 sectors instead of 4"),
-        bandwidth("pitched", "the pitched kernel should reach 0.85 of the copy, the lab's target"),
+                   "floats straddle 5 sectors instead of 4",
+                   "pad every row to a pitch with cudaMallocPitch (the pitched variant)",
+                   "about 1.25x fewer sectors per request, and rows aligned for float4 loads"),
+        bandwidth("pitched", "two matrices read and one written, each byte once: " + COPY_LESSON,
+                  "let each thread handle four columns with one float4 load per matrix (every pitched "
+                  "row starts 16-byte aligned)", 0.85),
     ]),
     "03": dict(topic="pitched 3D", size="256x512x512", variants=["scale", "stencil"], hints=[
-        bandwidth("scale", "out = 0.75 in reads and writes each element once: " + COPY_LESSON
-                  + "; the target is 0.80 of it"),
+        bandwidth("scale", "out = 0.75 in reads and writes each element once: " + COPY_LESSON,
+                  "let each thread move four floats with one float4 load and store (cudaMalloc3D rows "
+                  "start 16-byte aligned)", 0.80),
         bandwidth("stencil", "the 7-point stencil reads each element up to 7 times, but from cache: "
-                  "DRAM should still see each byte about once"),
+                  "DRAM should still see each byte about once",
+                  "keep x along a row, so that a warp's neighbours come from the same cached rows",
+                  None, gain="DRAM traffic of about one read and one write per element"),
     ]),
     "04": dict(topic="constant memory", size="16777216x8", variants=["global", "constant", "divergent"], hints=[
         bandwidth("constant", "coefficients read from __constant__ at one address per warp are a "
-                  "broadcast and cost no memory traffic: the kernel should run at 0.80 of the copy"),
+                  "broadcast and cost no memory traffic",
+                  "keep every thread of a warp reading the same coefficient from constant memory, "
+                  "four points per thread", 0.80),
         dict(variant="divergent", title="Broadcast", value=slowdown("divergent", "constant"),
              phrase=say_slowdown("constant"),
              lesson="32 lanes reading 32 different __constant__ addresses are served one address "
-                    "after another, where one address is one broadcast"),
+                    "after another, where one address is one broadcast",
+             change="make every thread of a warp read the same address (the constant variant)",
+             gain="the coefficient reads about 32x faster", goal=1.0),
     ]),
     "07": dict(topic="coalescing, AoS and SoA", size="16777216",
                variants=["aos", "aos16", "soa", "strided", "offset"], hints=[
-        coalescing("soa", "reads", "SoA: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used"),
-        coalescing("aos", "reads", "AoS: in[i].x of 32 lanes is 12 bytes apart, so each load spans 12 sectors "
-                   "and a third of each is used"),
+        coalescing("soa", "reads", "SoA, a structure of arrays: 32 consecutive floats of one array fill 4 "
+                   "sectors of 32 bytes, every byte used",
+                   "read x[i], y[i] and z[i] from three arrays, so that each load is coalesced",
+                   "4 sectors per request", goal=4),
+        coalescing("aos", "reads", "AoS, an array of structures: in[i].x of 32 lanes is 12 bytes apart, so each "
+                   "load spans 12 sectors and a third of each is used",
+                   TO_SOA,
+                   "about 3x fewer sectors per request", goal=4),
         coalescing("aos16", "reads", "the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes "
-                   "in 16 are used"),
-        coalescing("strided", "reads", "in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors "
-                   "for 128 useful bytes"),
-        coalescing("offset", "reads", "in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4"),
-        bandwidth("soa", "SoA should reach 0.85 of the copy, the lab's target"),
+                   "in 16 are used",
+                   TO_SOA,
+                   "a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target"),
+        coalescing("strided", "reads", "in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 "
+                   "sectors for 128 useful bytes",
+                   "give consecutive threads consecutive addresses (a stride of 1, the coalesced layout)",
+                   "about 8x fewer sectors per request", goal=4),
+        coalescing("offset", "reads", "in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 "
+                   "floats touch 5 sectors, not 4",
+                   "start each warp's reads on a 32-byte sector (no misaligned offset)",
+                   "about 1.25x fewer sectors per request", goal=4),
+        bandwidth("soa", "SoA moves only the bytes it uses: " + COPY_LESSON,
+                  "keep the structure of arrays and one coalesced load per array", 0.85),
     ]),
     "08": dict(topic="transpose", size="4096", variants=["naive", "tiled", "padded", "fast"], hints=[
         coalescing("naive", "writes", "writing out[col][row] puts each lane's float in another row, 32 "
-                   "sectors per warp where a coalesced write needs 4", store=True),
-        conflicts("tiled", "reading a 32 x 32 float tile by column puts all 32 lanes in one bank: "
-                  "a 32-way conflict, 32 wavefronts where 1 would do"),
+                   "sectors per request where a coalesced write needs 4",
+                   "stage a 32 x 32 tile in shared memory and write it out along rows of the output "
+                   "(the tiled variant)", "about 8x fewer sectors per request", goal=4, store=True),
+        conflicts("tiled", "reading a column of a float tile[32][32] puts all 32 lanes in one bank: "
+                  "a 32-way bank conflict",
+                  "declare the tile float tile[32][33] (the padded variant)",
+                  "about 32x fewer wavefronts per request", goal=1),
         conflicts("padded", "a 32 x 33 tile shifts each row by one bank, so a column falls in 32 "
-                  "different banks: 1 wavefront per request"),
-        bandwidth("fast", "the fast transpose should reach 0.90 of the copy, the lab's target"),
+                  "different banks: 1 wavefront per request",
+                  "launch the tiled kernel with Pad = 1, the [32][33] tile, and index it with its padded row length",
+                  "1 wavefront per request", goal=1),
+        bandwidth("fast", "a transpose reads and writes each element once: " + COPY_LESSON,
+                  "give each thread more elements (a 64 x 64 tile, 16 per thread) with float4 loads "
+                  "and stores where the shape allows, keeping the padding", 0.90),
     ]),
     "10": dict(topic="shared-memory tiles", size="2048",
                variants=["tiled16", "tiled32", "conflict", "padded", "conflict_double", "padded_double"], hints=[
         occupancy("tiled16", "each SM holds at most 64 warps; registers and shared memory per block "
-                  "decide how many fit"),
-        occupancy("tiled32", "1024-thread blocks: one block's registers must fit the SM's 64K"),
-        conflicts("tiled32", "as[ty][tx] read along a row is conflict-free: about 1 wavefront per request"),
+                  "decide how many fit",
+                  "use 32 x 32 tiles (tiled32), which read each element from global memory N / 32 times, not N / 16",
+                  "half the global loads, as long as enough warps still fit"),
+        occupancy("tiled32", "1024-thread blocks: one block's registers must fit the SM's 64K",
+                  "keep the registers per thread at 64 or fewer, so that a 1024-thread block fits",
+                  "a full SM of warps to hide the shared-memory loads"),
+        conflicts("tiled32", "as[ty][tx] read along a row is conflict-free: about 1 wavefront per request",
+                  "read the tiles along their rows, as[ty][p] and bs[p][tx]",
+                  "no bank conflicts", goal=1),
         conflicts("conflict", "tiles stored transposed, as[tx][ty] in [32][32], put a warp's 32 "
-                  "accesses in one bank: a 32-way conflict"),
-        conflicts("padded", "[32][33] shifts each row by one bank: about 1 wavefront per request"),
-        conflicts("conflict_double", "doubles take two banks each, so [32][32] doubles conflict too"),
-        conflicts("padded_double", "padded doubles: a double warp access needs 2 wavefronts at best"),
+                  "accesses in one bank: a 32-way bank conflict",
+                  "pad the tile to [32][33] (the padded variant)",
+                  "about 32x fewer wavefronts per request", goal=1),
+        conflicts("padded", "[32][33] shifts each row by one bank: about 1 wavefront per request",
+                  "launch the conflict kernel with Pad = 1, [32][33], and index it with its padded row length",
+                  "no bank conflicts", goal=1),
+        conflicts("conflict_double", "doubles take two banks each, so [32][32] doubles have bank conflicts too",
+                  "pad the double tile to [32][33] (the padded_double variant)",
+                  "2 wavefronts per request, the least a double warp access needs", goal=2),
+        conflicts("padded_double", "padded doubles: a double warp access needs 2 wavefronts at best, "
+                  "no bank conflicts", "launch the conflict kernel in double with Pad = 1, [32][33]",
+                  "2 wavefronts per request", goal=2),
     ]),
     "11": dict(topic="C = A A^T", size="2048", variants=["unpadded", "padded", "unpadded16", "padded16"], hints=[
-        conflicts("unpadded", "reading the A^T tile by column in a 32 x 32 tile is a 32-way conflict"),
-        conflicts("padded", "the 32 x 33 tile is conflict-free: about 1 wavefront per request"),
-        conflicts("unpadded16", "16 x 16 tiles read by column: an 8-way conflict"),
-        conflicts("padded16", "the 16 x 17 tile is conflict-free"),
+        conflicts("unpadded", "reading the A^T tile by column in a 32 x 32 tile is a 32-way conflict",
+                  "pad the tile to [32][32 + 1] (the padded variant)",
+                  "about 32x fewer wavefronts per request", goal=1),
+        conflicts("padded", "the 32 x 33 tile puts consecutive rows one bank apart: no conflict",
+                  "launch it with one padding word per tile row, [32][33]", "1 wavefront per request", goal=1),
+        conflicts("unpadded16", "16 x 16 tiles read by column: a warp spans two tile rows, an 8-way conflict",
+                  "pad the tile to [16][16 + 1] (the padded16 variant)",
+                  "about 8x fewer wavefronts per request", goal=1),
+        conflicts("padded16", "the 16 x 17 tile is conflict-free",
+                  "launch it with one padding word per tile row, [16][17]", "1 wavefront per request", goal=1),
         occupancy("padded", "registers per thread and the tiles' shared memory decide how many warps "
-                  "an SM keeps busy"),
+                  "an SM keeps busy, and the padding adds one word per tile row",
+                  "keep the padded tiles and the registers per thread small enough for several blocks per SM",
+                  "enough warps to hide the shared-memory loads"),
     ]),
     "12": dict(topic="fast matrix product", size="4096",
                variants=["tiled", "coarse1d", "coarse2d", "vectorized", "warptile", "fast"],
                kernel="^sgemm_", launch_skip=1, hints=[
-        occupancy("tiled", "one output per thread: few registers, many warps"),
-        occupancy("coarse1d", "8 outputs per thread hold 8 accumulators in registers"),
+        occupancy("tiled", "one output per thread: few registers, many warps, but two shared loads per "
+                  "multiply-add", "climb to 1D thread coarsening, 8 outputs per thread",
+                  "each value of B loaded from shared memory to feed 8 multiply-adds"),
+        occupancy("coarse1d", "8 outputs per thread hold 8 accumulators in registers",
+                  "climb to 2D register tiles, an 8 x 8 block of C per thread",
+                  "16 shared loads for 64 multiply-adds"),
         occupancy("coarse2d", "an 8 x 8 register tile: 64 accumulators, so more registers and fewer warps, "
-                  "but each shared load feeds 8 FMAs"),
-        occupancy("vectorized", "float4 loads need 4 registers each"),
-        occupancy("warptile", "warp tiles keep the register tile and double-buffer the shared tiles"),
-        occupancy("fast", "256 x 128 tiles and a 3-stage pipeline trade occupancy for reuse"),
+                  "but each shared load feeds 8 FMAs",
+                  "keep at most 128 registers per thread, so that two blocks share an SM",
+                  "twice the warps of one block per SM"),
+        occupancy("vectorized", "float4 loads need 4 registers each",
+                  "use vectorised loads, float4 from global and from shared memory with the A tile stored transposed",
+                  "4 shared loads instead of 16 per step of k"),
+        occupancy("warptile", "warp tiles keep the register tile and double-buffer the shared tiles",
+                  "use warp tiling, a 64 x 32 sub-tile per warp and two buffers of each tile",
+                  "the next slice's global loads hidden behind this slice's multiply-adds"),
+        occupancy("fast", "256 x 128 tiles and a 3-stage pipeline trade occupancy for reuse",
+                  "use pipelining, cp.async copies straight into shared memory with three stages in flight",
+                  "the FMA pipe busy about 80% of the time at 12.5% occupancy, as in the ladder table of the handout"),
         conflicts("vectorized", "a float4 shared load of 32 different addresses needs 4 wavefronts; "
-                  "more means a conflict", loads_only=True),
+                  "more means a bank conflict",
+                  "pad each row of the transposed A tile by 4 floats, which keeps rows 16-byte aligned "
+                  "and spreads the stores over the banks", "4 wavefronts per float4 load", goal=4, loads_only=True),
         conflicts("warptile", "warp tiling keeps shared loads conflict-free: 4 wavefronts for a float4 "
-                  "load, 1 for a broadcast", loads_only=True),
+                  "load, 1 for a broadcast",
+                  "let the lanes of a warp read float4 pieces of shared memory that lie side by side",
+                  "fewer wavefronts and more broadcasts", goal=4, loads_only=True),
     ]),
     "13": dict(topic="matrix-vector products", size="4096x4096",
                variants=["matvec_naive", "matvec_shared", "matvec_warp", "vecmat_naive", "vecmat_shared"],
                kernel="^(matvec|vecmat)_", launch_skip=1, hints=[
         coalescing("matvec_naive", "reads", "one thread per row: the 32 lanes read 32 different rows, "
-                   "32 sectors per load of A for 128 useful bytes, and 1 for x's broadcast: 16.5 on average"),
+                   "32 sectors per load of A for 128 useful bytes, and 1 for x's broadcast: 16.5 on average",
+                   "give one warp per row (matvec_warp), so that the lanes read consecutive elements of the row",
+                   "coalesced reads of A, about 8x fewer sectors for the same bytes"),
         coalescing("vecmat_naive", "reads", "one thread per column: the 32 lanes read 32 consecutive floats "
-                   "of a row, 4 sectors per load of A, and 1 for x's broadcast: 2.5 on average"),
+                   "of a row, 4 sectors per load of A, and 1 for x's broadcast: 2.5 on average",
+                   "give each block a strip of columns, x staged through shared memory and the rows split "
+                   "among blocks (vecmat_shared)", "reads as coalesced, and enough blocks to fill the GPU"),
         coalescing("matvec_warp", "reads", "one warp per row with float4 loads: 512 consecutive bytes, "
-                   "16 sectors per request, every byte used"),
-        bandwidth("matvec_warp", "y = A x reads A once: it should reach 0.85 of the copy, the lab's target"),
-        bandwidth("vecmat_shared", "x^T A reads A once too: 0.85 of the copy, the lab's target"),
+                   "16 sectors per request, every byte used",
+                   "keep one warp per row and several float4 loads in flight per lane (a hand-unrolled loop)",
+                   "coalesced reads at up to 0.85 of the copy bandwidth"),
+        bandwidth("matvec_warp", "y = A x reads A once: the measured copy bandwidth is its limit",
+                  "several float4 loads in flight per lane, then a shuffle reduction", 0.85),
+        bandwidth("vecmat_shared", "x^T A reads A once too: the measured copy bandwidth is its limit",
+                  "split the rows among about 4 blocks per SM and combine their partial sums (a thread "
+                  "block cluster on H100 and H200)", 0.85),
     ]),
 }
 
@@ -432,9 +542,44 @@ def evaluate(h, side):
 WHY = {
     "not profiled": "was not profiled",
     "no kernel": "did not run (ncu saw no kernel of this variant: is its TODO(lab{lab}) written yet?)",
-    "no counter": "gave no value for {metrics} (this GPU or ncu lacks the counter)",
+    "no counter": "gave no value for {words} (this GPU or ncu lacks the counter)",
     "no partner": "cannot be compared: its {partner} kernel did not run",
 }
+
+# A measured value within this factor of the hint's goal is on target.
+ON_TARGET = 1.15
+
+
+def gain_factor(h, v, side):
+    """How many times better the lesson's change should make the value v (lower is better but for
+    bandwidth), or None where the hint has no goal to measure against."""
+    if v is None:
+        return None
+    if h.get("goal"):
+        return v / h["goal"]
+    if h.get("copy_target") and side.get("copy_gbs") and v > 0:
+        return h["copy_target"] * side["copy_gbs"] / v
+    return None
+
+
+def advice(h, v, side):
+    """What to change and what it should gain, said after the numbers: the gain measured against
+    the hint's goal where it has one, else the lesson's own."""
+    k = gain_factor(h, v, side)
+    if k is not None and k < ON_TARGET:
+        return f"on target, nothing to change ({h['lesson']})"
+    gain = h["gain"]
+    if k is not None:
+        # "8x", not "8.0x", where one decimal adds nothing.
+        gain = f"about {k:.0f}x" if k >= 10 or abs(k - round(k)) < 0.05 else f"about {k:.1f}x"
+        gain += f" {h['phrase'].fewer}"
+        if h.get("copy_target"):
+            gain += f", up to {h['gain']}"
+    return f"{h['change']}; expect {gain} ({h['lesson']})"
+
+
+def why_not(h, why, lab):
+    return WHY[why].format(lab=lab, words=h["phrase"].words, partner=getattr(h["value"], "needs", ""))
 
 
 def sentence(lab, h, student, reference, who):
@@ -444,17 +589,15 @@ def sentence(lab, h, student, reference, who):
     if v is not None:
         text = f"{title}: {who} {variant} kernel {h['phrase'](v, side_s)}"
     else:
-        text = f"{title}: {who} {variant} kernel " + WHY[why].format(
-            lab=lab, metrics=", ".join(h["value"].metrics), partner=getattr(h["value"], "needs", ""))
+        text = f"{title}: {who} {variant} kernel " + why_not(h, why, lab)
     if reference is not None:
         r, rwhy = evaluate(h, reference)
         side_r = dict(reference, metrics=reference["runs"].get(variant, {}))
         if r is not None:
             text += f", where the reference's {h['phrase'](r, side_r)}"
         else:
-            text += "; the reference's " + WHY[rwhy].format(
-                lab=lab, metrics=", ".join(h["value"].metrics), partner=getattr(h["value"], "needs", ""))
-    return text + f" ({h['lesson']})."
+            text += "; the reference's " + why_not(h, rwhy, lab)
+    return text + f": {advice(h, v, side_s)}."
 
 
 def plan(lab):

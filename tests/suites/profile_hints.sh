@@ -2,7 +2,10 @@
 # tests/run_tests.sh; alone: bash tests/suites/profile_hints.sh. Without a GPU: the hints drawn
 # from the fixtures of tests/fixtures/profile/ (ncu's CSV, --page raw and --page details, and its
 # text output; a student's runs beside the reference's), checked sentence by sentence, numbers
-# included; every profile.sh without ncu, and with an ncu that may not read the counters
+# included; every lab's hints from synthetic counters (far from the lesson's goal, on it, a
+# counter missing, a variant not run): no Nsight metric name printed, every sentence using a term
+# of the lab's handout, and every handout saying make profileNN; every profile.sh without ncu,
+# and with an ncu that may not read the counters
 # (ERR_NVGPUCTRPERM): one sentence, exit 2; profile.sh end to end through a fake ncu that
 # replays the fixtures; make profileNN PROGRAM=lab's wiring. With a GPU and ncu: make profileNN
 # on the reference and on the untouched starter, for every lab that has a profile.sh (of
@@ -21,6 +24,104 @@ hints_hold() {
     done
     if [ -z "$missing" ]; then pass "$name"
     else fail "$name" "missing: $missing; got: $(head -c 300 "$file")"; fi
+}
+
+# synthetic_runs DIR NN MODE: a VARIANT.csv (ncu --csv --page raw) for every variant of lab NN's
+# plan, of a kernel its filter takes. MODE high: every request counter 1, every other metric 100
+# (far from every goal); one: every metric 1 (on every goal); none: no metric (a counter missing);
+# harness: the harness's kernel alone (the variant did not run).
+synthetic_runs() {
+    local dir=$1 nn=$2 mode=$3 plan variants metrics kernel v m header row
+    plan=$("$py" "$tool" --lab "$nn" --plan)
+    variants=$(printf '%s\n' "$plan" | sed -n 's/^variants=//p' | tr -d "'")
+    metrics=$(printf '%s\n' "$plan" | sed -n 's/^metrics=//p' | tr -d "'" | tr ',' ' ')
+    case $nn in 12) kernel=sgemm_synthetic;; 13) kernel=matvec_synthetic;; *) kernel=synthetic_kernel;; esac
+    [ "$mode" = harness ] && kernel=cudalabs_fill
+    mkdir -p "$dir"
+    for v in $variants; do
+        header='"ID","Kernel Name"' row="\"0\",\"$kernel\""
+        if [ "$mode" != none ]; then
+            for m in $metrics; do
+                header="$header,\"$m\""
+                case $mode:$m in high:*requests*|high:smsp__inst_executed*) row="$row,\"1\"";; high:*) row="$row,\"100\"";; *) row="$row,\"1\"";; esac
+            done
+        fi
+        printf '%s\n%s\n' "$header" "$row" > "$dir/$v.csv"
+    done
+}
+
+# handout_terms NN: the terms lab NN's handout defines that its hints must use (one at least per
+# hint), as an extended regex; each is checked to be in the handout.
+handout_terms() {
+    case $1 in
+        01) echo 'grid-stride loop|float4|copy bandwidth';;
+        02) echo 'coalesced|sectors|padding|float4|copy bandwidth';;
+        03) echo '7-point stencil|float4|copy bandwidth|cache';;
+        04) echo 'constant memory|broadcast|same address';;
+        07) echo 'coalesced|sectors per request|structure of arrays|array of structures|stride|misaligned offset|copy bandwidth';;
+        08) echo 'coalesced|bank conflict|wavefront|banks|copy bandwidth';;
+        10) echo 'bank conflict|shared memory|registers|occupancy|wavefront';;
+        11) echo 'conflict|by column|wavefront|bank|padding';;
+        12) echo '1D thread coarsening|2D register tiles|vectorised loads|warp tiling|pipelining|registers|occupancy|wavefront|bank conflict';;
+        13) echo 'coalesced|one warp per row|sectors|copy bandwidth|shuffle reduction|shared memory';;
+    esac
+}
+
+# hint_advice: the sentences of stdin without what every hint of a kind says whatever the lesson
+# (its title, the variant's name, the measured numbers), so that a term must come from the
+# change, the gain or the lesson.
+hint_advice() {
+    sed -E 's/^[^:]*: //; s/(your|the reference.s) [a-z0-9_]+ kernel//; s/[0-9][0-9.,]* (sectors|shared-memory wavefronts) per request//g; s/gave no value for [^(]*//g; s/uses [0-9]+ registers per thread//g; s/\(achieved occupancy\)//g'
+}
+
+# The hints of every lab, drawn from synthetic counters, whatever the student's kernels measure
+# (far from the goal, on it, a counter missing, not run): no Nsight metric name is printed, every
+# sentence uses a term of the lab's handout, and every lab's handout says how to get them.
+profile_hints_every_lab() {
+    local tmp=$1 nn mode md terms t n want names="" noterm="" undefined="" unsaid="" out
+    for nn in $labs_with; do
+        for mode in high one none harness; do synthetic_runs "$tmp/syn/$nn/$mode" "$nn" "$mode"; done
+        want=$("$py" "$tool" --list | awk -v l="$nn" '$1 == l { print $(NF - 1) }')
+        out="$tmp/syn/$nn/hints.txt"
+        : > "$out"
+        for mode in "high one" "one none" "harness high" "none harness"; do
+            set -- $mode
+            "$py" "$tool" --lab "$nn" --student "$tmp/syn/$nn/$1" --reference "$tmp/syn/$nn/$2" --copy-gbs 3000 > "$tmp/syn/$nn/one.txt" 2>&1
+            n=$(grep -c . "$tmp/syn/$nn/one.txt")
+            [ "$n" -eq "$want" ] || noterm="$noterm lab $nn ($1 beside $2) printed $n sentences, not $want;"
+            cat "$tmp/syn/$nn/one.txt" >> "$out"
+        done
+        "$py" "$tool" --lab "$nn" --student "$tmp/syn/$nn/high" --who "the reference's" >> "$out" 2>&1
+        grep -qE '[a-z0-9]+__[a-z0-9_]+' "$out" && names="$names lab $nn: $(grep -oE '[a-z0-9]+__[a-z0-9_.]+' "$out" | head -n 1);"
+        md=$(ls handouts/"$nn"-*.md 2> /dev/null | head -n 1)
+        terms=$(handout_terms "$nn")
+        if [ -z "$md" ] || [ -z "$terms" ]; then undefined="$undefined lab $nn has no handout or no terms;"; continue; fi
+        while IFS= read -r t; do
+            tr '\n' ' ' < "$md" | grep -qiF -- "$t" || undefined="$undefined $md never says \"$t\";"
+        done < <(printf '%s\n' "$terms" | tr '|' '\n')
+        while IFS= read -r line; do
+            printf '%s\n' "$line" | hint_advice | grep -qiE -- "$terms" || noterm="$noterm lab $nn: ${line:0:120}...;"
+        done < "$out"
+        grep -qF "make profile$nn" "$md" || unsaid="$unsaid $md;"
+    done
+    if [ -z "$names" ]; then pass "no hint of any lab ($labs_with ) prints an Nsight metric's name, whatever its counters"
+    else fail "no hint prints an Nsight metric's name" "$names"; fi
+    if [ -z "$noterm$undefined" ]; then pass "every hint of every lab uses a term its handout defines, whatever its counters"
+    else fail "every hint uses a term its handout defines" "${undefined}${noterm:0:600}"; fi
+    if [ -z "$unsaid" ]; then pass "every lab with a profile.sh says make profileNN in its handout"
+    else fail "every lab with a profile.sh says make profileNN in its handout" "not in:$unsaid"; fi
+
+    # These checks can fail: a metric's name, a sentence without the handout's terms, a handout
+    # without make profileNN are found.
+    printf 'Coalescing: your x kernel gave no value for l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum (ask).\n' > "$tmp/syn/bad.txt"
+    if grep -qE '[a-z0-9]+__[a-z0-9_]+' "$tmp/syn/bad.txt"; then pass "a hint that prints a metric's name is found"
+    else fail "a hint that prints a metric's name is found" "the pattern missed it"; fi
+    if printf 'Coalescing: your soa kernel reads 4.0 sectors per request: do better; expect more (no reason).\n' \
+        | hint_advice | grep -qiE -- "$(handout_terms 07)"; then
+        fail "a hint without its handout's terms is found" "the measured sectors per request were taken for the lesson's words"
+    else pass "a hint without its handout's terms is found (the measured numbers do not count)"; fi
+    if ! grep -qF "make profile05" handouts/05-*.md; then pass "a handout without make profileNN is found (lab 05's)"
+    else fail "a handout without make profileNN is found" "lab 05's handout says make profile05"; fi
 }
 
 profile_hints_suite() {
@@ -58,31 +159,31 @@ profile_hints_suite() {
     # ---- the sentences, from the fixtures ----------------------------------------------------
     "$py" "$tool" --lab 07 --student "$fx/07-student" --reference "$fx/07-reference" > "$tmp/07.txt" 2>&1
     hints_hold "lab 07 hints: sectors per request and bandwidth, the student's beside the reference's (raw CSV in base and in scaled units, --page details, a missing counter, a variant not run)" "$tmp/07.txt" \
-        "Coalescing: your soa kernel reads 4.0 sectors per request, where the reference's reads 4.0 sectors per request (SoA: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used)." \
-        "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request (in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
-        "Coalescing: your strided kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." \
-        "Coalescing: your aos kernel gave no value for l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum, l1tex__t_requests_pipe_lsu_mem_global_op_ld.sum (this GPU or ncu lacks the counter), where the reference's reads 12.0 sectors per request (AoS: in[i].x of 32 lanes is 12 bytes apart, so each load spans 12 sectors and a third of each is used)." \
-        "Coalescing: your aos16 kernel was not profiled, where the reference's reads 16.0 sectors per request (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)." \
-        "Bandwidth: your soa kernel moves 2,000 GB/s, 0.61 of the measured copy of 3,300 GB/s and 59% of DRAM peak, where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 88% of DRAM peak (SoA should reach 0.85 of the copy, the lab's target)."
+        "Coalescing: your soa kernel reads 4.0 sectors per request, where the reference's reads 4.0 sectors per request: on target, nothing to change (SoA, a structure of arrays: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used)." \
+        "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request: start each warp's reads on a 32-byte sector (no misaligned offset); expect about 2x fewer sectors per request (in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
+        "Coalescing: your strided kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 32.0 sectors per request: give consecutive threads consecutive addresses (a stride of 1, the coalesced layout); expect about 8x fewer sectors per request (in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." \
+        "Coalescing: your aos kernel gave no value for the sectors per request (this GPU or ncu lacks the counter), where the reference's reads 12.0 sectors per request: store the points as a structure of arrays (the soa variant); expect about 3x fewer sectors per request (AoS, an array of structures: in[i].x of 32 lanes is 12 bytes apart, so each load spans 12 sectors and a third of each is used)." \
+        "Coalescing: your aos16 kernel was not profiled, where the reference's reads 16.0 sectors per request: store the points as a structure of arrays (the soa variant); expect a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)." \
+        "Bandwidth: your soa kernel moves 2,000 GB/s, 0.61 of the measured copy of 3,300 GB/s and 59% of DRAM peak, where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 88% of DRAM peak: keep the structure of arrays and one coalesced load per array; expect about 1.4x the bandwidth, up to 0.85 of the copy, the lab's target (SoA moves only the bytes it uses: a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth)."
     n=$(grep -c . "$tmp/07.txt")
     if [ "$n" -eq 6 ]; then pass "lab 07 hints: one sentence per hint (6)"; else fail "lab 07 hints: one sentence per hint" "$n lines"; fi
 
     "$py" "$tool" --lab 08 --student "$fx/08-student" --reference "$fx/08-reference" > "$tmp/08.txt" 2>&1
     hints_hold "lab 08 hints: strided stores, bank conflicts on whichever side has them, the harness's kernel not taken for the student's" "$tmp/08.txt" \
-        "Coalescing: your naive kernel writes 32.0 sectors per request, where the reference's writes 32.0 sectors per request (writing out[col][row] puts each lane's float in another row, 32 sectors per warp where a coalesced write needs 4)." \
-        "Bank conflicts: your tiled kernel needs 32.00 shared-memory wavefronts per request, where the reference's needs 32.00 shared-memory wavefronts per request (reading a 32 x 32 float tile by column puts all 32 lanes in one bank: a 32-way conflict, 32 wavefronts where 1 would do)." \
-        "Bank conflicts: your padded kernel needs 2.00 shared-memory wavefronts per request, where the reference's needs 1.00 shared-memory wavefronts per request (a 32 x 33 tile shifts each row by one bank, so a column falls in 32 different banks: 1 wavefront per request)." \
-        "Bandwidth: your fast kernel did not run (ncu saw no kernel of this variant: is its TODO(lab08) written yet?), where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 91% of DRAM peak (the fast transpose should reach 0.90 of the copy, the lab's target)."
+        "Coalescing: your naive kernel writes 32.0 sectors per request, where the reference's writes 32.0 sectors per request: stage a 32 x 32 tile in shared memory and write it out along rows of the output (the tiled variant); expect about 8x fewer sectors per request (writing out[col][row] puts each lane's float in another row, 32 sectors per request where a coalesced write needs 4)." \
+        "Bank conflicts: your tiled kernel needs 32.00 shared-memory wavefronts per request, where the reference's needs 32.00 shared-memory wavefronts per request: declare the tile float tile[32][33] (the padded variant); expect about 32x fewer shared-memory wavefronts per request (reading a column of a float tile[32][32] puts all 32 lanes in one bank: a 32-way bank conflict)." \
+        "Bank conflicts: your padded kernel needs 2.00 shared-memory wavefronts per request, where the reference's needs 1.00 shared-memory wavefronts per request: launch the tiled kernel with Pad = 1, the [32][33] tile, and index it with its padded row length; expect about 2x fewer shared-memory wavefronts per request (a 32 x 33 tile shifts each row by one bank, so a column falls in 32 different banks: 1 wavefront per request)." \
+        "Bandwidth: your fast kernel did not run (ncu saw no kernel of this variant: is its TODO(lab08) written yet?), where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 91% of DRAM peak: give each thread more elements (a 64 x 64 tile, 16 per thread) with float4 loads and stores where the shape allows, keeping the padding; expect 0.90 of the copy, the lab's target (a transpose reads and writes each element once: a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth)."
 
     "$py" "$tool" --lab 04 --student "$fx/04-student" --reference "$fx/04-reference" > "$tmp/04.txt" 2>&1
     hints_hold "lab 04 hints: the constant kernel's bandwidth, the divergent one's time over the broadcast's" "$tmp/04.txt" \
-        "Bandwidth: your constant kernel moves 1,342 GB/s, 0.41 of the measured copy of 3,300 GB/s and 70% of DRAM peak, where the reference's moves 3,050 GB/s, 0.91 of the measured copy of 3,350 GB/s and 70% of DRAM peak (coefficients read from __constant__ at one address per warp are a broadcast and cost no memory traffic: the kernel should run at 0.80 of the copy)." \
-        "Broadcast: your divergent kernel takes 19.0x the time of its constant kernel, where the reference's takes 10.0x the time of its constant kernel (32 lanes reading 32 different __constant__ addresses are served one address after another, where one address is one broadcast)."
+        "Bandwidth: your constant kernel moves 1,342 GB/s, 0.41 of the measured copy of 3,300 GB/s and 70% of DRAM peak, where the reference's moves 3,050 GB/s, 0.91 of the measured copy of 3,350 GB/s and 70% of DRAM peak: keep every thread of a warp reading the same coefficient from constant memory, four points per thread; expect about 2x the bandwidth, up to 0.80 of the copy, the lab's target (coefficients read from __constant__ at one address per warp are a broadcast and cost no memory traffic)." \
+        "Broadcast: your divergent kernel takes 19.0x the time of its constant kernel, where the reference's takes 10.0x the time of its constant kernel: make every thread of a warp read the same address (the constant variant); expect about 19x less time (32 lanes reading 32 different __constant__ addresses are served one address after another, where one address is one broadcast)."
 
     "$py" "$tool" --lab 12 --student "$fx/12-student" --reference "$fx/12-reference" > "$tmp/12.txt" 2>&1
     hints_hold "lab 12 hints from ncu's text output: registers, achieved occupancy, float4 shared loads (kernels in an anonymous namespace, a template's name, matched)" "$tmp/12.txt" \
-        "Registers and occupancy: your coarse2d kernel uses 255 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy), where the reference's uses 128 registers per thread and keeps 31% of the SM's warp slots busy (achieved occupancy) (an 8 x 8 register tile: 64 accumulators, so more registers and fewer warps, but each shared load feeds 8 FMAs)." \
-        "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a conflict)."
+        "Registers and occupancy: your coarse2d kernel uses 255 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy), where the reference's uses 128 registers per thread and keeps 31% of the SM's warp slots busy (achieved occupancy): keep at most 128 registers per thread, so that two blocks share an SM; expect twice the warps of one block per SM (an 8 x 8 register tile: 64 accumulators, so more registers and fewer warps, but each shared load feeds 8 FMAs)." \
+        "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request: pad each row of the transposed A tile by 4 floats, which keeps rows 16-byte aligned and spreads the stores over the banks; expect about 2x fewer shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a bank conflict)."
     if grep -q 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt"; then fail "lab 12 hints: rungs profiled by neither run are left out" "$(grep -m1 'coarse1d\|warptile\|fast kernel' "$tmp/12.txt")"
     else pass "lab 12 hints: rungs profiled by neither run are left out"; fi
 
@@ -90,24 +191,26 @@ profile_hints_suite() {
     # every rung's kernel is found, in its anonymous namespace ("<unnamed>::") and templates.
     "$py" "$tool" --lab 12 --student "$fx/12-h200-reference" --who "the reference's" > "$tmp/12h200.txt" 2>&1
     hints_hold "lab 12 hints from a real H200 run of the reference: each of the six rungs found (<unnamed>:: namespaces, templates)" "$tmp/12h200.txt" \
-        "Registers and occupancy: the reference's tiled kernel uses 31 registers per thread and keeps 100% of the SM's warp slots busy (achieved occupancy) (one output per thread: few registers, many warps)." \
-        "Registers and occupancy: the reference's fast kernel uses 227 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy) (256 x 128 tiles and a 3-stage pipeline trade occupancy for reuse)."
+        "Registers and occupancy: the reference's tiled kernel uses 31 registers per thread and keeps 100% of the SM's warp slots busy (achieved occupancy): climb to 1D thread coarsening, 8 outputs per thread; expect each value of B loaded from shared memory to feed 8 multiply-adds (one output per thread: few registers, many warps, but two shared loads per multiply-add)." \
+        "Registers and occupancy: the reference's fast kernel uses 227 registers per thread and keeps 12% of the SM's warp slots busy (achieved occupancy): use pipelining, cp.async copies straight into shared memory with three stages in flight; expect the FMA pipe busy about 80% of the time at 12.5% occupancy, as in the ladder table of the handout (256 x 128 tiles and a 3-stage pipeline trade occupancy for reuse)."
     if [ "$(grep -c "^Registers and occupancy: the reference's [a-z0-9]* kernel uses" "$tmp/12h200.txt")" = 6 ] && ! grep -q "did not run" "$tmp/12h200.txt"; then
         pass "lab 12 hints from a real H200 run: registers and occupancy for all six rungs, none said not to run"
     else fail "lab 12 hints from a real H200 run: all six rungs" "$(head -c 400 "$tmp/12h200.txt")"; fi
 
     "$py" "$tool" --lab 07 --student "$fx/07-reference" --who "the reference's" > "$tmp/07ref.txt" 2>&1
     hints_hold "lab 07 hints of the reference alone" "$tmp/07ref.txt" \
-        "Coalescing: the reference's strided kernel reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)."
+        "Coalescing: the reference's strided kernel reads 32.0 sectors per request: give consecutive threads consecutive addresses (a stride of 1, the coalesced layout); expect about 8x fewer sectors per request (in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)."
 
     # The checks above can fail: one sector count changed in a copy of the fixtures.
     cp -r "$fx/07-reference" "$tmp/07-changed"
     sed -i 's/"16,777,216","524,288"/"8,388,608","524,288"/' "$tmp/07-changed/strided.csv"
     "$py" "$tool" --lab 07 --student "$tmp/07-changed" --who "the reference's" > "$tmp/07changed.txt" 2>&1
-    if ! grep -qxF "Coalescing: the reference's strided kernel reads 32.0 sectors per request (in[8 i] puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." "$tmp/07changed.txt" \
+    if ! grep -qxF "Coalescing: the reference's strided kernel reads 32.0 sectors per request: give consecutive threads consecutive addresses (a stride of 1, the coalesced layout); expect about 8x fewer sectors per request (in[8 i], a stride of 8, puts each lane's float in its own 32-byte sector: 32 sectors for 128 useful bytes)." "$tmp/07changed.txt" \
         && grep -q "strided kernel reads 16.0 sectors per request" "$tmp/07changed.txt"; then
         pass "the hints follow the counters (a changed sector count changes the sentence)"
     else fail "the hints follow the counters" "$(grep strided "$tmp/07changed.txt")"; fi
+
+    profile_hints_every_lab "$tmp"
 
     # ---- profile.sh without ncu, and with counters not allowed ---------------------------------
     mkdir -p "$tmp/bin" "$tmp/fakencu-perm" "$tmp/fakencu-fixtures"
@@ -173,15 +276,15 @@ EOF
     if [ "$rc" -eq 0 ] && [ -f "$tmp/prof/lab07/lab07/soa.csv" ] && [ -f "$tmp/prof/lab07/sol07/soa.csv" ] \
         && grep -q "^Nsight Compute hints, lab 07 at 16777216 on .*: $tmp/bin/lab07 beside the reference $tmp/bin/sol07" "$tmp/run07.txt"; then
         hints_hold "labs/07-coalescing/profile.sh labNN solNN: ncu's CSV saved for both, the hints beside the reference's" "$tmp/run07.txt" \
-            "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request (in[i + 1] starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
-            "Coalescing: your aos16 kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 16.0 sectors per request (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)."
+            "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request: start each warp's reads on a 32-byte sector (no misaligned offset); expect about 2x fewer sectors per request (in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
+            "Coalescing: your aos16 kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 16.0 sectors per request: store the points as a structure of arrays (the soa variant); expect a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)."
     else fail "labs/07-coalescing/profile.sh through a replaying ncu" "exit $rc: $(head -c 300 "$tmp/run07.txt") $(printf '%s' "$err" | head -c 200)"; fi
     run_capture "profile12 through a replaying ncu" env NCU="$tmp/fakencu-fixtures/ncu" PROFILE_DIR="$tmp/prof" \
         VARIANTS="tiled coarse2d vectorized" bash labs/12-matmul-fast/profile.sh "$tmp/bin/lab12" "$tmp/bin/sol12"
     printf '%s\n' "$out" > "$tmp/run12.txt"
     if [ "$rc" -eq 0 ] && grep -qE '^coarse2d +1530\.1 +255 +12\.4 +1\.00 ' "$tmp/run12.txt"; then
         hints_hold "labs/12-matmul-fast/profile.sh lab12 sol12: the student's table, then the hints beside the reference's" "$tmp/run12.txt" \
-            "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a conflict)."
+            "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request: pad each row of the transposed A tile by 4 floats, which keeps rows 16-byte aligned and spreads the stores over the banks; expect about 2x fewer shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a bank conflict)."
     else fail "labs/12-matmul-fast/profile.sh through a replaying ncu" "exit $rc: $(head -c 400 "$tmp/run12.txt") $(printf '%s' "$err" | head -c 200)"; fi
 
     # make profileNN PROGRAM=lab builds both programs, stops without a GPU, and hands both to
