@@ -221,7 +221,7 @@ TEST_CASE("timing: the student's line: speed, points and their intervals, runs m
           0);
     CHECK(text.find("round 1: the reference's run was timed while the GPU slowed itself (SW power cap): it was run again, and this run does not "
                     "count\n") != std::string::npos);
-    CHECK(text.find("GPU clocks while timed: SM 1980 MHz, memory 2619 MHz\n") != std::string::npos);  // the discarded run not counted
+    CHECK(text.find("GPU clocks read before and after the timed runs: SM 1980 MHz, memory 2619 MHz\n") != std::string::npos);  // the discarded run not counted
 
     // Clocks unknown: said so, and the rest as before.
     FakeClocks none({});

@@ -125,7 +125,7 @@ std::string timing_feedback(const PerformanceTiming& t) {
                         : "): it was run again, and this run does not count\n");
     }
     const std::string range = clock_range(t);
-    text += !range.empty() ? "GPU clocks while timed: " + range + "\n"
+    text += !range.empty() ? "GPU clocks read before and after the timed runs: " + range + "\n"
                            : "GPU clocks unknown (the grading machine has neither NVML nor nvidia-smi): throttling was not checked\n";
     return text;
 }
