@@ -319,3 +319,13 @@ TEST_CASE("timing: the leaderboard reads each entry's interval from the audit lo
     CHECK(html.find("A rank shown as =3 is shared") != std::string::npos);
     CHECK(leaderboard_csv(boards).find(",1.450,1.550,yes\n") != std::string::npos);
 }
+
+TEST_CASE("timing: the machine's own reader never fails, and a GPU no one has reads as unknown") {
+    TempDir dir;
+    // No NVML, no nvidia-smi, or a UUID no GPU has: clocks unknown, never an error.
+    const GpuClocks nobody = open_clock_reader("GPU-00000000-0000-0000-0000-000000000000", "", dir.path)->read();
+    CHECK_FALSE(nobody.known);
+    // Whatever this machine has (a GPU or none), a reading is either unknown or names its source.
+    const GpuClocks mine = open_clock_reader("", "", dir.path)->read();
+    CHECK((!mine.known || mine.source == "nvml" || mine.source == "nvidia-smi"));
+}
