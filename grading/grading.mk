@@ -24,7 +24,7 @@ $(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
 	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP -c $< -o $@
 
 $(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
-	$(CXX) -o $@ $^ -pthread
+	$(CXX) -o $@ $^ -pthread -ldl
 
 # ---- the grading harness (grading/harness/) --------------------------------------------------
 # The RunHooks (common/run_hooks.h) that make a lab program gradable: the grader's options

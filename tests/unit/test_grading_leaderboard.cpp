@@ -185,6 +185,6 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     CHECK(leaderboard_html({two}, "t").find("<th class=\"num\">perf_a</th><th class=\"num\">perf_b</th>") != std::string::npos);
     CHECK(html.find("NVIDIA H100 80GB HBM3") != std::string::npos);
     const std::string csv = leaderboard_csv(named);
-    CHECK(csv.find("\"01\",\"NVIDIA H100 80GB HBM3\",1,\"<script>alert(1)</script>\",0.900,\"perf_a=0.900\",\"2026-03-01T10:00:00Z\",\"abc1234\"\n") !=
+    CHECK(csv.find("\"01\",\"NVIDIA H100 80GB HBM3\",1,\"<script>alert(1)</script>\",0.900,\"perf_a=0.900\",\"2026-03-01T10:00:00Z\",\"abc1234\",0.900,0.900,no\n") !=
           std::string::npos);
 }

@@ -74,7 +74,7 @@ struct Candidate {
     std::string lab, gpu, student_key, submission, run, date, tree;
     std::vector<std::string> chosen, ids;  // per roster entry: its chosen pseudonym ("" none) and id
     bool ranked = false;
-    double figure = 0;
+    double figure = 0, low = 0, high = 0;
     std::map<std::string, double> slowdown;
 };
 
@@ -107,8 +107,12 @@ LeaderboardFigures leaderboard_figures(const StudentResult& r, const Rubric& rub
         const bool ran = it != r.tests.end() && !it->not_run;
         if (spec.kind == TestKind::Performance) {
             any_performance = true;
-            if (ran && it->slowdown > 0) f.slowdown[spec.id] = it->slowdown;
-            else missing.push_back(spec.id + " not timed");
+            if (ran && it->slowdown > 0) {
+                f.slowdown[spec.id] = it->slowdown;
+                if (it->timing.measured()) f.interval[spec.id] = {it->timing.low, it->timing.high};
+            } else {
+                missing.push_back(spec.id + " not timed");
+            }
         } else if (!ran || !it->passed()) {
             missing.push_back("not full marks in " + spec.id);
         }
@@ -116,6 +120,14 @@ LeaderboardFigures leaderboard_figures(const StudentResult& r, const Rubric& rub
     if (!r.rejected.empty() || !r.grader_error.empty()) missing.insert(missing.begin(), "not graded");
     if (!any_performance) missing.push_back("the rubric times nothing");
     f.figure = geometric_mean(f.slowdown);
+    // A test without an interval counts as its ratio at both ends.
+    std::map<std::string, double> lows = f.slowdown, highs = f.slowdown;
+    for (const auto& [id, range] : f.interval) {
+        lows[id] = range.first;
+        highs[id] = range.second;
+    }
+    f.figure_low = geometric_mean(lows);
+    f.figure_high = geometric_mean(highs);
     f.ranked = missing.empty();
     f.why = join(missing, "; ");
     return f;
@@ -125,6 +137,12 @@ json leaderboard_audit(const StudentResult& r, const Rubric& rubric) {
     const LeaderboardFigures f = leaderboard_figures(r, rubric);
     if (f.slowdown.empty()) return nullptr;
     json j = {{"ranked", f.ranked}, {"slowdown", f.slowdown}, {"figure", f.figure}};
+    if (!f.interval.empty()) {
+        json intervals = json::object();
+        for (const auto& [id, range] : f.interval) intervals[id] = {range.first, range.second};
+        j["interval"] = intervals;
+        j["figure_interval"] = {f.figure_low, f.figure_high};
+    }
     if (!f.ranked) j["why"] = f.why;
     return j;
 }
@@ -231,6 +249,14 @@ Candidate candidate_of(const json& line, const RunContext& run) {
                 if (x.is_number() && x.get<double>() > 0) c.slowdown[id] = x.get<double>();
         c.figure = geometric_mean(c.slowdown);
         if (c.slowdown.empty() || !(c.figure > 0)) c.ranked = false;
+        c.low = c.high = c.figure;
+        // The interval where the grader wrote one that holds the figure (older logs have none).
+        const json range = lb.value("figure_interval", json());
+        if (range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number() && range[0].get<double>() > 0 &&
+            range[0].get<double>() <= c.figure * (1 + 1e-9) && range[1].get<double>() >= c.figure * (1 - 1e-9)) {
+            c.low = range[0].get<double>();
+            c.high = range[1].get<double>();
+        }
     }
     return c;
 }
@@ -296,11 +322,25 @@ void rank_board(LeaderboardBoard& b, const std::set<std::string>& trees) {
     std::stable_sort(b.rows.begin(), b.rows.end(), [](const LeaderboardRow& x, const LeaderboardRow& y) {
         return x.figure != y.figure ? x.figure < y.figure : x.pseudonym < y.pseudonym;
     });
-    for (size_t i = 0; i < b.rows.size(); ++i)
-        b.rows[i].rank = i > 0 && b.rows[i].figure == b.rows[i - 1].figure ? b.rows[i - 1].rank : static_cast<int>(i + 1);
+    rank_rows(b.rows);
 }
 
 }  // namespace
+
+void rank_rows(std::vector<LeaderboardRow>& rows) {
+    for (size_t first = 0; first < rows.size();) {
+        const LeaderboardRow& lead = rows[first];
+        size_t end = first + 1;
+        while (end < rows.size() && rows[end].low <= lead.high && lead.low <= rows[end].high) ++end;
+        for (size_t i = first; i < end; ++i) {
+            rows[i].rank = static_cast<int>(first + 1);
+            rows[i].tied = end - first > 1;
+        }
+        first = end;
+    }
+}
+
+std::string rank_text(const LeaderboardRow& row) { return (row.tied ? "=" : "") + std::to_string(row.rank); }
 
 std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>& run_dirs, const std::string& secret) {
     std::map<CandidateKey, Candidate> latest;
@@ -333,6 +373,8 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
         row.submission = c.submission;
         row.run = c.run;
         row.figure = c.figure;
+        row.low = c.low;
+        row.high = c.high;
         row.slowdown = c.slowdown;
         row.pseudonym = pseudonym_of(c, secret);
         b.rows.push_back(row);
@@ -358,7 +400,10 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
       << "<p>Each figure is the grader's own measurement: the median, over rounds run alternately with the reference solution on "
          "the same GPU, of the submission's kernel time divided by the reference's. Lower is faster; 1.000 is as fast as the "
          "reference. Only submissions with full marks in every correctness and sanitizer test are ranked. Students appear under "
-         "pseudonyms.</p>\n";
+         "pseudonyms.</p>\n"
+      << "<p class=\"ties\">The interval beside each figure is where its true value lies with 95% confidence, from resampling "
+         "its rounds (a bootstrap). A rank shown as =3 is shared: those entries' intervals overlap the interval of the fastest "
+         "entry of the group, so the measurement cannot tell them apart.</p>\n";
     if (boards.empty()) o << "<p>No graded submission to show.</p>\n";
     for (const LeaderboardBoard& b : boards) {
         std::set<std::string> tests;  // a column each where there are several (one would repeat the figure)
@@ -370,12 +415,13 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
           << "<p class=\"meta\">GPU: <span class=\"gpu\">" << html_escape(b.gpu) << "</span>. Graded: <span class=\"date\">"
           << html_escape(b.date) << "</span>. Tree: <span class=\"tree\">" << html_escape(b.tree) << "</span>. " << b.rows.size()
           << " ranked, " << b.not_ranked << " not ranked (not full marks in correctness or sanitizer tests, or not timed).</p>\n"
-          << "<table>\n<thead><tr><th class=\"num\">Rank</th><th>Student</th><th class=\"num\">Time / reference's</th>";
+          << "<table>\n<thead><tr><th class=\"num\">Rank</th><th>Student</th><th class=\"num\">Time / reference's</th><th class=\"num\">95% interval</th>";
         for (const std::string& t : tests) o << "<th class=\"num\">" << html_escape(t) << "</th>";
         o << "</tr></thead>\n<tbody>\n";
         for (const LeaderboardRow& r : b.rows) {
-            o << "<tr><td class=\"num rank\">" << r.rank << "</td><td class=\"pseudonym\">" << html_escape(r.pseudonym)
-              << "</td><td class=\"num figure\">" << figure_text(r.figure) << "</td>";
+            o << "<tr><td class=\"num rank\">" << rank_text(r) << "</td><td class=\"pseudonym\">" << html_escape(r.pseudonym)
+              << "</td><td class=\"num figure\">" << figure_text(r.figure) << "</td><td class=\"num interval\">"
+              << (r.low < r.high ? figure_text(r.low) + "&ndash;" + figure_text(r.high) : "-") << "</td>";
             for (const std::string& t : tests) {
                 auto it = r.slowdown.find(t);
                 o << "<td class=\"num test\">" << (it == r.slowdown.end() ? "-" : figure_text(it->second)) << "</td>";
@@ -390,13 +436,14 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
 
 std::string leaderboard_csv(const std::vector<LeaderboardBoard>& boards) {
     std::ostringstream o;
-    o << "lab,gpu,rank,pseudonym,figure,tests,date,tree\n";
+    o << "lab,gpu,rank,pseudonym,figure,tests,date,tree,interval_low,interval_high,tied\n";
     for (const LeaderboardBoard& b : boards)
         for (const LeaderboardRow& r : b.rows) {
             std::vector<std::string> tests;
             for (const auto& [id, x] : r.slowdown) tests.push_back(id + "=" + figure_text(x));
             o << csv_field(b.lab) << "," << csv_field(b.gpu) << "," << r.rank << "," << csv_field(r.pseudonym) << "," << figure_text(r.figure)
-              << "," << csv_field(join(tests, "; ")) << "," << csv_field(b.date) << "," << csv_field(b.tree) << "\n";
+              << "," << csv_field(join(tests, "; ")) << "," << csv_field(b.date) << "," << csv_field(b.tree) << "," << figure_text(r.low)
+              << "," << figure_text(r.high) << "," << (r.tied ? "yes" : "no") << "\n";
         }
     return o.str();
 }

@@ -27,11 +27,15 @@ std::string derived_pseudonym(const std::string& secret, const std::string& id);
 // median ratios (the student's kernel time over the reference's; test id -> ratio), their
 // geometric mean, and whether it may be ranked: every correctness and sanitizer test of the
 // rubric at full marks, and every performance test timed (not forged).
+// With each ratio, its 95% bootstrap interval (performance_timing), and for the figure the
+// geometric means of the intervals' ends (no narrower than the tests' own intervals allow).
 struct LeaderboardFigures {
     bool ranked = false;
     std::string why;  // when not ranked
     std::map<std::string, double> slowdown;
+    std::map<std::string, std::pair<double, double>> interval;  // test id -> (low, high)
     double figure = 0;  // geometric mean of `slowdown`
+    double figure_low = 0, figure_high = 0;
 };
 LeaderboardFigures leaderboard_figures(const StudentResult& r, const Rubric& rubric);
 // The audit line's "leaderboard" object; null where no performance test was timed (nothing to rank).
@@ -44,9 +48,19 @@ std::string with_gradescope_leaderboard(const std::string& results_json, const S
 struct LeaderboardRow {
     std::string lab, gpu, pseudonym, submission, run;
     double figure = 0;
+    double low = 0, high = 0;  // the figure's interval (the figure itself where the audit log has none)
     std::map<std::string, double> slowdown;
     int rank = 0;
+    bool tied = false;  // shares its rank: shown as "=3"
 };
+
+// Ranks rows ordered fastest first. The fastest row not yet ranked opens a group, and every
+// following row whose interval overlaps that row's joins it: the measurement cannot tell them
+// apart, so they share the group's rank (its place, from 1) and are `tied`. Rows without an
+// interval tie only where their figures are equal.
+void rank_rows(std::vector<LeaderboardRow>& rows);
+// "=3" for a tied row, else "3".
+std::string rank_text(const LeaderboardRow& row);
 struct LeaderboardBoard {
     std::string lab, gpu, date, tree;
     std::vector<LeaderboardRow> rows;  // ranked, fastest first

@@ -231,6 +231,45 @@ std::string gradescope_json(const StudentResult& r) {
     return j.dump(2) + "\n";
 }
 
+namespace {
+
+// A reading of the GPU's clocks as the audit log keeps it: "unknown", or the clocks and reasons.
+json clocks_json(const GpuClocks& c) {
+    if (!c.known) return "unknown";
+    json j = {{"sm_mhz", c.sm_mhz}, {"memory_mhz", c.memory_mhz}, {"source", c.source}};
+    if (c.reasons_known) {
+        char hex[32];
+        std::snprintf(hex, sizeof hex, "0x%016llx", c.reasons);
+        j["reasons"] = hex;
+        j["reason_names"] = clock_reason_names(c.reasons);
+        j["throttled"] = throttled(c);
+    } else {
+        j["reasons"] = "unknown";
+    }
+    return j;
+}
+
+// A performance test's samples, ratios and intervals, for the audit log.
+json timing_json(const PerformanceTiming& t) {
+    json samples = json::array();
+    for (const TimedSample& s : t.samples)
+        samples.push_back({{"round", s.round}, {"side", s.reference ? "reference" : "student"}, {"attempt", s.attempt}, {"kept", s.kept},
+                           {"ms_per_rep", s.ms_per_rep}, {"throttled", s.throttled()}, {"before", clocks_json(s.before)},
+                           {"after", clocks_json(s.after)}});
+    json j = {{"samples", samples}};
+    if (!t.measured()) return j;
+    j["ratios"] = t.ratios;
+    j["slowdown"] = t.slowdown;
+    j["interval"] = {t.low, t.high};
+    j["score"] = t.score;
+    j["score_interval"] = {t.score_low, t.score_high};
+    j["bootstrap"] = {{"method", "percentile bootstrap of the median ratio"}, {"confidence", t.confidence}, {"resamples", t.resamples},
+                      {"seed", t.bootstrap_seed}};
+    return j;
+}
+
+}  // namespace
+
 std::string audit_json(const StudentResult& r, const std::string& lab, unsigned long long seed,
                        const std::string& device, const std::string& isolation,
                        const std::string& tools, const std::string& rubric_sha256) {
@@ -254,6 +293,10 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
     for (const TestResult& t : r.tests)
         if (!t.not_run) scores[t.id] = t.score;
     j["scores"] = scores;
+    json timing = json::object();
+    for (const TestResult& t : r.tests)
+        if (!t.not_run && !t.timing.samples.empty()) timing[t.id] = timing_json(t.timing);
+    if (!timing.empty()) j["timing"] = timing;
     return j.dump();
 }
 

@@ -8,8 +8,38 @@
 #include <vector>
 
 #include "intake/rubric.h"
+#include "sandbox/gpu_clocks.h"
 
 namespace grading {
+
+// One timed run of a performance test (the student's or the reference's side of one interleaved
+// round), between two readings of the GPU's clocks. A run taken while the GPU was throttled for
+// power or heat is made again (a bounded number of times): every attempt is kept here, and only
+// the last one (`kept`) is timed.
+struct TimedSample {
+    int round = 0;  // from 1
+    bool reference = false;  // the reference's run, else the student's
+    int attempt = 0;  // from 0: how many runs of this side of the round came before it
+    bool kept = true;
+    double ms_per_rep = 0;  // its kernel time per repetition, as measured (copies not charged)
+    GpuClocks before, after;
+    bool throttled() const { return grading::throttled(before) || grading::throttled(after); }
+};
+
+// What a timed performance test measured beside its score: every sample, the interleaved rounds'
+// ratios (the student's time over the reference's), and the percentile-bootstrap interval of
+// their median, also mapped through the test's curve to points.
+struct PerformanceTiming {
+    std::vector<TimedSample> samples;
+    std::vector<double> ratios;   // one per round, copies into scratch memory charged
+    double slowdown = 0;          // their median: the figure the score comes from
+    double low = 0, high = 0;     // the interval of the median
+    double score = 0, score_low = 0, score_high = 0, max_score = 0;  // points, and their interval
+    double confidence = 0.95;
+    int resamples = 0;
+    unsigned long long bootstrap_seed = 0;
+    bool measured() const { return !ratios.empty(); }
+};
 
 struct TestResult {
     std::string id, name;
@@ -20,6 +50,7 @@ struct TestResult {
     // A performance test that was timed: the interleaved median ratio of the student's kernel time
     // to the reference's (the leaderboard's figure); 0 where not timed or forged.
     double slowdown = 0;
+    PerformanceTiming timing{};  // a performance test's samples and interval (empty where not timed)
     bool passed() const { return max_score <= 0 ? score >= 0 : score >= max_score - 1e-9; }
 };
 

@@ -23,14 +23,13 @@ std::string ms(double v) {
     std::snprintf(buf, sizeof buf, "%.4f ms", v);
     return buf;
 }
+}  // namespace
 
-// The median of a non-empty sample.
-double median(std::vector<double> v) {
+double median_value(std::vector<double> v) {
     std::sort(v.begin(), v.end());
     const size_t m = v.size();
     return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
 }
-}  // namespace
 
 const HostTransfer* forbidden_transfer(const std::vector<HostTransfer>& transfers, HostTransfers rule) {
     // A copy engine moves data untimed and without a kernel: under `none` no copy at all may do
@@ -138,7 +137,8 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
         ratios.push_back(student / reference);
     }
     if (ratios.empty()) return j;
-    j.slowdown = median(ratios);
+    j.slowdown = median_value(ratios);
+    j.ratios = ratios;
     j.fraction = curve.fraction(j.slowdown);
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
@@ -155,7 +155,7 @@ double median_ms(const PerformanceEvidence& e, bool reference) {
         const TimedRun& run = reference ? r.reference : r.student;
         if (run.repetitions > 0 && run.kernel_ns > 0) t.push_back(run.per_rep_ms());
     }
-    return t.empty() ? 0 : median(t);
+    return t.empty() ? 0 : median_value(t);
 }
 
 std::string scorecard_lines(const PerformanceEvidence& e, double student_ms, double reference_ms) {

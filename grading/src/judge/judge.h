@@ -68,6 +68,7 @@ struct PerformanceEvidence {
 
 struct PerformanceJudgement {
     double slowdown = 0;   // median over rounds of student time / reference time
+    std::vector<double> ratios;  // each round's student time / reference time (empty where not judged)
     double fraction = 0;   // of the points
     double floor_ms = 0;   // the fastest time physically plausible for one repetition
     bool tampering = false;
@@ -79,6 +80,8 @@ struct PerformanceJudgement {
 // FLOP rate, each beside the reference's ("" when the evidence has neither). A line each.
 std::string scorecard_lines(const PerformanceEvidence& e, double student_ms, double reference_ms);
 double median_ms(const PerformanceEvidence& e, bool reference);
+// The median of a non-empty sample (the middle two's mean for an even count).
+double median_value(std::vector<double> v);
 
 // The score of a performance test: the median slowdown on `curve`; a student repetition faster
 // than the plausibility floor (bytes over copy bandwidth x plausible_bandwidth, or flops over

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <map>
+#include <memory>
 #include <nlohmann/json.hpp>
 #include <regex>
 #include <sstream>
@@ -11,6 +12,8 @@
 
 #include "runs/failures.h"
 #include "judge/judge.h"
+#include "judge/timing.h"
+#include "sandbox/gpu_clocks.h"
 #include "runs/runs.h"
 #include "intake/seeds.h"
 #include "todo_hint.h"
@@ -407,17 +410,29 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> args = run_args(v, size, seed, t.reps);
     PerformanceEvidence evidence;
+    // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
+    const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
+    std::vector<TimedSample>& samples = res.timing.samples;
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;
         for (int k = 0; k < 2; ++k) {
             // Alternate who goes first, so that clocks warming up or throttling favour no one.
             const bool student = (k == 0) == (round % 2 == 1);
             if (!student) {
-                r.reference = reference_round(ctx, t, args, round, evidence);
+                sample_between_clock_readings(*clocks, round + 1, true, [&](double& ms) {
+                    r.reference = reference_round(ctx, t, args, round, evidence);
+                    ms = r.reference.per_rep_ms();
+                    return true;
+                }, samples);
                 continue;
             }
             std::string problem;
-            if (!student_round(ctx, s, t, args, seed, round, r.student, out, problem)) {
+            const bool timed = sample_between_clock_readings(*clocks, round + 1, false, [&](double& ms) {
+                const bool counts = student_round(ctx, s, t, args, seed, round, r.student, out, problem);
+                ms = r.student.per_rep_ms();
+                return counts;
+            }, samples);
+            if (!timed) {
                 out << "round " << round + 1 << ": " << problem << "\n"
                     << "Every timed repetition is checked: this test scores 0.\n";
                 res.output = out.str();
@@ -430,6 +445,12 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
     if (!j.tampering) res.slowdown = j.slowdown;
+    // The interval beside the score (the score itself is the median's, as above).
+    if (!j.tampering && !j.ratios.empty()) {
+        res.timing = performance_timing(samples, j.ratios, j.slowdown, res.score, t.points, t.curve,
+                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0));
+        out << timing_feedback(res.timing);
+    }
     std::string curve;
     for (auto& p : t.curve.points) curve += (curve.empty() ? "" : ", ") + format_points(p.first) + "x -> " + format_points(100 * p.second) + "%";
     if (!j.tampering) out << "curve: " << curve << "\n";

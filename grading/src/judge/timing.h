@@ -1,0 +1,55 @@
+// How much a performance score can be trusted: each timed run between two readings of the GPU's
+// clocks, run again while the GPU was throttled for power or heat; a percentile bootstrap of the
+// interleaved rounds' ratios, mapped through the test's curve to an interval of points; and the
+// lines that tell the student. The score itself is judge_performance's, unchanged. Host-only:
+// unit-tested with g++ (the clocks from a fake reader).
+#pragma once
+#include <functional>
+#include <string>
+#include <vector>
+
+#include "class/results.h"
+#include "intake/rubric.h"
+#include "sandbox/gpu_clocks.h"
+
+namespace grading {
+
+// How many times one side of a round is run again while the GPU was throttled for power or heat.
+constexpr int kMaxThrottleReruns = 2;
+constexpr int kBootstrapResamples = 2000;
+constexpr double kIntervalConfidence = 0.95;
+
+// Runs `run` between two readings of `clocks`; while either reading shows the GPU throttled for
+// power or heat, and fewer than kMaxThrottleReruns reruns were made, runs it again. Each attempt
+// is appended to `samples` (the last one kept); `run` returns false when its run cannot be timed
+// (then it is not run again: the caller scores that) and sets `ms_per_rep` to what it measured.
+// Returns what the last `run` returned.
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const std::function<bool(double& ms_per_rep)>& run,
+                                   std::vector<TimedSample>& samples);
+
+struct BootstrapInterval {
+    double low = 0, high = 0;
+};
+// The percentile-bootstrap interval of the median of `ratios` (the median as judge_performance
+// takes it): `resamples` resamples drawn with replacement from a generator seeded with `seed`
+// (so that a rerun gives the same interval), the (1-confidence)/2 and (1+confidence)/2 quantiles
+// of their medians, widened where needed to hold the median itself. One ratio: that ratio.
+BootstrapInterval bootstrap_median_interval(const std::vector<double>& ratios, unsigned long long seed,
+                                            int resamples = kBootstrapResamples, double confidence = kIntervalConfidence);
+
+// The points `curve` gives anywhere in [low, high], least and most: at `high` and at `low`, as a
+// curve's fraction never rises with the slowdown.
+BootstrapInterval score_interval(const Curve& curve, double points, double low, double high);
+
+// The test's PerformanceTiming from its samples and the judged rounds' ratios: the interval of
+// their median and of the points, seeded with `seed`.
+PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std::vector<double>& ratios, double slowdown, double score,
+                                     double max_score, const Curve& curve, unsigned long long seed);
+
+// What the student reads of it, a line each: the speed and points with their intervals ("your
+// kernel time 0.93x the reference's (95% interval 0.90-0.96 over 3 rounds): 18.6 of 20 points
+// (interval 18.0-19.2)"), each run made again for throttling, and the GPU's clocks (or that they
+// were unknown).
+std::string timing_feedback(const PerformanceTiming& timing);
+
+}  // namespace grading

@@ -1,0 +1,331 @@
+// Timing an instructor can defend (grading/src/judge/timing.h, grading/src/sandbox/gpu_clocks.h,
+// the leaderboard's ties): which clock event reasons mean the GPU slowed itself, nvidia-smi's
+// line read back, timed runs re-run while throttled (a fake clock reader in place of the GPU),
+// the bootstrap interval of the median ratio and its points, the line the student reads, the
+// audit log's record, and ranks shared where intervals overlap.
+#include <doctest/doctest.h>
+
+#include <deque>
+#include <nlohmann/json.hpp>
+
+#include "grading/src/class/leaderboard.h"
+#include "grading/src/class/results.h"
+#include "grading/src/judge/judge.h"
+#include "grading/src/judge/timing.h"
+#include "grading/src/sandbox/gpu_clocks.h"
+#include "grading/src/util/util.h"
+#include "grading_fixtures.h"
+
+using namespace grading;
+using namespace grading_fixtures;
+using nlohmann::json;
+
+namespace {
+
+GpuClocks reading(unsigned sm, unsigned memory, unsigned long long reasons) {
+    GpuClocks c;
+    c.known = c.reasons_known = true;
+    c.sm_mhz = sm;
+    c.memory_mhz = memory;
+    c.reasons = reasons;
+    c.source = "nvml";
+    return c;
+}
+
+// Gives the readings it was handed, in order; unknown once they run out.
+class FakeClocks : public ClockReader {
+public:
+    explicit FakeClocks(std::deque<GpuClocks> readings) : readings_(std::move(readings)) {}
+    GpuClocks read() override {
+        ++reads;
+        if (readings_.empty()) return {};
+        GpuClocks c = readings_.front();
+        readings_.pop_front();
+        return c;
+    }
+    int reads = 0;
+
+private:
+    std::deque<GpuClocks> readings_;
+};
+
+// A run that takes `ms` per repetition and counts how often it was made.
+std::function<bool(double&)> run_taking(double ms, int& runs, bool counts = true) {
+    return [ms, &runs, counts](double& out) {
+        ++runs;
+        out = ms;
+        return counts;
+    };
+}
+
+Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }
+
+LeaderboardRow row(double figure, double low, double high) {
+    LeaderboardRow r;
+    r.figure = figure;
+    r.low = low;
+    r.high = high;
+    return r;
+}
+
+}  // namespace
+
+TEST_CASE("timing: power and heat reasons throttle a sample; idle and clock settings do not") {
+    for (unsigned long long bit : {kClockReasonSwPowerCap, kClockReasonHwSlowdown, kClockReasonSwThermal, kClockReasonHwThermal,
+                                   kClockReasonHwPowerBrake})
+        CHECK(throttled_for_power_or_heat(bit | kClockReasonGpuIdle));
+    for (unsigned long long bit : {0ull, kClockReasonGpuIdle, kClockReasonApplicationsClocks, kClockReasonSyncBoost, kClockReasonDisplayClocks})
+        CHECK_FALSE(throttled_for_power_or_heat(bit));
+    CHECK_FALSE(throttled_for_power_or_heat(0x100000ull));  // a reason newer than the grader: not assumed to be power or heat
+    CHECK(clock_reason_names(kClockReasonSwPowerCap | kClockReasonGpuIdle) == std::vector<std::string>{"GPU idle", "SW power cap"});
+    CHECK(clock_reason_names(kClockReasonHwThermal | 0x400ull) == std::vector<std::string>{"HW thermal slowdown", "0x400"});
+    GpuClocks unknown_reasons = reading(1980, 2619, kClockReasonSwPowerCap);
+    unknown_reasons.reasons_known = false;
+    CHECK_FALSE(throttled(unknown_reasons));
+    CHECK(throttled(reading(1980, 2619, kClockReasonSwPowerCap)));
+}
+
+TEST_CASE("timing: nvidia-smi's query line is read back, and what is no such line is refused") {
+    GpuClocks c;
+    REQUIRE(parse_nvidia_smi_clocks("1980, 2619, 0x0000000000000004\n", c));
+    CHECK(c.known);
+    CHECK(c.sm_mhz == 1980);
+    CHECK(c.memory_mhz == 2619);
+    CHECK(c.reasons_known);
+    CHECK(c.reasons == 4);
+    CHECK(c.source == "nvidia-smi");
+    GpuClocks idle;
+    REQUIRE(parse_nvidia_smi_clocks("345,1593,0x1", idle));
+    CHECK(idle.reasons == kClockReasonGpuIdle);
+    GpuClocks no_reasons;
+    REQUIRE(parse_nvidia_smi_clocks("1755, 2619, [Not Supported]", no_reasons));
+    CHECK(no_reasons.known);
+    CHECK_FALSE(no_reasons.reasons_known);
+    GpuClocks refused = reading(1, 1, 0);
+    CHECK_FALSE(parse_nvidia_smi_clocks("[N/A], [N/A], [N/A]", refused));
+    CHECK_FALSE(parse_nvidia_smi_clocks("Field \"clocks_event_reasons.active\" is not a valid field to query.", refused));
+    CHECK_FALSE(parse_nvidia_smi_clocks("1980, 2619", refused));
+    CHECK_FALSE(parse_nvidia_smi_clocks("", refused));
+    CHECK(refused.sm_mhz == 1);  // left as it was
+}
+
+TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded number of times") {
+    const GpuClocks clear = reading(1980, 2619, 0), capped = reading(1755, 2619, kClockReasonSwPowerCap),
+                    idle = reading(345, 2619, kClockReasonGpuIdle);
+    std::vector<TimedSample> samples;
+    int runs = 0;
+    FakeClocks once({capped, clear, idle, clear});
+    CHECK(sample_between_clock_readings(once, 2, true, run_taking(1.5, runs), samples));
+    CHECK(runs == 2);
+    REQUIRE(samples.size() == 2);
+    CHECK(samples[0].round == 2);
+    CHECK(samples[0].reference);
+    CHECK(samples[0].throttled());
+    CHECK_FALSE(samples[0].kept);
+    CHECK(samples[1].attempt == 1);
+    CHECK(samples[1].kept);  // idle is no throttling
+    CHECK(samples[1].ms_per_rep == 1.5);
+
+    std::deque<GpuClocks> always(8, reading(1410, 2619, kClockReasonHwThermal));
+    FakeClocks hot(always);
+    samples.clear();
+    runs = 0;
+    CHECK(sample_between_clock_readings(hot, 1, false, run_taking(2.0, runs), samples));
+    CHECK(runs == kMaxThrottleReruns + 1);
+    REQUIRE(samples.size() == static_cast<size_t>(kMaxThrottleReruns + 1));
+    CHECK(samples.back().kept);
+    CHECK(samples.back().throttled());
+
+    // A run that cannot be timed is not made again (the test scores it), throttled or not.
+    FakeClocks capped_again({capped, capped});
+    samples.clear();
+    runs = 0;
+    CHECK_FALSE(sample_between_clock_readings(capped_again, 1, false, run_taking(2.0, runs, false), samples));
+    CHECK(runs == 1);
+
+    // Clocks unknown: timed once, never an error.
+    FakeClocks nothing({});
+    samples.clear();
+    runs = 0;
+    CHECK(sample_between_clock_readings(nothing, 1, false, run_taking(2.0, runs), samples));
+    CHECK(runs == 1);
+    CHECK(nothing.reads == 2);
+    CHECK_FALSE(samples[0].before.known);
+}
+
+TEST_CASE("timing: the bootstrap interval of the median ratio is reproducible and as wide as the rounds' spread") {
+    std::vector<double> grid;
+    for (int i = 0; i < 20; ++i) grid.push_back(1.0 + 0.01 * i);
+    const BootstrapInterval a = bootstrap_median_interval(grid, 12345), b = bootstrap_median_interval(grid, 12345);
+    CHECK(a.low == b.low);
+    CHECK(a.high == b.high);
+    // The median is 1.095; its standard error about 1.25 x 0.058 / sqrt(20) = 0.016, so the 95%
+    // interval spans about 1.06 to 1.13: well inside the rounds' range.
+    CHECK(a.low == doctest::Approx(1.063).epsilon(0.02));
+    CHECK(a.high == doctest::Approx(1.127).epsilon(0.02));
+    const BootstrapInterval half = bootstrap_median_interval(grid, 12345, kBootstrapResamples, 0.5);
+    CHECK(half.low > a.low);
+    CHECK(half.high < a.high);
+    CHECK(half.low <= 1.095);
+    CHECK(half.high >= 1.095);
+    // Three rounds: any of them can be the median of a resample, so the interval is their range.
+    const BootstrapInterval three = bootstrap_median_interval({1.25, 1.2, 1.3}, 7);
+    CHECK(three.low == 1.2);
+    CHECK(three.high == 1.3);
+    const BootstrapInterval one = bootstrap_median_interval({1.4}, 7);
+    CHECK(one.low == 1.4);
+    CHECK(one.high == 1.4);
+    const BootstrapInterval same = bootstrap_median_interval({0.9, 0.9, 0.9, 0.9}, 7);
+    CHECK(same.low == 0.9);
+    CHECK(same.high == 0.9);
+}
+
+TEST_CASE("timing: the interval of points is the curve at the interval's ends") {
+    const BootstrapInterval flat = score_interval(curve(), 20, 0.9, 1.1);
+    CHECK(flat.low == 20);
+    CHECK(flat.high == 20);
+    const BootstrapInterval slope = score_interval(curve(), 20, 1.2, 1.3);
+    CHECK(slope.low == doctest::Approx(20 * (1 - 0.4 * 0.15 / 0.35)));
+    CHECK(slope.high == doctest::Approx(20 * (1 - 0.4 * 0.05 / 0.35)));
+    const BootstrapInterval across = score_interval(curve(), 10, 1.0, 2.25);  // from full marks to the last slope's middle
+    CHECK(across.low == doctest::Approx(3));
+    CHECK(across.high == doctest::Approx(10));
+}
+
+TEST_CASE("timing: the student's line: speed, points and their intervals, runs made again, the clocks") {
+    // Three interleaved rounds as run_performance takes them, the clocks from a fake reader: the
+    // first reference run was throttled by the power cap and is made again.
+    const GpuClocks clear = reading(1980, 2619, 0), capped = reading(1755, 2619, kClockReasonSwPowerCap);
+    FakeClocks clocks({capped, clear, clear, clear, clear, clear, clear, clear, clear, clear, clear, clear, clear, clear});
+    std::vector<TimedSample> samples;
+    PerformanceEvidence evidence;
+    const double reference_ms = 1.0, student_ms[3] = {1.25, 1.2, 1.3};
+    int runs = 0;
+    for (int round = 0; round < 3; ++round) {
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, true, run_taking(reference_ms, runs), samples));
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, false, run_taking(student_ms[round], runs), samples));
+        PerformanceRound r;
+        r.reference = {reference_ms * 1e7, 10, 10};
+        r.student = {student_ms[round] * 1e7, 10, 10};
+        evidence.rounds.push_back(r);
+    }
+    CHECK(runs == 7);
+    const PerformanceJudgement j = judge_performance(evidence, curve(), 0, 0);
+    REQUIRE(j.ratios.size() == 3);
+    const double score = 20 * j.fraction;  // the score as run_performance gives it, unchanged
+    const PerformanceTiming t = performance_timing(samples, j.ratios, j.slowdown, score, 20, curve(), 99);
+    CHECK(t.slowdown == doctest::Approx(1.25));
+    CHECK(t.score == doctest::Approx(20 * (1 - 0.4 * 0.1 / 0.35)));
+    const std::string text = timing_feedback(t);
+    CHECK(text.find("your kernel time 1.25x the reference's (95% interval 1.20-1.30 over 3 rounds): 17.7 of 20 points (interval 16.6-18.9)\n") ==
+          0);
+    CHECK(text.find("round 1: the reference's run was timed while the GPU slowed itself (SW power cap): it was run again, and this run does not "
+                    "count\n") != std::string::npos);
+    CHECK(text.find("GPU clocks read before and after the timed runs: SM 1980 MHz, memory 2619 MHz\n") != std::string::npos);  // the discarded run not counted
+
+    // Clocks unknown: said so, and the rest as before.
+    FakeClocks none({});
+    std::vector<TimedSample> blind;
+    REQUIRE(sample_between_clock_readings(none, 1, true, run_taking(1.0, runs), blind));
+    const std::string unknown = timing_feedback(performance_timing(blind, {1.1}, 1.1, 20, 20, curve(), 99));
+    CHECK(unknown.find("your kernel time 1.10x the reference's (one round: no interval): 20.0 of 20 points\n") == 0);
+    CHECK(unknown.find("GPU clocks unknown") != std::string::npos);
+    CHECK(timing_feedback(PerformanceTiming()).empty());
+}
+
+TEST_CASE("timing: the audit log keeps every sample's clocks and reasons, the ratios and the intervals") {
+    StudentResult r;
+    r.student = "alice";
+    TestResult perf{"perf", "Perf", 17.7, 20, Visibility::Visible, ""};
+    TimedSample s;
+    s.round = 1;
+    s.reference = true;
+    s.kept = false;
+    s.ms_per_rep = 1.0;
+    s.before = reading(1755, 2619, kClockReasonSwPowerCap);
+    s.after = GpuClocks();
+    perf.timing = performance_timing({s}, {1.25, 1.2, 1.3}, 1.25, 17.7, 20, curve(), 99);
+    r.tests = {perf, {"correct", "Correct", 10, 10, Visibility::Visible, ""}};
+    const json j = json::parse(audit_json(r, "01", 1, "GPU", "bwrap", "tools", "sha"));
+    REQUIRE(j.contains("timing"));
+    CHECK_FALSE(j["timing"].contains("correct"));
+    const json& t = j["timing"]["perf"];
+    CHECK(t["samples"][0]["side"] == "reference");
+    CHECK(t["samples"][0]["kept"] == false);
+    CHECK(t["samples"][0]["throttled"] == true);
+    CHECK(t["samples"][0]["before"]["reasons"] == "0x0000000000000004");
+    CHECK(t["samples"][0]["before"]["reason_names"] == json::array({"SW power cap"}));
+    CHECK(t["samples"][0]["before"]["sm_mhz"] == 1755);
+    CHECK(t["samples"][0]["after"] == "unknown");
+    CHECK(t["ratios"].size() == 3);
+    CHECK(t["interval"] == json::array({1.2, 1.3}));
+    CHECK(t["score_interval"][0].get<double>() == doctest::Approx(20 * (1 - 0.4 * 0.15 / 0.35)));
+    CHECK(t["bootstrap"]["seed"] == 99);
+    CHECK(t["bootstrap"]["resamples"] == kBootstrapResamples);
+    StudentResult plain;
+    plain.tests = {{"correct", "Correct", 10, 10, Visibility::Visible, ""}};
+    CHECK_FALSE(json::parse(audit_json(plain, "01", 1, "GPU", "bwrap", "tools", "sha")).contains("timing"));
+}
+
+TEST_CASE("timing: ranks are shared where intervals overlap the group's fastest entry") {
+    std::vector<LeaderboardRow> rows = {row(1.00, 0.95, 1.05), row(1.03, 1.00, 1.08), row(1.07, 1.06, 1.10), row(1.20, 1.18, 1.22),
+                                        row(1.21, 1.21, 1.21), row(1.50, 1.50, 1.50), row(1.50, 1.50, 1.50), row(1.60, 1.60, 1.60)};
+    rank_rows(rows);
+    std::vector<std::string> shown;
+    for (const LeaderboardRow& r : rows) shown.push_back(rank_text(r));
+    // The third overlaps the second but not the first, the group's fastest: a rank of its own.
+    CHECK(shown == std::vector<std::string>{"=1", "=1", "3", "=4", "=4", "=6", "=6", "8"});
+}
+
+TEST_CASE("timing: the leaderboard reads each entry's interval from the audit log and shows ties") {
+    Rubric rubric = rubric_of({test_spec("correct", "", 10), test_spec("perf", "", 20, TestKind::Performance)});
+    StudentResult r;
+    r.tests = {{"correct", "Correct", 10, 10, Visibility::Visible, ""}, {"perf", "Perf", 17.7, 20, Visibility::Visible, ""}};
+    r.tests[1].slowdown = 1.25;
+    r.tests[1].timing = performance_timing({}, {1.25, 1.2, 1.3}, 1.25, 17.7, 20, curve(), 99);
+    const json audit = leaderboard_audit(r, rubric);
+    CHECK(audit["interval"]["perf"] == json::array({1.2, 1.3}));
+    CHECK(audit["figure_interval"] == json::array({1.2, 1.3}));
+
+    TempDir dir;
+    auto line = [](const std::string& who, const json& lb) {
+        return json({{"event", "submission"}, {"lab", "01"}, {"student", who}, {"device", "NVIDIA H100 (driver 1)"}, {"leaderboard", lb}}).dump() +
+               "\n";
+    };
+    json slower = audit;
+    slower["figure"] = 1.28;
+    slower["slowdown"]["perf"] = 1.28;
+    slower["figure_interval"] = {1.26, 1.4};  // overlaps 1.2-1.3
+    json apart = audit;
+    apart["figure"] = 1.5;
+    apart["slowdown"]["perf"] = 1.5;
+    apart["figure_interval"] = {1.45, 1.55};
+    json forged = audit;
+    forged["figure"] = 1.52;
+    forged["slowdown"]["perf"] = 1.52;
+    forged["figure_interval"] = {1.0, 1.1};  // does not hold its figure: not read, the figure stands alone
+    write_file(dir.path + "/audit.jsonl", json({{"event", "run"}, {"lab", "01"}, {"tree", "t"}}).dump() + "\n" + line("a", audit) +
+                                              line("b", slower) + line("c", apart) + line("d", forged));
+    const std::vector<LeaderboardBoard> boards = build_leaderboards({dir.path}, "0123456789abcdef-course");
+    REQUIRE(boards.size() == 1);
+    REQUIRE(boards[0].rows.size() == 4);
+    std::vector<std::string> shown;
+    for (const LeaderboardRow& row : boards[0].rows) shown.push_back(rank_text(row));
+    // b overlaps a; d's 1.52 lies in c's 1.45-1.55.
+    CHECK(shown == std::vector<std::string>{"=1", "=1", "=3", "=3"});
+    const std::string html = leaderboard_html(boards, "t");
+    CHECK(html.find("<td class=\"num rank\">=1</td>") != std::string::npos);
+    CHECK(html.find("1.200&ndash;1.300") != std::string::npos);
+    CHECK(html.find("A rank shown as =3 is shared") != std::string::npos);
+    CHECK(leaderboard_csv(boards).find(",1.450,1.550,yes\n") != std::string::npos);
+}
+
+TEST_CASE("timing: the machine's own reader never fails, and a GPU no one has reads as unknown") {
+    TempDir dir;
+    // No NVML, no nvidia-smi, or a UUID no GPU has: clocks unknown, never an error.
+    const GpuClocks nobody = open_clock_reader("GPU-00000000-0000-0000-0000-000000000000", "", dir.path)->read();
+    CHECK_FALSE(nobody.known);
+    // Whatever this machine has (a GPU or none), a reading is either unknown or names its source.
+    const GpuClocks mine = open_clock_reader("", "", dir.path)->read();
+    CHECK((!mine.known || mine.source == "nvml" || mine.source == "nvidia-smi"));
+}
