@@ -1,7 +1,7 @@
 // Device memory that ends where its mapping ends (guarded_memory.h), through the CUDA virtual
-// memory API: reserve address space one granule larger than the memory, map the memory at the
-// start of the reservation, and hand out its last `bytes`. The granule after it stays reserved
-// and unmapped, so nothing else is ever allocated there.
+// memory API: reserve address space two granules larger than the memory, map the memory one
+// granule into the reservation, and hand out its last `bytes`. The granules before and after it
+// stay reserved and unmapped, so nothing else is ever allocated there.
 #include "guarded_memory.h"
 
 #include <cuda.h>
@@ -74,13 +74,13 @@ void check_driver(CUresult r, const char* what, const char* file, int line) {
 #define DRIVER_CHECK(call) check_driver((call), #call, __FILE__, __LINE__)
 
 struct Mapping {
-    CUdeviceptr reserved = 0;
+    CUdeviceptr reserved = 0, mapped_at = 0;
     size_t reserved_bytes = 0, mapped_bytes = 0;
     CUmemGenericAllocationHandle handle = 0;
     bool mapped = false;
     ~Mapping() {
         const VirtualMemoryApi& v = api();
-        if (mapped) v.unmap(reserved, mapped_bytes);
+        if (mapped) v.unmap(mapped_at, mapped_bytes);
         if (handle) v.release(handle);
         if (reserved) v.free_address(reserved, reserved_bytes);
     }
@@ -102,16 +102,17 @@ GuardedMemory map_guarded(size_t bytes) {
         return plain(bytes);
     auto m = std::make_shared<Mapping>();
     m->mapped_bytes = (bytes + granule - 1) / granule * granule;
-    m->reserved_bytes = m->mapped_bytes + granule;
+    m->reserved_bytes = m->mapped_bytes + 2 * granule;
     DRIVER_CHECK(v.reserve(&m->reserved, m->reserved_bytes, granule, 0, 0));
+    m->mapped_at = m->reserved + granule;
     DRIVER_CHECK(v.create(&m->handle, m->mapped_bytes, &prop, 0));
-    DRIVER_CHECK(v.map(m->reserved, m->mapped_bytes, 0, m->handle, 0));
+    DRIVER_CHECK(v.map(m->mapped_at, m->mapped_bytes, 0, m->handle, 0));
     m->mapped = true;
     CUmemAccessDesc access{};
     access.location = prop.location;
     access.flags = CU_MEM_ACCESS_FLAGS_PROT_READWRITE;
-    DRIVER_CHECK(v.set_access(m->reserved, m->mapped_bytes, &access, 1));
-    char* start = reinterpret_cast<char*>(m->reserved + m->mapped_bytes - bytes);
+    DRIVER_CHECK(v.set_access(m->mapped_at, m->mapped_bytes, &access, 1));
+    char* start = reinterpret_cast<char*>(m->mapped_at + m->mapped_bytes - bytes);
     return {start, std::shared_ptr<void>(m, start)};
 }
 

@@ -11,8 +11,8 @@ struct GuardedMemory {
 };
 
 // `bytes` (a multiple of 256) of device memory whose last byte is the last of its mapping, with
-// unmapped address space after it: an access just past the end faults instead of reading or
-// writing whatever was allocated next. Where the driver has no virtual memory management it is
+// unmapped address space after it (and before the mapping): an access just past the end faults
+// instead of reading or writing whatever was allocated next. Where the driver has no virtual memory management it is
 // plain cudaMalloc memory.
 GuardedMemory map_guarded(size_t bytes);
 

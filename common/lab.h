@@ -73,14 +73,15 @@ public:
     template <class Work, class CheckOutputs>
     void run_checked_host(Outcome& out, Work&& work, CheckOutputs&& check_outputs);
 
-    // A call that works on host arrays (lab 06's mapped and streamed transfers): runs as in
-    // run_checked_host. `inputs` are what it hands to the GPU, `hidden` the driver's own data it
-    // has no reason to read (the expected values, the inputs as first made). The installed
-    // RunHooks may watch the call (RunHooks::host_call_started), and may keep the CPU from
-    // reading either while it runs.
+    // A call that works on host arrays the GPU reads and writes directly (lab 06's mapped and
+    // streamed transfers: pinned or mapped memory): runs as in run_checked_host. `inputs` are
+    // what it hands to the GPU, `output` where the GPU leaves its result, `hidden` the driver's
+    // own data it has no reason to read (the expected values, the inputs as first made). The
+    // installed RunHooks may watch the call and its timed repetitions
+    // (RunHooks::host_call_started), and may keep the CPU from reading any of them meanwhile.
     template <class Work, class CheckOutputs>
-    void run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, Work&& work, CheckOutputs&& check_outputs,
-                       const std::vector<HostSpan>& hidden = {});
+    void run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
+                       CheckOutputs&& check_outputs, const std::vector<HostSpan>& hidden = {});
 
     // A host round trip: `work` does the variant's whole job on host arrays -- allocate, copy
     // `inputs` in, compute on the device, copy the result back into `output`, free -- and runs as
@@ -261,23 +262,29 @@ void RunContext::run_checked(Outcome& out, Launch&& launch, CheckOutputs&& check
 
 namespace detail {
 // The watched call of run_host_call and run_round_trip: once (the watch says what it found when
-// the call is over), then checked, then timed unwatched.
+// the call and the work it queued are over), then checked, then timed, watched as a plain host
+// call (a round trip's output is not held to its copies in every repetition).
 template <class Work, class CheckOutputs>
 void run_watched_host_call(RunContext& ctx, Outcome& out, const HostCall& call, Work&& work, CheckOutputs&& check_outputs) {
     {
         std::unique_ptr<CallWatch> watch = run_hooks().host_call_started(call);
         work();
+        CUDA_CHECK(cudaDeviceSynchronize());
     }
-    CUDA_CHECK(cudaDeviceSynchronize());
     check_outputs();
-    if (out.checked && out.check.ok() && out.failure.empty()) out.time_ms = ctx.time_host(work);
+    if (!(out.checked && out.check.ok() && out.failure.empty())) return;
+    HostCall timed = call;
+    if (call.round_trip) timed.output = HostSpan{};
+    timed.round_trip = false;
+    std::unique_ptr<CallWatch> watch = run_hooks().host_call_started(timed);
+    out.time_ms = ctx.time_host(work);
 }
 }  // namespace detail
 
 template <class Work, class CheckOutputs>
-void RunContext::run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, Work&& work, CheckOutputs&& check_outputs,
-                               const std::vector<HostSpan>& hidden) {
-    detail::run_watched_host_call(*this, out, HostCall{inputs, HostSpan{}, hidden, false}, work, check_outputs);
+void RunContext::run_host_call(Outcome& out, const std::vector<HostSpan>& inputs, HostSpan output, Work&& work,
+                               CheckOutputs&& check_outputs, const std::vector<HostSpan>& hidden) {
+    detail::run_watched_host_call(*this, out, HostCall{inputs, output, hidden, false}, work, check_outputs);
 }
 
 template <class Work, class CheckOutputs>

@@ -32,7 +32,9 @@ struct CheckedOutput {
 // A call that works on host arrays (RunContext::run_round_trip, run_host_call).
 struct HostCall {
     std::vector<HostSpan> inputs;  // what it hands to the GPU
-    HostSpan output;               // where its result lands
+    // Where its result lands: a round trip's copies bring it back; otherwise the GPU writes it
+    // there directly (pinned or mapped memory), and the CPU has no reason to touch it. Empty: none.
+    HostSpan output;
     std::vector<HostSpan> hidden;  // the driver's own data the call has no reason to read (expected values)
     bool round_trip = false;       // its result is to be the bytes its own copies bring back
 };

@@ -15,6 +15,10 @@
 #include <cuda_runtime.h>
 
 #include <cstdint>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
 
 #include "tracked_buffers.h"
 #include "channel_writer.h"
@@ -25,10 +29,8 @@ using cudalabs::channel::Direction;
 
 // Declared by cuda_runtime_api.h only when the per-thread default stream is selected.
 extern "C" {
-
-// The harness asks for this (round_trip.cu): a program with the shims can have its inputs sealed.
-int cudalabs_shims_linked() { return 1; }
 cudaError_t CUDARTAPI cudaMemcpy_ptds(void*, const void*, size_t, cudaMemcpyKind);
+cudaError_t CUDARTAPI cudaLaunchHostFunc_ptsz(cudaStream_t, cudaHostFn_t, void*);
 cudaError_t CUDARTAPI cudaMemcpyAsync_ptsz(void*, const void*, size_t, cudaMemcpyKind, cudaStream_t);
 cudaError_t CUDARTAPI cudaMemcpy2D_ptds(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind);
 cudaError_t CUDARTAPI cudaMemcpy2DAsync_ptsz(void*, size_t, const void*, size_t, size_t, size_t, cudaMemcpyKind,
@@ -159,18 +161,49 @@ Direction from_symbol(cudaMemcpyKind kind, const void* dst) {
 // runtime calls it where the GPU shares the CPU's page tables), pinned and managed memory.
 bool host_memory(const void* p) { return p && memory_type(p) != cudaMemoryTypeDevice; }
 
+// The stream an asynchronous copy is queued on; `async` false: the copy is done when its call
+// returns (a copy into pageable memory waits for its bytes to land).
+struct Queue {
+    bool async = false;
+    cudaStream_t stream = nullptr;
+    bool per_thread = false;  // a _ptsz call: stream 0 is the thread's own default stream
+};
+Queue queued_on(cudaStream_t stream, bool per_thread = false) { return {true, stream, per_thread}; }
+
+// The rows an asynchronous copy brings into host memory, told to the ledger when they have
+// landed: by a host function queued behind the copy on its stream.
+struct Landing {
+    cudalabs::RoundTripLedger* ledger;
+    std::string api;
+    std::vector<std::pair<const void*, size_t>> rows;
+};
+void CUDART_CB landed(void* p) {
+    std::unique_ptr<Landing> l(static_cast<Landing*>(p));
+    for (const auto& row : l->rows) l->ledger->download(l->api, row.first, row.second);
+}
+
 // What every watched copy does: tell the ledger the host rows going to the device before the
-// copy, and the rows landing in host memory once it has worked. `src_row(r)`, `sent_row(r)` and
+// copy, and the rows landing in host memory once they have landed (an asynchronous copy's when
+// its stream reaches them: `queue`). `src_row(r)`, `sent_row(r)` and
 // `dst_row(r)` are where row r starts in the source, where the copy reads it, and in the
 // destination; each row is `width` bytes.
 template <class SrcRow, class SentRow, class DstRow, class Copy>
 cudaError_t watched_rows(cudalabs::RoundTripLedger& ledger, const char* api, bool from_host, bool to_host, size_t rows,
-                         size_t width, SrcRow&& src_row, SentRow&& sent_row, DstRow&& dst_row, Copy&& copy) {
+                         size_t width, SrcRow&& src_row, SentRow&& sent_row, DstRow&& dst_row, Copy&& copy, Queue queue) {
     if (from_host && !to_host)
         for (size_t r = 0; r < rows; ++r) ledger.upload(api, src_row(r), sent_row(r), width);
     const cudaError_t err = copy();
-    if (err == cudaSuccess && to_host && !from_host)
+    if (err != cudaSuccess || !to_host || from_host) return err;
+    if (!queue.async) {
         for (size_t r = 0; r < rows; ++r) ledger.download(api, dst_row(r), width);
+        return err;
+    }
+    auto landing = std::make_unique<Landing>(Landing{&ledger, api, {}});
+    for (size_t r = 0; r < rows; ++r) landing->rows.push_back({dst_row(r), width});
+    const cudaError_t queued = queue.per_thread ? cudaLaunchHostFunc_ptsz(queue.stream, landed, landing.get())
+                                                : cudaLaunchHostFunc(queue.stream, landed, landing.get());
+    if (queued == cudaSuccess) landing.release();
+    else for (const auto& row : landing->rows) ledger.download(api, row.first, row.second);  // as a synchronous copy
     return err;
 }
 
@@ -185,7 +218,7 @@ const void* sealed_source(const void* src, size_t extent) {
 // `src` reads: sealed_source) and `dpitch` apart at `dst`.
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
-                    size_t rows, Copy&& copy) {
+                    size_t rows, Copy&& copy, Queue queue = {}) {
     const void* from = rows ? sealed_source(src, (rows - 1) * spitch + width) : src;
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
     if (!ledger) return copy(from);
@@ -193,11 +226,11 @@ cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void*
         *ledger, api, host_memory(src), host_memory(dst), rows, width,
         [&](size_t r) { return static_cast<const char*>(src) + r * spitch; },
         [&](size_t r) { return static_cast<const char*>(from) + r * spitch; },
-        [&](size_t r) { return static_cast<const char*>(dst) + r * dpitch; }, [&] { return copy(from); });
+        [&](size_t r) { return static_cast<const char*>(dst) + r * dpitch; }, [&] { return copy(from); }, queue);
 }
 template <class Copy>
-cudaError_t watched(const char* api, const void* dst, const void* src, size_t count, Copy&& copy) {
-    return watched(api, dst, count, src, count, count, 1, copy);
+cudaError_t watched(const char* api, const void* dst, const void* src, size_t count, Copy&& copy, Queue queue = {}) {
+    return watched(api, dst, count, src, count, count, 1, copy, queue);
 }
 
 // A 3D copy, row by row: a CUDA array is device memory; a pitched pointer's rows are `pitch`
@@ -211,7 +244,7 @@ size_t element_bytes(cudaArray_const_t array) {
     return static_cast<size_t>(d.x + d.y + d.z + d.w) / 8;
 }
 template <class Copy>
-cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy) {
+cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy, Queue queue = {}) {
     if (!p) return copy(p);
     const cudaArray_const_t array = p->srcArray ? p->srcArray : p->dstArray;
     const size_t width = array ? p->extent.width * element_bytes(array) : p->extent.width;
@@ -233,7 +266,7 @@ cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy)
     return watched_rows(
         *ledger, api, !p->srcArray && host_memory(p->srcPtr.ptr), !p->dstArray && host_memory(p->dstPtr.ptr), height * depth,
         width, [&](size_t r) { return row(p->srcPtr, p->srcPos, r); }, [&](size_t r) { return row(sent.srcPtr, sent.srcPos, r); },
-        [&](size_t r) { return row(p->dstPtr, p->dstPos, r); }, [&] { return copy(&sent); });
+        [&](size_t r) { return row(p->dstPtr, p->dstPos, r); }, [&] { return copy(&sent); }, queue);
 }
 // An allocation of host memory the GPU can reach, while a round trip is watched.
 void shared_memory(const char* api) {
@@ -243,6 +276,9 @@ void shared_memory(const char* api) {
 }  // namespace
 
 extern "C" {
+
+// The harness asks for this (round_trip.cu): a program with the shims can have its inputs sealed.
+int cudalabs_shims_linked() { return 1; }
 
 // ---- 1D copies ---------------------------------------------------------------------------------
 cudaError_t cudalabs_shim_cudaMemcpy(void* dst, const void* src, size_t count, cudaMemcpyKind kind) {
@@ -256,12 +292,12 @@ cudaError_t cudalabs_shim_cudaMemcpy_ptds(void* dst, const void* src, size_t cou
 cudaError_t cudalabs_shim_cudaMemcpyAsync(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                           cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync(dst, from, count, kind, stream); });
+    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync(dst, from, count, kind, stream); }, queued_on(stream));
 }
 cudaError_t cudalabs_shim_cudaMemcpyAsync_ptsz(void* dst, const void* src, size_t count, cudaMemcpyKind kind,
                                                cudaStream_t stream) {
     record("cudaMemcpyAsync", within_device(direction_of(kind, dst, src), dst, src, count), count);
-    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync_ptsz(dst, from, count, kind, stream); });
+    return watched("cudaMemcpyAsync", dst, src, count, [&](const void* from) { return cudaMemcpyAsync_ptsz(dst, from, count, kind, stream); }, queued_on(stream, true));
 }
 
 // ---- 2D copies ---------------------------------------------------------------------------------
@@ -281,14 +317,14 @@ cudaError_t cudalabs_shim_cudaMemcpy2DAsync(void* dst, size_t dpitch, const void
                                             size_t height, cudaMemcpyKind kind, cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
-                   [&](const void* from) { return cudaMemcpy2DAsync(dst, dpitch, from, spitch, width, height, kind, stream); });
+                   [&](const void* from) { return cudaMemcpy2DAsync(dst, dpitch, from, spitch, width, height, kind, stream); }, queued_on(stream));
 }
 cudaError_t cudalabs_shim_cudaMemcpy2DAsync_ptsz(void* dst, size_t dpitch, const void* src, size_t spitch,
                                                  size_t width, size_t height, cudaMemcpyKind kind,
                                                  cudaStream_t stream) {
     record("cudaMemcpy2DAsync", direction_of(kind, dst, src), static_cast<uint64_t>(width) * height);
     return watched("cudaMemcpy2DAsync", dst, dpitch, src, spitch, width, height,
-                   [&](const void* from) { return cudaMemcpy2DAsync_ptsz(dst, dpitch, from, spitch, width, height, kind, stream); });
+                   [&](const void* from) { return cudaMemcpy2DAsync_ptsz(dst, dpitch, from, spitch, width, height, kind, stream); }, queued_on(stream, true));
 }
 
 // ---- 3D copies ---------------------------------------------------------------------------------
@@ -302,11 +338,11 @@ cudaError_t cudalabs_shim_cudaMemcpy3D_ptds(const cudaMemcpy3DParms* p) {
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync(q, stream); });
+    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync(q, stream); }, queued_on(stream));
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DAsync_ptsz(const cudaMemcpy3DParms* p, cudaStream_t stream) {
     record("cudaMemcpy3DAsync", direction_3d(p), p ? bytes_3d(p->extent) : 0);
-    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync_ptsz(q, stream); });
+    return watched_3d("cudaMemcpy3DAsync", p, [&](const cudaMemcpy3DParms* q) { return cudaMemcpy3DAsync_ptsz(q, stream); }, queued_on(stream, true));
 }
 cudaError_t cudalabs_shim_cudaMemcpy3DPeer(const cudaMemcpy3DPeerParms* p) {
     record("cudaMemcpy3DPeer", Direction::DeviceToDevice, p ? bytes_3d(p->extent) : 0);
@@ -359,28 +395,28 @@ cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync(const void* symbol, const void
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbolAsync", at, src, count,
-                   [&](const void* from) { return cudaMemcpyToSymbolAsync(symbol, from, count, offset, kind, stream); });
+                   [&](const void* from) { return cudaMemcpyToSymbolAsync(symbol, from, count, offset, kind, stream); }, queued_on(stream));
 }
 cudaError_t cudalabs_shim_cudaMemcpyToSymbolAsync_ptsz(const void* symbol, const void* src, size_t count,
                                                        size_t offset, cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyToSymbolAsync", within_device(to_symbol(kind, src), at, src, count), count);
     return watched("cudaMemcpyToSymbolAsync", at, src, count,
-                   [&](const void* from) { return cudaMemcpyToSymbolAsync_ptsz(symbol, from, count, offset, kind, stream); });
+                   [&](const void* from) { return cudaMemcpyToSymbolAsync_ptsz(symbol, from, count, offset, kind, stream); }, queued_on(stream, true));
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync(void* dst, const void* symbol, size_t count, size_t offset,
                                                     cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
-                   [&](const void*) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); });
+                   [&](const void*) { return cudaMemcpyFromSymbolAsync(dst, symbol, count, offset, kind, stream); }, queued_on(stream));
 }
 cudaError_t cudalabs_shim_cudaMemcpyFromSymbolAsync_ptsz(void* dst, const void* symbol, size_t count, size_t offset,
                                                          cudaMemcpyKind kind, cudaStream_t stream) {
     const void* at = symbol_at(symbol, offset);
     record("cudaMemcpyFromSymbolAsync", within_device(from_symbol(kind, dst), dst, at, count), count);
     return watched("cudaMemcpyFromSymbolAsync", dst, at, count,
-                   [&](const void*) { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); });
+                   [&](const void*) { return cudaMemcpyFromSymbolAsync_ptsz(dst, symbol, count, offset, kind, stream); }, queued_on(stream, true));
 }
 
 // ---- between devices -----------------------------------------------------------------------------

@@ -1,6 +1,7 @@
 // The watches of a graded call on host arrays (round_trip.h, host_seal.h):
-// GradedRun::host_call_started. While the call runs its inputs and the driver's hidden data are
-// sealed; a round trip's ledger is also the active one, which the grading shims tell of every
+// GradedRun::host_call_started. While the call runs (and its timed repetitions) its inputs and
+// the driver's hidden data are sealed, and the output of a call that is no round trip; a round
+// trip's ledger is also the active one, which the grading shims tell of every
 // copy between host memory and the device, and when the call has returned, each way the case
 // broke the rule goes to the grader as a TRANSFER record of direction round_trip_breach.
 #include <memory>
@@ -22,9 +23,18 @@ namespace {
 
 bool copies_shimmed() { return cudalabs_shims_linked != nullptr; }
 
+// A call on host arrays the GPU reads and writes directly: its output is sealed too (the GPU
+// writes it by DMA or through the mapping, which the CPU's page protection does not touch), so
+// the CPU cannot finish a result the GPU only moved there.
+std::vector<HostSpan> sealed_apart(const HostCall& call) {
+    std::vector<HostSpan> spans = call.hidden;
+    if (call.output.ptr) spans.push_back(call.output);
+    return spans;
+}
+
 class SealWatch : public CallWatch {
 public:
-    explicit SealWatch(const HostCall& call) : seal_(call.inputs, call.hidden) {}
+    explicit SealWatch(const HostCall& call) : seal_(call.inputs, sealed_apart(call)) {}
 
 private:
     HostSeal seal_;
@@ -37,6 +47,9 @@ public:
         RoundTripLedger::active() = &ledger_;
     }
     ~RoundTripWatch() override {
+        // Copies the call queued land before the ledger is read (their bytes are told to it as
+        // they land); an error is left for the case to report.
+        (void)cudaDeviceSynchronize();
         RoundTripLedger::active() = nullptr;
         for (const RoundTripLedger::Breach& b : ledger_.finish())
             channel::write_transfer(b.what.c_str(), channel::Direction::RoundTripBreach, b.bytes);

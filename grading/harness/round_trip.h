@@ -20,6 +20,7 @@
 #pragma once
 #include <cstddef>
 #include <cstring>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,7 @@ public:
     void upload(const std::string& api, const void* src, size_t bytes) { upload(api, src, src, bytes); }
     void upload(const std::string& api, const void* src, const void* sent, size_t bytes) {
         if (bytes == 0) return;
+        std::lock_guard<std::mutex> hold(lock_);
         size_t at = 0;
         for (const Input& in : inputs_)
             if (locate(in.span, src, bytes, at)) {
@@ -51,15 +53,20 @@ public:
     }
     // After a copy of `bytes` from the device into host memory at `dst`: it must land in the
     // output, and what it brought is what the output must hold there.
+    // (An asynchronous copy's bytes are told when they have landed, from the runtime's thread.)
     void download(const std::string& api, const void* dst, size_t bytes) {
         if (bytes == 0) return;
+        std::lock_guard<std::mutex> hold(lock_);
         size_t at = 0;
         if (locate(output_, dst, bytes, at)) std::memcpy(shadow_.data() + at, dst, bytes);
         else breach(api + " copied from the device into host memory that is not the call's output", bytes);
     }
     // An allocation of host memory that kernels can read and write (pinned, mapped, registered,
     // managed): through it the CPU and a kernel could trade results unseen.
-    void shared_memory(const std::string& api) { breach(api + " allocated memory that the CPU and the GPU share", 0); }
+    void shared_memory(const std::string& api) {
+        std::lock_guard<std::mutex> hold(lock_);
+        breach(api + " allocated memory that the CPU and the GPU share", 0);
+    }
 
     // Once the call has returned: the breaches, the output's own check included. Call once.
     struct Breach {
@@ -67,6 +74,7 @@ public:
         size_t bytes;
     };
     std::vector<Breach> finish() {
+        std::lock_guard<std::mutex> hold(lock_);
         const unsigned char* got = static_cast<const unsigned char*>(output_.ptr);
         size_t differing = 0, first = 0;
         for (size_t i = 0; i < shadow_.size(); ++i)
@@ -111,6 +119,7 @@ private:
     HostSpan output_;
     std::vector<unsigned char> shadow_;
     std::vector<Breach> breaches_;
+    std::mutex lock_;
 };
 
 }  // namespace cudalabs

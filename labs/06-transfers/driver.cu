@@ -70,7 +70,8 @@ struct Trip {
     // Runs `roundtrip` from `input` into `result` (poisoned beforehand), checks it, and times the
     // whole trip on the host clock: the copies are part of what is measured.
     void run(RunContext& ctx, Outcome& out, HostSpan input, const float* result, const std::function<void()>& roundtrip) const {
-        ctx.run_host_call(out, {input}, roundtrip, [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
+        ctx.run_host_call(out, {input}, {result, input.bytes}, roundtrip,
+                          [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
     }
     // The same for roundtrip_sync, whose copies are the lesson: when graded, what lands in
     // `result` must be what its cudaMemcpy brought back, and only `input` may go to the device
@@ -125,9 +126,10 @@ Outcome run_registered(const Length& len, RunContext& ctx) {
     std::unique_ptr<float, FreeDeleter> in(static_cast<float*>(std::aligned_alloc(4096, bytes))),
         res(static_cast<float*>(std::aligned_alloc(4096, bytes)));
     if (!in || !res) throw std::bad_alloc();
+    // Pinned first, filled after: the variant's own code never runs while the input is readable.
+    const double ms = wall_ms([&] { register_host(in.get(), t.n); register_host(res.get(), t.n); });
     std::memcpy(in.get(), t.x.data(), t.n * sizeof(float));
     poison_fill(res.get(), t.n);
-    const double ms = wall_ms([&] { register_host(in.get(), t.n); register_host(res.get(), t.n); });
     if (!is_page_locked(in.get()) || !is_page_locked(res.get())) {
         out.failure = "the buffers are not page-locked after register_host: call cudaHostRegister";
         return out;
