@@ -44,7 +44,9 @@ struct SandboxIdentity {
 SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int count, const std::string& folder);
 
 // Waits for the lock of the GPU named `gpu` (its UUID, or any stable name), calling `on_wait`
-// once first when another run holds it. Throws when the lock file cannot be opened.
-HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {});
+// once first when another run holds it. Throws when the lock file cannot be opened. `shared`:
+// taken shared (flock LOCK_SH), beside other shared holders -- the untimed runs of several
+// submissions at once (gpu_turns.h) -- and never beside an exclusive one.
+HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {}, bool shared = false);
 
 }  // namespace grading
