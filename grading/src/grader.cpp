@@ -1260,10 +1260,9 @@ TestResult Grader::run_test(Worker& w, GradingContext& ctx, Submission& s, const
     timing.id = t.id;
     s.timing.current = &timing;
     const double started = steady_now();
-    GpuTurn turn;
     GpuTurn* const whole = ctx.submission.gpu_turn;
-    if (!whole) {
-        turn = GpuTurn(*w.gate, t.kind == TestKind::Performance);
+    GpuTurn turn = test_turn(*w.gate, t.kind == TestKind::Performance, whole);
+    if (turn.held()) {
         timing.wait_gpu_s = seconds_since(started);
         s.timing.wait_gpu_s += timing.wait_gpu_s;
         ctx.submission.gpu_turn = &turn;

@@ -90,6 +90,11 @@ void GpuTurn::run_alone(const std::function<void()>& run) {
     *this = GpuTurn(gate, false);
 }
 
+GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole) {
+    if (whole && whole->held()) return GpuTurn();
+    return GpuTurn(gate, timed);
+}
+
 size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,
                           double gib_per_lane) {
     if (compute_mode != "Default") return 1;

@@ -65,6 +65,11 @@ private:
     HeldLock machine_;
 };
 
+// The turn one test of a submission takes on its lane's GPU: none where the submission holds a
+// turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
+// the GPU alone for a timed test and shared for the others.
+GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole);
+
 // A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
 // cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken
 // by other lanes could have caused -- is decided by `settled`, run with the GPU alone, as it runs
