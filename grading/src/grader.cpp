@@ -300,6 +300,8 @@ private:
     TestResult run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t);
     std::string lane_name(const Worker& w, const Lane& lane) const;
     void finish_breakdown(const std::vector<Submission>& subs) const;
+    double sandbox_start_seconds();
+    double sandbox_start_s_ = 0;  // what starting a program in the sandbox costs (the breakdown's estimate)
     json audit_line(const Worker& w, const Submission& s, bool ran) const;
     int write_class_results(ClassSlice& slice, const ClassResults& book, const std::vector<std::string>& regrade_note);
     void finish_shard(ClassSlice& slice, const std::string& device, const std::vector<std::string>& gpu_text, std::ostream& tail);
@@ -1135,6 +1137,7 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
     std::mutex finishing;  // the progress lines, the counts, shard.json's rows
     size_t graded = 0;
     write_file(setup_.out + "/breakdown.jsonl", "");
+    if (!setup_.cfg.compile_only) sandbox_start_s_ = sandbox_start_seconds();
     distribute(subs.size(), lanes_.size(), [&](size_t lane, size_t i) {
         Lane& l = lanes_[lane];
         Worker& w = workers_[l.worker];
@@ -1291,12 +1294,34 @@ std::string Grader::lane_name(const Worker& w, const Lane& lane) const {
     return name.empty() ? "GPU" : name;
 }
 
+// What starting a program in the sandbox costs: the median of three starts of /bin/true as the
+// first lane's runs are started (its user, its reference's run folder); 0 where it cannot run.
+double Grader::sandbox_start_seconds() {
+    const WorkerSetup& lane = lanes_[0].setup;
+    if (lane.reference.run_dir.empty()) return 0;
+    std::vector<double> took;
+    prepare_run_folder(lane.reference.run_dir, lane.iso);
+    for (int k = 0; k < 3; ++k) {
+        RunSpec spec;
+        lane.iso.apply(spec, {"/bin/true"}, lane.reference.run_dir);
+        spec.env = scrubbed_env(lane.reference.run_dir, setup_.info.cuda_home + "/bin");
+        spec.limits.wall_s = 30;
+        const double t0 = steady_now();
+        if (!run_process(spec).ok()) break;
+        took.push_back(seconds_since(t0));
+    }
+    release_run_folder(lane.reference.run_dir);
+    if (took.size() < 3) return 0;
+    std::sort(took.begin(), took.end());
+    return took[1];
+}
+
 // Where the class's time went: the table on stderr and in OUT/breakdown.txt (each submission's
 // line is in OUT/breakdown.jsonl).
 void Grader::finish_breakdown(const std::vector<Submission>& subs) const {
     std::vector<SubmissionTiming> all;
     for (const Submission& s : subs) all.push_back(s.timing);
-    const std::string table = breakdown_table(all, elapsed());
+    const std::string table = breakdown_table(all, elapsed(), sandbox_start_s_);
     write_file(setup_.out + "/breakdown.txt", table);
     std::fprintf(stderr, "%s", table.c_str());
 }

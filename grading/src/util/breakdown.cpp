@@ -46,7 +46,7 @@ std::string breakdown_json(const SubmissionTiming& t) {
     return j.dump();
 }
 
-std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s) {
+std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s, double sandbox_start_s) {
     struct Row {
         std::string name;
         double total = 0;
@@ -55,8 +55,9 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
-    size_t reused = 0;
+    size_t reused = 0, sandboxed_runs = 0;
     for (const SubmissionTiming& t : all) {
+        for (const TestTiming& test : t.tests) sandboxed_runs += test.runs[0] + test.runs[1];
         rows[0].total += t.compile_s;
         rows[1].total += t.audit_s;
         rows[2].total += t.link_s;
@@ -71,13 +72,19 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     }
     const double n = all.empty() ? 1 : static_cast<double>(all.size());
     std::ostringstream out;
-    char line[160];
+    char line[200];
     out << "Where the time went (" << all.size() << " submissions, " << reused << " builds reused; seconds, summed over submissions "
         << "that ran at once):\n";
     std::snprintf(line, sizeof line, "  %-22s %10s %12s\n", "phase", "total s", "per subm. s");
     out << line;
     for (const Row& r : rows) {
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f\n", r.name.c_str(), r.total, r.total / n);
+        out << line;
+    }
+    if (sandbox_start_s > 0) {
+        const double starts = sandbox_start_s * static_cast<double>(sandboxed_runs);
+        std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs x %.3f s, part of the program and sanitizer runs)\n",
+                      "sandbox starts, est.", starts, starts / n, sandboxed_runs, sandbox_start_s);
         out << line;
     }
     std::snprintf(line, sizeof line, "  wall %.1f s: %.0f submissions an hour\n", wall_s, wall_s > 0 ? static_cast<double>(all.size()) * 3600 / wall_s : 0.0);

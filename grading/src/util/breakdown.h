@@ -43,8 +43,10 @@ struct SubmissionTiming {
 std::string breakdown_json(const SubmissionTiming& t);
 
 // The class's table: per phase, the total over the class and the mean per submission, and the
-// submissions an hour the run's wall time gives.
-std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s);
+// submissions an hour the run's wall time gives. `sandbox_start_s`: what starting one program in
+// the sandbox costs (measured once: sandbox_start_seconds); the table estimates the share of the
+// program's and sanitizer's runs that went to it (0: not shown).
+std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s, double sandbox_start_s = 0);
 
 // Seconds since `start` (a steady clock's reading).
 double seconds_since(double start);
