@@ -356,4 +356,7 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     CHECK(table.find("program runs                  6.0         3.00") != std::string::npos);
     CHECK(table.find("tests, other                  1.0         0.50") != std::string::npos);  // 4 - 3.5 in the first test, 0 in the second
     CHECK(table.find("200 submissions an hour") != std::string::npos);
+    CHECK(table.find("sandbox starts") == std::string::npos);  // not measured: not shown
+    const std::string with_starts = breakdown_table({t, reused}, 36, 0.1);
+    CHECK(with_starts.find("sandbox starts, est.          0.6         0.30   (6 runs x 0.100 s") != std::string::npos);
 }
