@@ -707,12 +707,13 @@ bool Grader::reference_repetitions_own(const ProgramRun& run) const {
     return any;
 }
 
-// The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
-// submission at a time per GPU, across every grading run on this machine.
+// The name of a worker's GPU's machine-wide lock: its UUID, else what CUDA_VISIBLE_DEVICES names.
 std::string gpu_lock_name(const WorkerSetup& worker) {
     return !worker.gpu_uuid.empty() ? worker.gpu_uuid : "visible-" + (worker.cuda_visible_devices.empty() ? std::string("default") : worker.cuda_visible_devices);
 }
 
+// The GPU's lock (machine_locks.h), held alone while the GPU is checked; its lanes' turns take it
+// through their gate (gpu_turns.h) while they grade.
 HeldLock Grader::lock_gpu_of(const WorkerSetup& worker, const std::string& label) {
     const std::string name = gpu_lock_name(worker);
     return lock_gpu(name, lock_dir_, [&] {
@@ -1294,7 +1295,7 @@ std::string Grader::lane_name(const Worker& w, const Lane& lane) const {
     return name.empty() ? "GPU" : name;
 }
 
-// What starting a program in the sandbox costs: the median of three starts of /bin/true as the
+// What starting a program in the sandbox costs: the median of three starts of /usr/bin/true as the
 // first lane's runs are started (its user, its reference's run folder); 0 where it cannot run.
 double Grader::sandbox_start_seconds() {
     const WorkerSetup& lane = lanes_[0].setup;
@@ -1303,7 +1304,7 @@ double Grader::sandbox_start_seconds() {
     prepare_run_folder(lane.reference.run_dir, lane.iso);
     for (int k = 0; k < 3; ++k) {
         RunSpec spec;
-        lane.iso.apply(spec, {"/bin/true"}, lane.reference.run_dir);
+        lane.iso.apply(spec, {"/usr/bin/true"}, lane.reference.run_dir);
         spec.env = scrubbed_env(lane.reference.run_dir, setup_.info.cuda_home + "/bin");
         spec.limits.wall_s = 30;
         const double t0 = steady_now();
