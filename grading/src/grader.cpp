@@ -195,7 +195,9 @@ struct Worker {
     std::string name;    // the GPU's name, from the reference's run on it (with --gpus)
     WorkerSetup setup;
     size_t graded = 0;   // submissions whose tests ran on it
-    std::unique_ptr<GpuGate> gate;  // how its lanes take turns on its GPU (gpu_turns.h)
+    // How its lanes take turns on its GPU (gpu_turns.h): one gate a GPU, shared by the workers
+    // that grade on it (GRADING_SHARED_GPUS), so that a timed test waits for all their lanes.
+    std::shared_ptr<GpuGate> gate;
 };
 
 // One submission at a time on a worker's GPU (--per-gpu N: N lanes a GPU). The first lane has the
@@ -837,13 +839,17 @@ size_t Grader::lanes_per_gpu(const Worker& w) {
 void Grader::set_up_lanes() {
     lanes_.clear();
     lanes_per_gpu_ = lanes_per_gpu(workers_[0]);
+    std::map<std::string, std::shared_ptr<GpuGate>> gates;  // by the GPU's lock name
     for (size_t k = 0; k < workers_.size(); ++k) {
         Worker& w = workers_[k];
         const std::string label = w.gpu >= 0 ? gpu_label(w) : "the GPU";
         const std::string name = gpu_lock_name(w.setup);
-        w.gate = std::make_unique<GpuGate>(name, lock_dir_, [label, name] {
-            std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
-        });
+        std::shared_ptr<GpuGate>& gate = gates[name];
+        if (!gate)
+            gate = std::make_shared<GpuGate>(name, lock_dir_, [label, name] {
+                std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
+            });
+        w.gate = gate;
         for (size_t j = 0; j < lanes_per_gpu_; ++j) {
             Lane lane;
             lane.worker = k;
