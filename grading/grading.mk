@@ -86,7 +86,7 @@ channel-dump: $(CHANNEL_DUMP)
 .PHONY: grader grade grading-info bench-grading
 grader: $(GRADER) $(TRACE_LIB)
 
-# Writes bench/results/<device>.grading.{md,json}; LABS="01 13", GRADING_BENCH_N and the others
+# Writes bench/results/<device>.grading.{md,json}; LABS="01 12 13", GRADING_BENCH_N and the others
 # in bench/grading_throughput.sh choose what is timed.
 bench-grading: grader
 	+@BUILD=$(BUILD) bash bench/grading_throughput.sh

@@ -9,11 +9,13 @@
 
 #include "build/build.h"
 #include "runs/failures.h"
+#include "sandbox/gpu_turns.h"
 #include "sandbox/gpus.h"
 #include "intake/lab_info.h"
 #include "intake/rubric.h"
 #include "sandbox/sandbox.h"
 #include "class/shard.h"
+#include "util/breakdown.h"
 
 namespace grading {
 
@@ -23,6 +25,8 @@ struct Config {
     unsigned long long seed = 0;
     int jobs = 0;
     bool compile_only = false, no_trace = false;
+    size_t per_gpu = 0;        // --per-gpu N: submissions graded at once per GPU; 0: auto
+    bool build_reuse = true;   // --no-build-reuse: every file compiled
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
@@ -81,6 +85,12 @@ struct WorkerSetup {
 struct SubmissionState {
     // Unclear failures (failures.h) already found to be the submission's own: not retried again.
     std::set<std::string> program_failures;
+    // Its turn on the GPU (gpu_turns.h): a run made while the GPU is shared with other lanes
+    // counts as it is only when it ends cleanly, else it is settled with the GPU alone. Null: no
+    // turn (the self-test's runs).
+    GpuTurn* gpu_turn = nullptr;
+    // Where its runs' time is added (breakdown.h); null: not recorded.
+    SubmissionTiming* timing = nullptr;
 };
 
 // What the runs of a submission's tests see: the run's setup (read only), the worker grading it,

@@ -82,6 +82,15 @@ Options:
                          unsafe      only by name: the grader's own user with resource limits only
   --jobs N             parallel compilations (default: the number of cores)
   --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
+  --per-gpu N|auto     submissions graded at once on each GPU (default auto): their untimed
+                       tests (correctness, sanitizers) share the GPU, a timed test has it
+                       alone, and a run that fails while shared is made again alone, so scores
+                       are those of grading alone. auto: from the GPU's memory (10 GiB a lane),
+                       SMs (16 a lane), the CPUs (2 a lane) and at most 8; 1 where nvidia-smi
+                       does not report the GPU's compute mode as Default. 1: one submission at
+                       a time per GPU, as before.
+  --no-build-reuse     compile every file, even one identical to a file built before in this
+                       run (by default its compile and link are reused; the audit always runs)
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
@@ -168,6 +177,7 @@ struct Submission {
     GradedProgram graded;
     std::string stage;   // its build folder
     bool ready = false;  // compiled, audited and linked
+    SubmissionTiming timing;  // where its time went (OUT/breakdown.jsonl)
 };
 
 std::vector<std::string> ids_of(const std::vector<Submission>& subs) {
@@ -185,6 +195,18 @@ struct Worker {
     std::string name;    // the GPU's name, from the reference's run on it (with --gpus)
     WorkerSetup setup;
     size_t graded = 0;   // submissions whose tests ran on it
+    // How its lanes take turns on its GPU (gpu_turns.h): one gate a GPU, shared by the workers
+    // that grade on it (GRADING_SHARED_GPUS), so that a timed test waits for all their lanes.
+    std::shared_ptr<GpuGate> gate;
+};
+
+// One submission at a time on a worker's GPU (--per-gpu N: N lanes a GPU). The first lane has the
+// worker's own setup; each other its own private folder, sandbox user and reference copy, so that
+// submissions graded at once on a GPU cannot reach each other's files or processes.
+struct Lane {
+    size_t worker = 0, index = 0;
+    SandboxIdentity identity;  // its own sandbox user (root only; the first lane uses its worker's)
+    WorkerSetup setup;
 };
 
 // What comes in beside the lab and the submissions: the earlier run a regrade compares with, and
@@ -216,6 +238,10 @@ private:
     WorkerSetup own_;
     SubmissionState no_submission_;  // what the self-test's and the GPU checks' runs are part of
     std::vector<Worker> workers_;
+    std::vector<Lane> lanes_;
+    size_t lanes_per_gpu_ = 1;
+    std::unique_ptr<BuildCache> build_cache_;  // builds of this run kept for reuse (none: --no-build-reuse)
+    std::string build_inputs_;                 // what every build reads besides its file (build_inputs_digest)
     IsolationPaths isolation_paths_;
     std::vector<std::string> allowed_imports_;                         // grading/allowed-imports.txt
     std::vector<std::pair<std::string, std::string>> import_renames_;  // grading/shimmed-imports.txt
@@ -253,6 +279,8 @@ private:
     std::vector<int> choose_gpus();
     void set_up_workers(const std::vector<int>& gpus);
     void check_gpu(Worker& w);
+    size_t lanes_per_gpu(const Worker& w);
+    void set_up_lanes();
     std::string gpu_label(const Worker& w) const;
     std::string worker_name(const Worker& w) const;
     HeldLock lock_gpu_of(const WorkerSetup& worker, const std::string& label);
@@ -261,14 +289,21 @@ private:
     void match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs);
     void take_shard_slice(ClassSlice& slice);
     void build_and_audit(std::vector<Submission>& subs);
+    std::vector<size_t> build_order(const std::vector<Submission>& subs) const;
+    void set_up_build_reuse();
     void prepare(Submission& s);
     void stage_submission(Submission& s, const std::string& source, const std::string& work);
     BuildSpec build_spec(const std::string& work) const;
     // Grading, and the class's results.
     std::vector<std::string> grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book);
     json run_line(const ClassSlice& slice, const ClassInputs& inputs) const;
-    bool grade_submission(Worker& w, Submission& s, size_t index, size_t count);
-    void grade_tests(Worker& w, SubmissionState& state, Submission& s, size_t index, size_t count);
+    bool grade_submission(Worker& w, Lane& lane, Submission& s, size_t index, size_t count);
+    void grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submission& s, size_t index, size_t count);
+    TestResult run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t);
+    std::string lane_name(const Worker& w, const Lane& lane) const;
+    void finish_breakdown(const std::vector<Submission>& subs) const;
+    double sandbox_start_seconds();
+    double sandbox_start_s_ = 0;  // what starting a program in the sandbox costs (the breakdown's estimate)
     json audit_line(const Worker& w, const Submission& s, bool ran) const;
     int write_class_results(ClassSlice& slice, const ClassResults& book, const std::vector<std::string>& regrade_note);
     void finish_shard(ClassSlice& slice, const std::string& device, const std::vector<std::string>& gpu_text, std::ostream& tail);
@@ -674,10 +709,15 @@ bool Grader::reference_repetitions_own(const ProgramRun& run) const {
     return any;
 }
 
-// The GPU's lock (machine_locks.h), held while a submission's tests run on it: one graded
-// submission at a time per GPU, across every grading run on this machine.
+// The name of a worker's GPU's machine-wide lock: its UUID, else what CUDA_VISIBLE_DEVICES names.
+std::string gpu_lock_name(const WorkerSetup& worker) {
+    return !worker.gpu_uuid.empty() ? worker.gpu_uuid : "visible-" + (worker.cuda_visible_devices.empty() ? std::string("default") : worker.cuda_visible_devices);
+}
+
+// The GPU's lock (machine_locks.h), held alone while the GPU is checked; its lanes' turns take it
+// through their gate (gpu_turns.h) while they grade.
 HeldLock Grader::lock_gpu_of(const WorkerSetup& worker, const std::string& label) {
-    const std::string name = !worker.gpu_uuid.empty() ? worker.gpu_uuid : "visible-" + (worker.cuda_visible_devices.empty() ? std::string("default") : worker.cuda_visible_devices);
+    const std::string name = gpu_lock_name(worker);
     return lock_gpu(name, lock_dir_, [&] {
         std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
     });
@@ -742,6 +782,7 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         Worker w;
         w.setup = own_;
         workers_.push_back(std::move(w));
+        set_up_lanes();
         return;
     }
     const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
@@ -765,6 +806,74 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         workers_.push_back(std::move(w));
     }
     for (Worker& w : workers_) check_gpu(w);
+    set_up_lanes();
+}
+
+// How many submissions at once on a worker's GPU: --per-gpu N, or auto from what the GPU's check
+// found (its memory and SMs, in the reference's device.json), the CPUs and the GPU's compute mode.
+size_t Grader::lanes_per_gpu(const Worker& w) {
+    const Config& cfg = setup_.cfg;
+    if (cfg.compile_only) return 1;
+    if (cfg.per_gpu > 0) return cfg.per_gpu;
+    double memory_gib = 0;
+    int sms = 0;
+    const std::string device_json = (w.gpu >= 0 ? w.setup.priv : setup_.priv) + "/device.json";
+    try {
+        const json d = json::parse(read_file(device_json)).at("device");
+        memory_gib = d.value("memory_gib", 0.0);
+        sms = d.value("sms", 0);
+    } catch (const std::exception&) {
+        return 1;  // nothing known of the GPU: one at a time
+    }
+    std::vector<std::string> query = {"nvidia-smi", "--query-gpu=compute_mode", "--format=csv,noheader"};
+    if (!w.setup.gpu_uuid.empty()) query.insert(query.end(), {"-i", w.setup.gpu_uuid});
+    const RunResult smi = run_trusted(query, setup_.priv, 60, setup_.priv);
+    const std::vector<std::string> words = smi.ok() ? split_ws(smi.out) : std::vector<std::string>();
+    const std::string mode = words.size() == 1 ? words[0] : "";
+    return auto_lanes_per_gpu(memory_gib, sms, std::max(1u, std::thread::hardware_concurrency()), workers_.size(), mode);
+}
+
+// Each worker's lanes (--per-gpu) and its GPU's gate. The first lane is the worker's own setup;
+// the others have their own private folder, sandbox user and copy of the reference (what decides
+// a failure that persists, run as their user), made from the worker's checked setup.
+void Grader::set_up_lanes() {
+    lanes_.clear();
+    lanes_per_gpu_ = lanes_per_gpu(workers_[0]);
+    std::map<std::string, std::shared_ptr<GpuGate>> gates;  // by the GPU's lock name
+    for (size_t k = 0; k < workers_.size(); ++k) {
+        Worker& w = workers_[k];
+        const std::string label = w.gpu >= 0 ? gpu_label(w) : "the GPU";
+        const std::string name = gpu_lock_name(w.setup);
+        std::shared_ptr<GpuGate>& gate = gates[name];
+        if (!gate)
+            gate = std::make_shared<GpuGate>(name, lock_dir_, [label, name] {
+                std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
+            });
+        w.gate = gate;
+        for (size_t j = 0; j < lanes_per_gpu_; ++j) {
+            Lane lane;
+            lane.worker = k;
+            lane.index = j;
+            lane.setup = w.setup;
+            if (j > 0) {
+                lane.setup.priv = w.setup.priv + "/lane" + std::to_string(j);
+                make_dirs(lane.setup.priv);
+                chmod(lane.setup.priv.c_str(), 0700);
+                if (lane.setup.iso.changes_user()) {
+                    lane.identity = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+                    lane.setup.iso.uid = lane.identity.uid;
+                    lane.setup.iso.gid = lane.identity.gid;
+                }
+                if (!w.setup.reference.program.empty())
+                    place_reference(lane.setup, setup_.work + "/.selftest-worker" + std::to_string(k) + "-lane" + std::to_string(j), setup_.info.sol,
+                                    w.setup.reference.args[1], w.setup.reference.args[3]);
+            }
+            lanes_.push_back(std::move(lane));
+        }
+    }
+    if (lanes_per_gpu_ > 1)
+        std::fprintf(stderr, "grade: %zu submissions at once on each GPU (--per-gpu %s): untimed tests share it, timed tests have it alone\n",
+                     lanes_per_gpu_, setup_.cfg.per_gpu ? std::to_string(setup_.cfg.per_gpu).c_str() : "auto");
 }
 
 // Before grading, each GPU runs the reference: outside the sandbox (its name and driver, for the
@@ -873,13 +982,16 @@ void Grader::take_shard_slice(ClassSlice& slice) {
 
 // Compile in parallel: no student code runs in this phase and timing is not involved.
 void Grader::build_and_audit(std::vector<Submission>& subs) {
+    set_up_build_reuse();
+    const std::vector<size_t> order = build_order(subs);
     std::atomic<size_t> next{0}, finished{0};
     std::mutex progress;
     const int jobs = setup_.cfg.jobs > 0 ? setup_.cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
     std::vector<std::thread> pool;
     for (int j = 0; j < jobs; ++j)
         pool.emplace_back([&] {
-            for (size_t i; (i = next++) < subs.size();) {
+            for (size_t k; (k = next++) < order.size();) {
+                const size_t i = order[k];
                 try {
                     prepare(subs[i]);
                 } catch (const std::exception& e) {
@@ -892,6 +1004,38 @@ void Grader::build_and_audit(std::vector<Submission>& subs) {
             }
         });
     for (std::thread& t : pool) t.join();
+}
+
+// Builds are reused for identical files (build_cache.h) unless --no-build-reuse: what every build
+// reads besides its file is hashed once here (the toolchain, the staged headers, the trusted
+// objects).
+void Grader::set_up_build_reuse() {
+    if (!setup_.cfg.build_reuse) return;
+    build_cache_ = std::make_unique<BuildCache>(setup_.priv + "/build-cache");
+    const LabInfo& info = setup_.info;
+    std::vector<std::string> inputs;
+    for (const std::string& dir : {std::string("common"), info.dir})
+        for (const std::string& f : list_dir(setup_.cfg.root + "/" + dir))
+            if (is_header(f)) inputs.push_back(setup_.cfg.root + "/" + dir + "/" + f);
+    const BuildSpec b = build_spec(setup_.work);
+    inputs.insert(inputs.end(), b.trusted_objects.begin(), b.trusted_objects.end());
+    build_inputs_ = build_inputs_digest(setup_.tools, inputs);
+}
+
+// The order of the builds: the first file of each content first, then the files identical to one
+// before them, which wait for its build to be reused.
+std::vector<size_t> Grader::build_order(const std::vector<Submission>& subs) const {
+    std::vector<size_t> first, again;
+    std::set<std::string> seen;
+    for (size_t i = 0; i < subs.size(); ++i) {
+        struct stat st;
+        const std::string& path = subs[i].source.path;
+        const bool readable = subs[i].result.rejected.empty() && lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (1 << 20);
+        const bool repeat = build_cache_ && readable && !seen.insert(sha256_hex(read_file(path))).second;
+        (repeat ? again : first).push_back(i);
+    }
+    first.insert(first.end(), again.begin(), again.end());
+    return first;
 }
 
 // Build and audit one submission (runs on a compile thread; no student code runs).
@@ -913,8 +1057,16 @@ void Grader::prepare(Submission& s) {
     r.sha256 = sha256_hex(source);
     const std::string work = setup_.work + "/" + s.source.id;
     stage_submission(s, source, work);
-    const BuildSpec b = build_spec(work);
+    BuildSpec b = build_spec(work);
+    if (build_cache_) {
+        b.cache = build_cache_.get();
+        b.cache_key = build_cache_key(b, r.sha256, build_inputs_);
+    }
     BuildResult built = build_submission(b, setup_.trusted);
+    s.timing.compile_s = built.compile_s;
+    s.timing.audit_s = built.audit_s;
+    s.timing.link_s = built.link_s;
+    s.timing.build_reused = built.reused;
     release_run_folder(s.stage);
     r.compiled = built.compiled;
     r.compiler_output = clip(built.compiler_output, 12000);
@@ -991,11 +1143,15 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
     std::vector<std::string> regrade_note(subs.size());  // by class order
     std::mutex finishing;  // the progress lines, the counts, shard.json's rows
     size_t graded = 0;
-    distribute(subs.size(), workers_.size(), [&](size_t worker, size_t i) {
-        Worker& w = workers_[worker];
+    write_file(setup_.out + "/breakdown.jsonl", "");
+    if (!setup_.cfg.compile_only) sandbox_start_s_ = sandbox_start_seconds();
+    distribute(subs.size(), lanes_.size(), [&](size_t lane, size_t i) {
+        Lane& l = lanes_[lane];
+        Worker& w = workers_[l.worker];
         Submission& s = subs[i];
-        const bool ran = grade_submission(w, s, i, subs.size());
+        const bool ran = grade_submission(w, l, s, i, subs.size());
         std::lock_guard<std::mutex> lock(finishing);
+        const double written = steady_now();
         if (ran) ++w.graded;
         ++graded;
         const double remaining = elapsed() / static_cast<double>(graded) * static_cast<double>(subs.size() - graded);
@@ -1011,8 +1167,12 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
         }
         slice.shard.summary_rows[s.source.id] = summary_row(s.result, setup_.rubric);
         book.finish(i, s.result, line.dump());
+        s.timing.results_s = seconds_since(written);
+        s.timing.total_s += s.timing.results_s;
+        std::ofstream(setup_.out + "/breakdown.jsonl", std::ios::app) << breakdown_json(s.timing) << "\n";
     });
     book.end();
+    finish_breakdown(subs);
     return regrade_note;
 }
 
@@ -1034,26 +1194,40 @@ json Grader::run_line(const ClassSlice& slice, const ClassInputs& inputs) const 
     return line;
 }
 
-// One submission on worker `w`: its tests run where it was built (not with --compile-only), else
-// each test says why not. Returns whether its tests ran.
-bool Grader::grade_submission(Worker& w, Submission& s, size_t index, size_t count) {
+// One submission on lane `lane` of worker `w`: its tests run where it was built (not with
+// --compile-only), else each test says why not. Returns whether its tests ran.
+bool Grader::grade_submission(Worker& w, Lane& lane, Submission& s, size_t index, size_t count) {
     auto t0 = std::chrono::steady_clock::now();
     const bool runs = s.ready && !setup_.cfg.compile_only;
+    s.timing.student = s.source.id;
     if (runs) {
+        s.timing.lane = lane_name(w, lane);
         try {
-            // One graded submission at a time on this GPU, across every grading run here.
-            HeldLock gpu = lock_gpu_of(w.setup, w.gpu >= 0 ? worker_name(w) : "the GPU");
             SubmissionState state;  // its own, nothing of the submission before
-            prepare_run_folder(s.graded.run_dir, w.setup.iso);
-            grade_tests(w, state, s, index, count);
+            state.timing = &s.timing;
+            // --per-gpu 1: one graded submission at a time on this GPU, across every grading run
+            // here; otherwise each test takes its turn (grade_tests).
+            GpuTurn whole;
+            if (lanes_per_gpu_ == 1) {
+                const double waited = steady_now();
+                whole = GpuTurn(*w.gate, true);
+                s.timing.wait_gpu_s += seconds_since(waited);
+                state.gpu_turn = &whole;
+            }
+            const double folder = steady_now();
+            prepare_run_folder(s.graded.run_dir, lane.setup.iso);
+            s.timing.sandbox_s += seconds_since(folder);
+            grade_tests(w, lane, state, s, index, count);
         } catch (const std::exception& e) {
             // The grader's own failure (the environment's, or a bug): this student is not
             // graded -- no score anywhere -- and the class goes on.
             s.result.grader_error = e.what();
             s.result.tests.clear();
         }
+        const double folder = steady_now();
         release_run_folder(s.graded.run_dir);
-        remove_tree(w.setup.priv + "/outputs");
+        remove_tree(lane.setup.priv + "/outputs");
+        s.timing.sandbox_s += seconds_since(folder);
     } else if (s.result.grader_error.empty()) {
         for (const TestSpec& t : setup_.rubric.tests) {
             TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
@@ -1062,13 +1236,15 @@ bool Grader::grade_submission(Worker& w, Submission& s, size_t index, size_t cou
         }
     }
     s.result.execution_time_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    s.timing.total_s = s.timing.compile_s + s.timing.audit_s + s.timing.link_s + s.result.execution_time_s;
     return runs;
 }
 
-void Grader::grade_tests(Worker& w, SubmissionState& state, Submission& s, size_t index, size_t count) {
-    GradingContext ctx{setup_, w.setup, state};
-    const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
+void Grader::grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submission& s, size_t index, size_t count) {
+    GradingContext ctx{setup_, lane.setup, state};
+    const std::string on = w.gpu >= 0 || lanes_per_gpu_ > 1 ? lane_name(w, lane) + ": " : "";
     std::map<std::string, TestResult> done;
+    s.timing.tests.reserve(setup_.rubric.tests.size());  // (runs add to the current one by pointer)
     for (const TestSpec& t : setup_.rubric.tests) {
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s)\n", index + 1, count, on.c_str(), s.source.id.c_str(), t.id.c_str(),
                      elapsed_text(elapsed()).c_str());
@@ -1081,18 +1257,80 @@ void Grader::grade_tests(Worker& w, SubmissionState& state, Submission& s, size_
         }
         TestResult r{t.id, t.name, 0, t.points, t.visibility, ""};
         if (!missing.empty()) r.output = "not run: it needs full marks in '" + missing + "' first";
-        else {
-            try {
-                if (t.kind == TestKind::Correctness) r = run_correctness(ctx, s.graded, t);
-                else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx, s.graded, t);
-                else r = run_performance(ctx, s.graded, t);
-            } catch (const std::exception& e) {
-                throw GraderError("in test '" + t.id + "': " + e.what());  // which of its runs the grader could not make
-            }
-        }
+        else r = run_test(w, ctx, s, t);
         done[t.id] = r;
         s.result.tests.push_back(r);
     }
+}
+
+// One test's runs, in its turn on the GPU: with several lanes a GPU, a timed (performance) test
+// has the GPU alone, the others share it; with one, the submission's turn is alone already.
+TestResult Grader::run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t) {
+    TestTiming& timing = s.timing.tests.emplace_back();
+    timing.id = t.id;
+    s.timing.current = &timing;
+    const double started = steady_now();
+    GpuTurn* const whole = ctx.submission.gpu_turn;
+    GpuTurn turn = test_turn(*w.gate, t.kind == TestKind::Performance, whole);
+    if (turn.held()) {
+        timing.wait_gpu_s = seconds_since(started);
+        s.timing.wait_gpu_s += timing.wait_gpu_s;
+        ctx.submission.gpu_turn = &turn;
+    }
+    timing.alone = !ctx.submission.gpu_turn->sharing();
+    TestResult r;
+    try {
+        if (t.kind == TestKind::Correctness) r = run_correctness(ctx, s.graded, t);
+        else if (t.kind == TestKind::Sanitizer) r = run_sanitizer(ctx, s.graded, t);
+        else r = run_performance(ctx, s.graded, t);
+    } catch (const std::exception& e) {
+        ctx.submission.gpu_turn = whole;
+        s.timing.current = nullptr;
+        throw GraderError("in test '" + t.id + "': " + e.what());  // which of its runs the grader could not make
+    }
+    ctx.submission.gpu_turn = whole;
+    s.timing.current = nullptr;
+    timing.wall_s = seconds_since(started);
+    return r;
+}
+
+// "GPU 1 lane 2" (with --gpus), "lane 2" (without), "GPU 1" (one lane a GPU).
+std::string Grader::lane_name(const Worker& w, const Lane& lane) const {
+    std::string name = w.gpu >= 0 ? worker_name(w) : "";
+    if (lanes_per_gpu_ > 1) name += (name.empty() ? "" : " ") + std::string("lane ") + std::to_string(lane.index);
+    return name.empty() ? "GPU" : name;
+}
+
+// What starting a program in the sandbox costs: the median of three starts of /usr/bin/true as the
+// first lane's runs are started (its user, its reference's run folder); 0 where it cannot run.
+double Grader::sandbox_start_seconds() {
+    const WorkerSetup& lane = lanes_[0].setup;
+    if (lane.reference.run_dir.empty()) return 0;
+    std::vector<double> took;
+    prepare_run_folder(lane.reference.run_dir, lane.iso);
+    for (int k = 0; k < 3; ++k) {
+        RunSpec spec;
+        lane.iso.apply(spec, {"/usr/bin/true"}, lane.reference.run_dir);
+        spec.env = scrubbed_env(lane.reference.run_dir, setup_.info.cuda_home + "/bin");
+        spec.limits.wall_s = 30;
+        const double t0 = steady_now();
+        if (!run_process(spec).ok()) break;
+        took.push_back(seconds_since(t0));
+    }
+    release_run_folder(lane.reference.run_dir);
+    if (took.size() < 3) return 0;
+    std::sort(took.begin(), took.end());
+    return took[1];
+}
+
+// Where the class's time went: the table on stderr and in OUT/breakdown.txt (each submission's
+// line is in OUT/breakdown.jsonl).
+void Grader::finish_breakdown(const std::vector<Submission>& subs) const {
+    std::vector<SubmissionTiming> all;
+    for (const Submission& s : subs) all.push_back(s.timing);
+    const std::string table = breakdown_table(all, elapsed(), sandbox_start_s_);
+    write_file(setup_.out + "/breakdown.txt", table);
+    std::fprintf(stderr, "%s", table.c_str());
 }
 
 // A submission's line in the audit log: its scores, and where its tests ran, which GPU graded it.
@@ -1214,6 +1452,11 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--isolation") c.isolation = value();
         else if (a == "--jobs") c.jobs = static_cast<int>(std::min(256ull, number(value())));
         else if (a == "--compile-only") c.compile_only = true;
+        else if (a == "--per-gpu") {
+            const std::string v = value();
+            c.per_gpu = v == "auto" ? 0 : static_cast<size_t>(std::min(64ull, number(v)));
+        }
+        else if (a == "--no-build-reuse") c.build_reuse = false;
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

@@ -12,6 +12,8 @@
 #include <stdexcept>
 #include <thread>
 
+#include "util/breakdown.h"
+#include "util/sha256.h"
 #include "util/util.h"
 
 namespace grading {
@@ -189,7 +191,8 @@ struct BuildFolders {
     }
 };
 
-BuildFolders make_build_folders(const BuildSpec& spec) {
+// `keep`: the compiler's folder's name, where a reused build's files name it; "": a fresh one.
+BuildFolders make_build_folders(const BuildSpec& spec, const std::string& keep = "") {
     BuildFolders f;
     f.stage_dir = spec.stage_dir;
     f.stage = real_path(spec.stage_dir);
@@ -200,7 +203,7 @@ BuildFolders make_build_folders(const BuildSpec& spec) {
     chmod(f.priv.c_str(), 0700);
     // The compiler's intermediate files go to a folder of a name the file cannot know, so that it
     // cannot include them (__has_include would make two runs of its preprocessing differ).
-    f.keep = "obj-" + random_hex(8);
+    f.keep = keep.empty() ? "obj-" + random_hex(8) : keep;
     RunResult mk = run_sandboxed(spec, {"mkdir", "-m", "700", f.keep}, f.priv + "/mkdir", 4096);
     if (!mk.ok()) throw std::runtime_error("cannot make the compile's folder in " + f.stage + ": " + mk.describe() + " " + mk.err);
     return f;
@@ -365,9 +368,12 @@ RunResult link_program(const BuildSpec& spec, const std::string& final_object, c
     return run_trusted(link, priv, spec.compile_timeout_s, priv);
 }
 
+// Links the localised object into the program (link_program, or a reused build's program).
+using LinkStep = std::function<RunResult(const std::string& final_object)>;
+
 // A compiled file that passed the compiler's view: its object audited (a private copy, so that
 // what is audited is what is linked), localized and linked. `r` is compiled already.
-void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, BuildResult& r) {
+void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, BuildResult& r, const LinkStep& link) {
     const std::string object = f.priv + "/student.o";
     write_file(object, read_file(f.stage + "/" + f.keep + "/student.o"));
     try {
@@ -376,7 +382,9 @@ void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const 
         if (found.empty()) {
             const std::string final_object = localize(spec, trusted, object, symbols, f.priv, found);
             if (found.empty()) {
-                RunResult l = link_program(spec, final_object, f.priv);
+                const double t0 = steady_now();
+                RunResult l = link(final_object);
+                r.link_s = seconds_since(t0);
                 if (!l.ok()) {
                     r.rejected = "link error (" + l.describe() + ")";
                     r.compiler_output = f.clean(l.out + l.err);
@@ -398,28 +406,92 @@ void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const 
     r.ok = true;
 }
 
+// The audit of a compile that worked (its files in the stage's `f.keep`), then the link.
+BuildResult audit_compiled(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, const std::string& compiler_output,
+                           const LinkStep& link) {
+    const double t0 = steady_now();
+    BuildResult r;
+    r.compiled = true;
+    r.compiler_output = compiler_output;
+    const IncludeRules inc = include_rules(spec, f);
+    const std::vector<Finding> found = compiler_view_findings(spec, f, inc, list_dir(f.stage + "/" + f.keep));
+    if (!found.empty()) r.rejected = first_findings(found);
+    else audit_and_link(spec, trusted, f, r, link);
+    r.audit_s = seconds_since(t0) - r.link_s;
+    return r;
+}
+
+// A fresh build; with a cache, a compile that worked is kept (its files, its messages, and once
+// linked its object's hash and program) for identical files after it.
+BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
+    const BuildFolders f = make_build_folders(spec);
+    const std::vector<std::string> compile = compile_command(spec, f);
+    const double t0 = steady_now();
+    RunResult c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10);
+    const double compile_s = seconds_since(t0);
+    require_sandbox_ran(c, "the compiler");
+    if (!c.ok()) {
+        if (spec.cache) spec.cache->abandon(spec.cache_key);  // each file that fails to compile is compiled again
+        BuildResult r = failed_compile(spec, f, compile, c, include_rules(spec, f), list_dir(f.stage + "/" + f.keep));
+        r.compile_s = compile_s;
+        return r;
+    }
+    CachedBuild kept;
+    if (spec.cache) {
+        kept.keep_name = f.keep;
+        kept.files = spec.cache->files_folder(spec.cache_key);
+        kept.compiler_output = f.clean(c.out + c.err);
+        remove_tree(kept.files);
+        make_dirs(kept.files);
+        for (const std::string& name : list_dir(f.stage + "/" + f.keep))
+            write_file(kept.files + "/" + name, read_file(f.stage + "/" + f.keep + "/" + name));
+    }
+    BuildResult r = audit_compiled(spec, trusted, f, f.clean(c.out + c.err),
+                                   [&](const std::string& final_object) { return link_program(spec, final_object, f.priv); });
+    r.compile_s = compile_s;
+    if (spec.cache && r.ok) {
+        kept.final_object_sha256 = sha256_hex(read_file(f.priv + "/student.final.o"));
+        kept.program = kept.files + "/program";
+        write_file(kept.program, read_file(spec.output_program));
+    }
+    if (spec.cache) spec.cache->store(spec.cache_key, kept);
+    return r;
+}
+
+// A file built before: the compiler's files of that build are put in this stage under the name
+// they use, and audited as this build's own; its program is reused where the localised object is
+// the one linked before, else linked again.
+BuildResult build_reused(const BuildSpec& spec, const TrustedSymbols& trusted, const CachedBuild& kept) {
+    const BuildFolders f = make_build_folders(spec, kept.keep_name);
+    for (const std::string& name : list_dir(kept.files))
+        if (name != "program") write_file(f.stage + "/" + f.keep + "/" + name, read_file(kept.files + "/" + name));
+    BuildResult r = audit_compiled(spec, trusted, f, kept.compiler_output, [&](const std::string& final_object) {
+        if (kept.program.empty() || sha256_hex(read_file(final_object)) != kept.final_object_sha256)
+            return link_program(spec, final_object, f.priv);
+        write_file(spec.output_program, read_file(kept.program));
+        chmod(spec.output_program.c_str(), 0755);
+        RunResult linked;
+        linked.started = true;
+        linked.exit_code = 0;
+        return linked;
+    });
+    r.reused = true;
+    return r;
+}
+
 }  // namespace
 
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted) {
     if (spec.rules.allowed_imports.empty())
         throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
-    const BuildFolders f = make_build_folders(spec);
-    const std::vector<std::string> compile = compile_command(spec, f);
-    RunResult c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10);
-    require_sandbox_ran(c, "the compiler");
-    const IncludeRules inc = include_rules(spec, f);
-    const std::vector<std::string> keep_files = list_dir(f.stage + "/" + f.keep);
-    if (!c.ok()) return failed_compile(spec, f, compile, c, inc, keep_files);
-    BuildResult r;
-    r.compiled = true;
-    r.compiler_output = f.clean(c.out + c.err);
-    const std::vector<Finding> found = compiler_view_findings(spec, f, inc, keep_files);
-    if (!found.empty()) {
-        r.rejected = first_findings(found);
-        return r;
+    if (!spec.cache) return build_fresh(spec, trusted);
+    if (const std::shared_ptr<const CachedBuild> kept = spec.cache->take(spec.cache_key)) return build_reused(spec, trusted, *kept);
+    try {
+        return build_fresh(spec, trusted);  // stores what it kept (a compile that worked)
+    } catch (...) {
+        spec.cache->abandon(spec.cache_key);
+        throw;
     }
-    audit_and_link(spec, trusted, f, r);
-    return r;
 }
 
 }  // namespace grading

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "build/audit.h"
+#include "build/build_cache.h"
 #include "sandbox/sandbox.h"
 
 namespace grading {
@@ -35,6 +36,9 @@ struct BuildSpec {
     std::vector<std::string> system_include_roots = {"/usr/include", "/usr/lib/gcc", "/usr/local/include"};
     // The grader's own files of this build, out of the sandbox's reach; empty: stage_dir/../audit.
     std::string private_dir;
+    // Builds of this run kept for reuse (build_cache.h), and this build's key there; null: none.
+    BuildCache* cache = nullptr;
+    std::string cache_key;
 };
 
 // What the lab's trusted objects define, computed once per lab.
@@ -59,6 +63,10 @@ struct BuildResult {
     std::string rejected;          // why it is not graded: student-facing sentences
     std::string compiler_output;   // the compiler's (or linker's) messages, paths relative to the stage
     std::set<std::string> kernels; // the exact device entry names the student's object defines
+    // Where its time went (seconds); `reused`: the compile (and maybe the link) of an identical
+    // file was reused, the audit ran all the same.
+    double compile_s = 0, audit_s = 0, link_s = 0;
+    bool reused = false;
 };
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
 

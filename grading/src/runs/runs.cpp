@@ -241,7 +241,11 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     std::atomic<bool> stop_log{false};
     std::thread log_reader;
     if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
+    const double started = steady_now();
     pr.run = run_process(spec);
+    if (ctx.submission.timing)
+        ctx.submission.timing->add_run(!req.sandboxed ? RunKind::Reference : req.prefix.empty() ? RunKind::Program : RunKind::Sanitizer,
+                                       seconds_since(started));
     close(options_read_end);
     close(channel[1]);
     if (log_pipe[1] >= 0) close(log_pipe[1]);
@@ -285,9 +289,27 @@ ProgramRun after_timeout(GradingContext& ctx, const RunRequest& req, ProgramRun 
     return again;
 }
 
+// A run that ended cleanly with all its results: one made while the GPU was shared counts as it is.
+bool clean_run(const ProgramRun& pr) {
+    return pr.run.ok() && pr.channel_complete && failure_origin(pr).blame == Blame::Program;
+}
+
+// run_student with the GPU as the submission's turn has it (alone, or not shared).
+ProgramRun run_student_settled(GradingContext& ctx, const RunRequest& req, std::string* log);
+
 }  // namespace
 
+// While the GPU is shared with other lanes, a run that did not end cleanly is made again with the
+// GPU alone, and that run decides (a time-out, an out-of-memory error or a crash that a busy GPU
+// caused never counts): the verdict is the one of the submission graded alone.
 ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* log) {
+    return shared_or_alone<ProgramRun>(
+        ctx.submission.gpu_turn, [&] { return run_program(ctx, req, log); }, [&] { return run_student_settled(ctx, req, log); }, clean_run);
+}
+
+namespace {
+
+ProgramRun run_student_settled(GradingContext& ctx, const RunRequest& req, std::string* log) {
     std::vector<std::string> reasons;
     ProgramRun pr;
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
@@ -315,6 +337,8 @@ ProgramRun run_student(GradingContext& ctx, const RunRequest& req, std::string* 
     pr.retry_note = last.reason + " in all " + tries + ", while the reference solution ran in the same sandbox: this is your program's doing";
     return pr;
 }
+
+}  // namespace
 
 ProgramRun run_reference(const GradingContext& ctx, const RunRequest& req, const std::string& what) {
     ProgramRun pr;
@@ -371,11 +395,13 @@ bool verify_outputs(GradingContext& ctx, const RunRequest& request, const Progra
     // The verifier is trusted: any other end than "all passed" or "a check failed" is the
     // environment's (no GPU, a start refused), never the student's.
     RunResult v;
+    const double started = steady_now();
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
         pause_before(ctx.setup.retry, attempt);
         v = run_process(spec);
         if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) break;
     }
+    if (ctx.submission.timing) ctx.submission.timing->add_run(RunKind::Verifier, seconds_since(started));
     rows.clear();
     if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail)
         throw GraderError("the reference checker failed in all " + std::to_string(ctx.setup.retry.attempts()) + " attempts (" + v.describe() +

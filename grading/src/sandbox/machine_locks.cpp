@@ -83,11 +83,12 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
                              ") are in use by other grading runs on this machine: wait for one to end");
 }
 
-HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait) {
+HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool shared) {
     int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".lock");
-    if (flock(fd, LOCK_EX | LOCK_NB) == 0) return HeldLock(fd);
+    const int mode = shared ? LOCK_SH : LOCK_EX;
+    if (flock(fd, mode | LOCK_NB) == 0) return HeldLock(fd);
     if (on_wait) on_wait();
-    while (flock(fd, LOCK_EX) != 0) {
+    while (flock(fd, mode) != 0) {
         if (errno == EINTR) continue;
         const int err = errno;
         close(fd);

@@ -1,9 +1,10 @@
 // What the grading runs on one machine share, each behind a lock the kernel drops when its holder
 // ends (flock on a file in a folder every grader uses): a sandbox identity per run or worker, so
 // that no run's processes count against another's process limit (RLIMIT_NPROC counts per uid)
-// and no run can reach another's; and each GPU, so that a GPU runs one graded submission at a
-// time machine-wide (grading runs on one GPU queue, their timings stay fair, and a GPU in
-// exclusive-process mode is never asked for two contexts at once). Host-only: unit-tested.
+// and no run can reach another's; and each GPU, taken exclusively for a timed test (or a whole
+// submission, with one lane a GPU) and shared for untimed tests (gpu_turns.h), so that timings
+// stay fair machine-wide and a GPU in exclusive-process mode (one lane) is never asked for two
+// contexts at once. Host-only: unit-tested.
 #pragma once
 #include <sys/types.h>
 
@@ -44,7 +45,9 @@ struct SandboxIdentity {
 SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int count, const std::string& folder);
 
 // Waits for the lock of the GPU named `gpu` (its UUID, or any stable name), calling `on_wait`
-// once first when another run holds it. Throws when the lock file cannot be opened.
-HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {});
+// once first when another run holds it. Throws when the lock file cannot be opened. `shared`:
+// taken shared (flock LOCK_SH), beside other shared holders -- the untimed runs of several
+// submissions at once (gpu_turns.h) -- and never beside an exclusive one.
+HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {}, bool shared = false);
 
 }  // namespace grading

@@ -1,0 +1,95 @@
+// How the lanes grading on one GPU take turns (grading/grade --per-gpu N): the untimed tests of
+// several submissions (correctness, sanitizers) share the GPU, one per lane, while a timed test
+// -- and a run made again because it failed while shared -- has the GPU alone, so that timings
+// and verdicts are those of a submission graded alone.
+//
+// Two levels: inside the grader a gate per GPU whose waiting "alone" keeps new shared turns out
+// (a timed test is never starved by lanes that keep sharing); across the grading runs of the
+// machine the GPU's lock file (machine_locks.h), taken shared or exclusive, so every grader obeys
+// the same rule. Host-only: unit-tested with fake runners.
+#pragma once
+#include <condition_variable>
+#include <cstddef>
+#include <functional>
+#include <mutex>
+#include <string>
+
+#include "sandbox/machine_locks.h"
+
+namespace grading {
+
+// One GPU's gate inside this grader, shared by the lanes that grade on it.
+class GpuGate {
+public:
+    // `lock_name`, `folder`: the GPU's machine-wide lock (lock_gpu); an empty folder takes none
+    // (unit tests). `on_wait`: said once when another grading run holds the machine's lock.
+    GpuGate(std::string lock_name, std::string folder, std::function<void()> on_wait = {});
+    // Waits for a turn, shared or alone (no shared turn is under way, none other alone), first
+    // inside the grader, then machine-wide. Returns the machine's lock, held for the turn.
+    HeldLock enter(bool alone);
+    void leave(bool alone);
+    // What is under way now (for tests and the progress lines).
+    size_t sharing() const;
+    bool alone() const;
+
+private:
+    std::string lock_name_, folder_;
+    std::function<void()> on_wait_;
+    mutable std::mutex m_;
+    std::condition_variable changed_;
+    size_t shared_ = 0, alone_waiting_ = 0;
+    bool alone_ = false;
+};
+
+// One lane's turn on a GPU: held until it is destroyed. Moved, never copied.
+class GpuTurn {
+public:
+    GpuTurn() = default;
+    GpuTurn(GpuGate& gate, bool alone);
+    GpuTurn(GpuTurn&& o) noexcept;
+    GpuTurn& operator=(GpuTurn&& o) noexcept;
+    GpuTurn(const GpuTurn&) = delete;
+    GpuTurn& operator=(const GpuTurn&) = delete;
+    ~GpuTurn();
+    bool held() const { return gate_ != nullptr; }
+    // Whether the GPU is shared with other lanes during this turn.
+    bool sharing() const { return gate_ && !alone_; }
+    // Runs `run` with the GPU alone: a shared turn is left, the GPU taken alone for `run`, then
+    // shared again (never upgraded in place: two lanes upgrading at once would wait on each other).
+    void run_alone(const std::function<void()>& run);
+    void release();
+
+private:
+    GpuGate* gate_ = nullptr;
+    bool alone_ = false;
+    HeldLock machine_;
+};
+
+// The turn one test of a submission takes on its lane's GPU: none where the submission holds a
+// turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
+// the GPU alone for a timed test and shared for the others.
+GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole);
+
+// A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
+// cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken
+// by other lanes could have caused -- is decided by `settled`, run with the GPU alone, as it runs
+// when its submission is graded alone. Without a sharing turn, `settled` alone decides.
+template <class Result>
+Result shared_or_alone(GpuTurn* turn, const std::function<Result()>& once, const std::function<Result()>& settled,
+                       const std::function<bool(const Result&)>& counts_shared) {
+    if (!turn || !turn->sharing()) return settled();
+    Result first = once();
+    if (counts_shared(first)) return first;
+    Result alone;
+    turn->run_alone([&] { alone = settled(); });
+    return alone;
+}
+
+// How many lanes share one GPU with --per-gpu auto: bounded by the GPU's memory (one lane per
+// `gib_per_lane` GiB), its SMs (one per 16), the CPUs (two each, the verifier and the sanitizer
+// need them) split among the GPUs, and 8; 1 where the GPU's compute mode lets one process in at a
+// time ("Exclusive_Process", "Prohibited") or is unknown ("": nvidia-smi could not say).
+size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,
+                          double gib_per_lane = 10);
+
+}  // namespace grading

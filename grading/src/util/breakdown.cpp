@@ -1,0 +1,99 @@
+#include "util/breakdown.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+namespace grading {
+
+namespace {
+
+const char* const kRunKindNames[4] = {"program", "sanitizer", "reference", "verifier"};
+
+double rounded(double s) { return static_cast<double>(static_cast<long long>(s * 1000 + 0.5)) / 1000; }
+
+}  // namespace
+
+void SubmissionTiming::add_run(RunKind kind, double seconds) {
+    if (!current) return;  // a run outside any test (the self-test's)
+    const size_t k = static_cast<size_t>(kind);
+    current->run_s[k] += seconds;
+    current->runs[k] += 1;
+}
+
+std::string breakdown_json(const SubmissionTiming& t) {
+    nlohmann::json j = {{"student", t.student},
+                        {"lane", t.lane},
+                        {"compile_s", rounded(t.compile_s)},
+                        {"build_reused", t.build_reused},
+                        {"audit_s", rounded(t.audit_s)},
+                        {"link_s", rounded(t.link_s)},
+                        {"sandbox_s", rounded(t.sandbox_s)},
+                        {"wait_gpu_s", rounded(t.wait_gpu_s)},
+                        {"results_s", rounded(t.results_s)},
+                        {"total_s", rounded(t.total_s)}};
+    j["tests"] = nlohmann::json::array();
+    for (const TestTiming& test : t.tests) {
+        nlohmann::json tj = {{"id", test.id}, {"alone", test.alone}, {"wall_s", rounded(test.wall_s)}, {"wait_gpu_s", rounded(test.wait_gpu_s)}};
+        for (size_t k = 0; k < 4; ++k) {
+            tj[std::string(kRunKindNames[k]) + "_s"] = rounded(test.run_s[k]);
+            tj[std::string(kRunKindNames[k]) + "_runs"] = test.runs[k];
+        }
+        j["tests"].push_back(tj);
+    }
+    return j.dump();
+}
+
+std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s, double sandbox_start_s) {
+    struct Row {
+        std::string name;
+        double total = 0;
+    };
+    std::vector<Row> rows = {{"compile"}, {"audit"}, {"link"}, {"sandbox folders"}, {"waiting for the GPU"}};
+    for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
+    rows.push_back({"tests, other"});
+    rows.push_back({"writing results"});
+    size_t reused = 0, sandboxed_runs = 0;
+    for (const SubmissionTiming& t : all) {
+        for (const TestTiming& test : t.tests) sandboxed_runs += test.runs[0] + test.runs[1];
+        rows[0].total += t.compile_s;
+        rows[1].total += t.audit_s;
+        rows[2].total += t.link_s;
+        rows[3].total += t.sandbox_s;
+        rows[4].total += t.wait_gpu_s;
+        for (const TestTiming& test : t.tests) {
+            for (size_t k = 0; k < 4; ++k) rows[5 + k].total += test.run_s[k];
+            rows[9].total += std::max(0.0, test.wall_s - test.wait_gpu_s - test.runs_total_s());
+        }
+        rows[10].total += t.results_s;
+        reused += t.build_reused;
+    }
+    const double n = all.empty() ? 1 : static_cast<double>(all.size());
+    std::ostringstream out;
+    char line[200];
+    out << "Where the time went (" << all.size() << " submissions, " << reused << " builds reused; seconds, summed over submissions "
+        << "that ran at once):\n";
+    std::snprintf(line, sizeof line, "  %-22s %10s %12s\n", "phase", "total s", "per subm. s");
+    out << line;
+    for (const Row& r : rows) {
+        std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f\n", r.name.c_str(), r.total, r.total / n);
+        out << line;
+    }
+    if (sandbox_start_s > 0) {
+        const double starts = sandbox_start_s * static_cast<double>(sandboxed_runs);
+        std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs x %.3f s, part of the program and sanitizer runs)\n",
+                      "sandbox starts, est.", starts, starts / n, sandboxed_runs, sandbox_start_s);
+        out << line;
+    }
+    std::snprintf(line, sizeof line, "  wall %.1f s: %.0f submissions an hour\n", wall_s, wall_s > 0 ? static_cast<double>(all.size()) * 3600 / wall_s : 0.0);
+    out << line;
+    return out.str();
+}
+
+double steady_now() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+
+double seconds_since(double start) { return steady_now() - start; }
+
+}  // namespace grading

@@ -1,0 +1,362 @@
+// Grading throughput (grading/src/sandbox/gpu_turns.h, build/build_cache.h, util/breakdown.h):
+// lanes that share a GPU for untimed tests while a timed test has it alone, scheduled with a fake
+// runner; a run that fails while shared settled alone; the lanes --per-gpu auto picks; the
+// machine-wide lock taken shared; the key of a reused build and the cache's hand-over between
+// compile threads; the time breakdown's line and table.
+#include <doctest/doctest.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <map>
+#include <mutex>
+#include <nlohmann/json.hpp>
+#include <set>
+#include <thread>
+#include <vector>
+
+#include "grading/src/build/build.h"
+#include "grading/src/build/build_cache.h"
+#include "grading/src/sandbox/gpu_turns.h"
+#include "grading/src/sandbox/gpus.h"
+#include "grading/src/sandbox/machine_locks.h"
+#include "grading/src/util/breakdown.h"
+#include "grading/src/util/util.h"
+
+using namespace grading;
+
+namespace {
+
+void pause_ms(int ms) { std::this_thread::sleep_for(std::chrono::milliseconds(ms)); }
+
+// What a fake GPU saw: how many runs at once, and whether a timed run ever had company.
+struct FakeGpu {
+    std::mutex m;
+    int shared_now = 0, alone_now = 0, most_shared = 0;
+    bool timed_with_company = false, shared_beside_alone = false;
+    void begin(bool alone) {
+        std::lock_guard<std::mutex> lock(m);
+        if (alone) {
+            if (shared_now > 0 || alone_now > 0) timed_with_company = true;
+            ++alone_now;
+        } else {
+            if (alone_now > 0) shared_beside_alone = true;
+            most_shared = std::max(most_shared, ++shared_now);
+        }
+    }
+    void end(bool alone) {
+        std::lock_guard<std::mutex> lock(m);
+        --(alone ? alone_now : shared_now);
+    }
+};
+
+// Grades `subs` fake submissions of `tests` (true: timed) on `lanes` lanes of one GPU, as the
+// grader does: distribute() hands them out, each test takes test_turn(); with one lane the
+// submission holds the GPU alone for all its tests.
+std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& tests, FakeGpu& gpu) {
+    GpuGate gate("fake-gpu", "");
+    std::vector<int> graded(subs, 0);
+    std::mutex m;
+    distribute(subs, lanes, [&](size_t, size_t i) {
+        GpuTurn whole;
+        if (lanes == 1) whole = GpuTurn(gate, true);
+        for (bool timed : tests) {
+            GpuTurn turn = test_turn(gate, timed, &whole);
+            const GpuTurn& mine = turn.held() ? turn : whole;
+            const bool alone = !mine.sharing();
+            CHECK(alone == (timed || lanes == 1));
+            gpu.begin(alone);
+            pause_ms(timed ? 6 : 3);
+            gpu.end(alone);
+        }
+        std::lock_guard<std::mutex> lock(m);
+        ++graded[i];
+    });
+    return graded;
+}
+
+}  // namespace
+
+TEST_CASE("lanes: untimed tests share the GPU up to the lanes, a timed test always has it alone") {
+    FakeGpu gpu;
+    const std::vector<int> graded = fake_class(24, 4, {false, false, true, false}, gpu);
+    CHECK(std::all_of(graded.begin(), graded.end(), [](int n) { return n == 1; }));  // each exactly once
+    CHECK_FALSE(gpu.timed_with_company);
+    CHECK_FALSE(gpu.shared_beside_alone);
+    CHECK(gpu.most_shared > 1);   // they did share
+    CHECK(gpu.most_shared <= 4);  // bounded by the lanes
+}
+
+TEST_CASE("lanes: one lane a GPU grades one submission at a time, every test alone") {
+    FakeGpu gpu;
+    const std::vector<int> graded = fake_class(6, 1, {false, true}, gpu);
+    CHECK(std::count(graded.begin(), graded.end(), 1) == 6);
+    CHECK(gpu.most_shared == 0);
+    CHECK_FALSE(gpu.timed_with_company);
+}
+
+TEST_CASE("lanes: a turn waiting to be alone keeps new shared turns out (a timed test is not starved)") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn first(gate, false);
+    std::atomic<bool> alone_had{false}, later_shared_had{false};
+    std::thread timed([&] {
+        GpuTurn t(gate, true);
+        alone_had = true;
+        CHECK(gate.sharing() == 0);
+        pause_ms(30);
+    });
+    pause_ms(30);  // the timed turn now waits for `first`
+    std::thread later([&] {
+        GpuTurn t(gate, false);
+        later_shared_had = true;
+        CHECK(alone_had.load());  // it came after the timed turn, not before
+    });
+    pause_ms(30);
+    CHECK_FALSE(alone_had.load());
+    CHECK_FALSE(later_shared_had.load());
+    first.release();
+    timed.join();
+    later.join();
+    CHECK(later_shared_had.load());
+}
+
+TEST_CASE("a run that fails while the GPU is shared is settled with the GPU alone; a clean one counts as it is") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    GpuTurn other(gate, false);  // another lane's test under way
+    std::atomic<bool> other_done{false};
+    int once = 0, settled = 0;
+    const std::function<bool(const std::string&)> clean = [](const std::string& r) { return r == "pass"; };
+
+    // A clean run made while shared counts; the run alone is never made.
+    std::string r = shared_or_alone<std::string>(&turn, [&] { ++once; return std::string("pass"); },
+                                                 [&] { ++settled; return std::string("alone"); }, clean);
+    CHECK(r == "pass");
+    CHECK(once == 1);
+    CHECK(settled == 0);
+
+    // A time-out while shared (a busy GPU) is not the student's: the run alone decides.
+    std::thread finish_other([&] {
+        pause_ms(30);
+        other_done = true;
+        other.release();
+    });
+    r = shared_or_alone<std::string>(&turn, [&] { ++once; return std::string("timed out"); },
+                                     [&] {
+                                         ++settled;
+                                         CHECK(other_done.load());  // it waited for the other lane's test
+                                         CHECK(gate.alone());
+                                         CHECK(gate.sharing() == 0);
+                                         return std::string("pass");
+                                     },
+                                     clean);
+    finish_other.join();
+    CHECK(r == "pass");
+    CHECK(once == 2);
+    CHECK(settled == 1);
+    CHECK(turn.sharing());  // shared again afterwards
+    CHECK(gate.sharing() == 1);
+
+    // Without a shared turn (alone, or no turn) the settled path alone runs.
+    GpuTurn none;
+    r = shared_or_alone<std::string>(&none, [&] { ++once; return std::string("pass"); }, [&] { ++settled; return std::string("alone"); }, clean);
+    CHECK(r == "alone");
+    CHECK(once == 2);
+    r = shared_or_alone<std::string>(nullptr, [&] { ++once; return std::string("pass"); }, [&] { ++settled; return std::string("alone"); }, clean);
+    CHECK(r == "alone");
+    CHECK(once == 2);
+}
+
+TEST_CASE("--per-gpu auto: bounded by memory, SMs, CPUs and 8; one where the compute mode is not Default") {
+    CHECK(auto_lanes_per_gpu(79.1, 132, 16, 1, "Default") == 7);   // an H100 with 16 CPUs: memory bounds it
+    CHECK(auto_lanes_per_gpu(139.8, 132, 64, 1, "Default") == 8);  // an H200: at most 8
+    CHECK(auto_lanes_per_gpu(79.1, 132, 16, 2, "Default") == 4);   // 16 CPUs for two GPUs
+    CHECK(auto_lanes_per_gpu(79.1, 132, 2, 1, "Default") == 1);
+    CHECK(auto_lanes_per_gpu(15.6, 40, 32, 1, "Default") == 1);    // a T4: 15 GiB, 40 SMs
+    CHECK(auto_lanes_per_gpu(23.6, 58, 32, 1, "Default") == 2);
+    CHECK(auto_lanes_per_gpu(79.1, 132, 16, 1, "Exclusive_Process") == 1);
+    CHECK(auto_lanes_per_gpu(79.1, 132, 16, 1, "Prohibited") == 1);
+    CHECK(auto_lanes_per_gpu(79.1, 132, 16, 1, "") == 1);  // nvidia-smi could not say
+}
+
+TEST_CASE("the GPU's machine-wide lock: shared holders together, an exclusive one alone") {
+    const std::string folder = "/tmp/cudalabs-throughput-locks-" + std::to_string(getpid());
+    make_dirs(folder);
+    bool waited = false;
+    HeldLock a = lock_gpu("GPU-1", folder, [&] { waited = true; }, true);
+    HeldLock b = lock_gpu("GPU-1", folder, [&] { waited = true; }, true);
+    CHECK_FALSE(waited);  // two shared holders at once
+    std::atomic<bool> exclusive_waited{false}, exclusive_got{false};
+    std::thread exclusive([&] {
+        HeldLock e = lock_gpu("GPU-1", folder, [&] { exclusive_waited = true; });
+        exclusive_got = true;
+    });
+    pause_ms(100);
+    CHECK(exclusive_waited.load());
+    CHECK_FALSE(exclusive_got.load());
+    a.release();
+    pause_ms(50);
+    CHECK_FALSE(exclusive_got.load());  // b still shares it
+    b.release();
+    exclusive.join();
+    CHECK(exclusive_got.load());
+    // Through the gate: a shared turn takes the file shared, so an exclusive holder elsewhere waits.
+    GpuGate gate("GPU-2", folder);
+    GpuTurn t1(gate, false), t2(gate, false);
+    bool other_waited = false;
+    std::thread other([&] { HeldLock e = lock_gpu("GPU-2", folder, [&] { other_waited = true; }); });
+    pause_ms(100);
+    t1.release();
+    t2.release();
+    other.join();
+    CHECK(other_waited);
+    remove_tree(folder);
+}
+
+namespace {
+
+BuildSpec key_spec() {
+    BuildSpec b;
+    b.lab_dir = "labs/01-vector-add";
+    b.topic_file = "vector_add.cu";
+    b.nvcc = "/usr/local/cuda/bin/nvcc";
+    b.cuda_home = "/usr/local/cuda";
+    b.nvcc_flags = {"-O3", "-std=c++17"};
+    b.arch_flags = {"-arch=sm_90"};
+    b.ldlibs = {"-lcuda"};
+    b.trusted_objects = {"build/grading/driver01.o"};
+    b.rules.allowed_imports = {"cuda*"};
+    b.rules.forbid_symbols = {"thrust::*"};
+    b.import_renames = {{"cudaMemcpy", "grading_cudaMemcpy"}};
+    b.output_program = "/work/alice/bin/program";
+    b.stage_dir = "/work/alice/build";
+    return b;
+}
+
+}  // namespace
+
+TEST_CASE("the key of a reused build: the file's content and every build input, not the student's folders") {
+    const BuildSpec base = key_spec();
+    const std::string key = build_cache_key(base, "sha-a", "inputs-1");
+    CHECK(key == build_cache_key(base, "sha-a", "inputs-1"));
+    BuildSpec bob = base;  // another student's folders, the same file: the same build
+    bob.stage_dir = "/work/bob/build";
+    bob.output_program = "/work/bob/bin/program";
+    CHECK(build_cache_key(bob, "sha-a", "inputs-1") == key);
+
+    std::set<std::string> keys = {key};
+    auto differs = [&](const BuildSpec& b, const std::string& sha, const std::string& inputs) {
+        const bool fresh = keys.insert(build_cache_key(b, sha, inputs)).second;
+        CHECK(fresh);
+    };
+    differs(base, "sha-b", "inputs-1");  // another file
+    differs(base, "sha-a", "inputs-2");  // another toolchain or trusted header/object content
+    BuildSpec b = base;
+    b.lab_dir = "labs/02-reduction";
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.nvcc_flags.push_back("-G");
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.arch_flags = {"-arch=sm_80"};
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.nvcc = "/opt/cuda-12/bin/nvcc";
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.rules.forbid_symbols.push_back("cublas*");
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.trusted_objects.push_back("build/grading/shim.o");
+    differs(b, "sha-a", "inputs-1");
+    b = base;
+    b.import_renames.clear();
+    differs(b, "sha-a", "inputs-1");
+}
+
+TEST_CASE("build inputs digest: the toolchain and the contents of the files read") {
+    const std::string dir = "/tmp/cudalabs-throughput-digest-" + std::to_string(getpid());
+    make_dirs(dir);
+    write_file(dir + "/common.h", "int a;");
+    write_file(dir + "/driver.o", "object");
+    const std::vector<std::string> files = {dir + "/common.h", dir + "/driver.o"};
+    const std::string d = build_inputs_digest("nvcc 13.0", files);
+    CHECK(d == build_inputs_digest("nvcc 13.0", files));
+    CHECK(d != build_inputs_digest("nvcc 12.4", files));
+    write_file(dir + "/common.h", "int b;");
+    CHECK(d != build_inputs_digest("nvcc 13.0", files));
+    remove_tree(dir);
+}
+
+TEST_CASE("the build cache: the first caller of a key builds it, the others wait and reuse it; an abandoned key is built again") {
+    const std::string dir = "/tmp/cudalabs-throughput-cache-" + std::to_string(getpid());
+    BuildCache cache(dir);
+    CHECK(cache.take("k1") == nullptr);  // this caller builds k1
+    std::atomic<int> reused{0};
+    std::vector<std::thread> waiting;
+    for (int i = 0; i < 4; ++i)
+        waiting.emplace_back([&] {
+            auto kept = cache.take("k1");
+            if (kept && kept->keep_name == "obj-1") ++reused;
+        });
+    CHECK(cache.take("k2") == nullptr);  // another key is not held up
+    pause_ms(30);
+    CHECK(reused.load() == 0);
+    CachedBuild b;
+    b.keep_name = "obj-1";
+    cache.store("k1", b);
+    for (std::thread& t : waiting) t.join();
+    CHECK(reused.load() == 4);
+
+    cache.abandon("k2");  // k2 did not compile: the next caller builds it
+    CHECK(cache.take("k2") == nullptr);
+    cache.abandon("k2");
+    CHECK(cache.files_folder("k1") != cache.files_folder("k2"));
+    remove_tree(dir);
+}
+
+TEST_CASE("the time breakdown: a submission's line, and the class's table") {
+    SubmissionTiming t;
+    t.student = "alice";
+    t.lane = "GPU 0 lane 1";
+    t.compile_s = 4;
+    t.audit_s = 0.5;
+    t.link_s = 0.25;
+    t.wait_gpu_s = 1;
+    t.add_run(RunKind::Program, 9);  // outside any test: not counted
+    t.tests.resize(2);
+    t.tests[0].id = "correct";
+    t.current = &t.tests[0];
+    t.add_run(RunKind::Program, 2);
+    t.add_run(RunKind::Program, 1);
+    t.add_run(RunKind::Verifier, 0.5);
+    t.tests[0].wall_s = 4;
+    t.tests[1].id = "memcheck";
+    t.current = &t.tests[1];
+    t.add_run(RunKind::Sanitizer, 1.5);
+    t.add_run(RunKind::Reference, 0.5);
+    t.tests[1].wall_s = 2;
+    const nlohmann::json j = nlohmann::json::parse(breakdown_json(t));
+    CHECK(j["student"] == "alice");
+    CHECK(j["compile_s"] == 4);
+    CHECK(j["tests"].size() == 2);
+    CHECK(j["tests"][0]["program_s"] == 3);
+    CHECK(j["tests"][0]["program_runs"] == 2);
+    CHECK(j["tests"][0]["verifier_s"] == 0.5);
+    CHECK(j["tests"][1]["sanitizer_runs"] == 1);
+    CHECK(j["tests"][1]["reference_s"] == 0.5);
+
+    SubmissionTiming reused = t;
+    reused.build_reused = true;
+    reused.compile_s = 0;
+    const std::string table = breakdown_table({t, reused}, 36);
+    CHECK(table.find("2 submissions, 1 builds reused") != std::string::npos);
+    CHECK(table.find("compile                       4.0         2.00") != std::string::npos);
+    CHECK(table.find("program runs                  6.0         3.00") != std::string::npos);
+    CHECK(table.find("tests, other                  1.0         0.50") != std::string::npos);  // 4 - 3.5 in the first test, 0 in the second
+    CHECK(table.find("200 submissions an hour") != std::string::npos);
+    CHECK(table.find("sandbox starts") == std::string::npos);  // not measured: not shown
+    const std::string with_starts = breakdown_table({t, reused}, 36, 0.1);
+    CHECK(with_starts.find("sandbox starts, est.          0.6         0.30   (6 runs x 0.100 s") != std::string::npos);
+}
