@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <climits>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -70,7 +71,7 @@ struct Trip {
     // Runs `roundtrip` from `input` into `result` (poisoned beforehand), checks it, and times the
     // whole trip on the host clock: the copies are part of what is measured.
     void run(RunContext& ctx, Outcome& out, HostSpan input, const float* result, const std::function<void()>& roundtrip) const {
-        ctx.run_host_call(out, {input}, {result, input.bytes}, roundtrip,
+        ctx.run_host_call(out, {input}, input_at(result), roundtrip,
                           [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
     }
     // The same for roundtrip_sync, whose copies are the lesson: when graded, what lands in
@@ -81,8 +82,20 @@ struct Trip {
         ctx.run_round_trip(out, {input}, {result, input.bytes}, roundtrip,
                            [&] { ctx.check(out, result, expected.data(), n, kTolerance); }, hidden());
     }
-    // The input of `bytes` at `p` (memory the variant allocated, or the harness's pinned buffer).
-    HostSpan input_at(const float* p, size_t owned_bytes = 0) const { return {p, n * sizeof(float), owned_bytes}; }
+    // Pinned memory is allocated for whole pages (`padded` floats): where it starts on a page, as
+    // the runtime's allocations do, those pages are the array's own, and can be kept from the CPU
+    // however small the array.
+    size_t padded() const {
+        const size_t page_floats = static_cast<size_t>(sysconf(_SC_PAGESIZE)) / sizeof(float);
+        return (n + page_floats - 1) / page_floats * page_floats;
+    }
+    // The input at `p`: memory the variant allocated (padded() floats, or `owned_bytes` known to
+    // be its own), or the harness's pinned buffer.
+    HostSpan input_at(const float* p, size_t owned_bytes = 0) const {
+        const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+        if (!owned_bytes && reinterpret_cast<uintptr_t>(p) % page == 0) owned_bytes = padded() * sizeof(float);
+        return {p, n * sizeof(float), owned_bytes};
+    }
     std::vector<HostSpan> hidden() const { return {x.span(), expected.span()}; }
 };
 
@@ -100,7 +113,7 @@ Outcome run_pinned(const Length& len, RunContext& ctx) {
     const Trip t(len, ctx);
     Outcome out = t.outcome();
     float *in = nullptr, *res = nullptr;
-    const double ms = wall_ms([&] { in = alloc_pinned(t.n); res = alloc_pinned(t.n); });
+    const double ms = wall_ms([&] { in = alloc_pinned(t.padded()); res = alloc_pinned(t.padded()); });
     if (!in || !res || !is_page_locked(in) || !is_page_locked(res)) {
         out.failure = "alloc_pinned did not return page-locked (cudaMallocHost) memory";
         if (in) free_pinned(in);
@@ -150,8 +163,8 @@ Outcome run_mapped(const Length& len, RunContext& ctx) {
     const Trip t(len, ctx);
     Outcome out = t.outcome();
     float *in_alias = nullptr, *out_alias = nullptr;
-    float* in = alloc_mapped(t.n, &in_alias);
-    float* res = alloc_mapped(t.n, &out_alias);
+    float* in = alloc_mapped(t.padded(), &in_alias);
+    float* res = alloc_mapped(t.padded(), &out_alias);
     if (!in || !res || !in_alias || !out_alias) {
         out.failure = "alloc_mapped did not return mapped memory and its device alias";
         if (in) free_pinned(in);
@@ -182,7 +195,7 @@ using StreamedTrip = void (*)(const float* h_in, float* h_out, float* d_buf, siz
 // the driver; the trip ends when both streams are done.
 Outcome run_on_streams(const Length& len, RunContext& ctx, StreamedTrip trip, const char* note) {
     const Trip t(len, ctx);
-    PinnedBuffer<float> in(t.n), res(t.n);
+    PinnedBuffer<float> in(t.padded()), res(t.padded());
     std::memcpy(in.data(), t.x.data(), t.n * sizeof(float));
     poison_fill(res.data(), t.n);
     const Stream first, second;
