@@ -56,6 +56,19 @@ lacks_tools() {
     else skip "$name" "missing tools:$missing (sudo $install)"; fi
 }
 
+# grading_class_ready NAME TOOL...: true where a class of lab 01 can be made and graded: the
+# grader and lab 01's reference solution (not in the student edition: NAME is skipped) and the
+# TOOLs, GNU patch among them (a missing one fails NAME, naming it).
+grading_class_ready() {
+    local name=$1 tool missing=""; shift
+    if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
+        skip "$name" "needs the grader and lab 01's reference solution (not in the student edition)"
+        return 1
+    fi
+    for tool in "$@"; do command -v "$tool" > /dev/null || missing="$missing $tool"; done
+    [ -z "$missing" ] || { fail "$name" "the class is made and checked with tools this machine lacks:$missing (Debian packages of those names)"; return 1; }
+}
+
 # gradebook_cells CSV COLUMN...: per student (the first column), the named columns of a gradebook
 # (RFC 4180: quoted cells may hold commas, quotes and line breaks), one line each, cells joined by |
 # (a line break in a cell as \n, an absent column empty).
