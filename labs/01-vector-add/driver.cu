@@ -69,7 +69,6 @@ std::function<Outcome(const Length&, RunContext&)> add_by(Launcher launch) {
 
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
-        "01-vector-add",
         "vector add: c = a + b, one thread per element, then a fast grid-stride version",
         "N = number of float elements (1 to 2147483647)",
         // checked by default: 1, a prime, non-multiples of 256 and of 4, and a large size.

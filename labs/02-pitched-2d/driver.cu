@@ -138,7 +138,6 @@ Outcome run_packed(const Matrix& m, RunContext& ctx) {
 
 int main(int argc, char** argv) {
     LabOf<Matrix> lab = declare_lab<Matrix>(
-        "02-pitched-2d",
         "2D arrays with a pitch: c = 1.5 a + b on cudaMallocPitch matrices, 2D blocks and grids",
         "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)",
         // checked by default: 1x1, one row, one column, primes, widths that are not multiples of 32 (the block)

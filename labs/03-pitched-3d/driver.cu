@@ -118,7 +118,6 @@ Outcome run_stencil(const Volume& v, RunContext& ctx) {
 
 int main(int argc, char** argv) {
     LabOf<Volume> lab = declare_lab<Volume>(
-        "03-pitched-3d",
         "3D arrays with a pitch: cudaMalloc3D volumes, a 3D grid, scale and a 7-point stencil",
         "DEPTHxHEIGHTxWIDTH of a float volume (each extent 1 to 2147483647)",
         // checked by default: one element, depth 1, one column, odd widths (not multiples of 32 or of the pitch

@@ -73,7 +73,6 @@ void print_budget(RunContext& ctx, std::ostream& out) {
 
 int main(int argc, char** argv) {
     LabOf<Polynomials> lab = declare_lab<Polynomials>(
-        "04-constant-memory",
         "constant memory: polynomial coefficients from global memory, from __constant__ (uniform), and from "
         "__constant__ with a different address in every lane",
         "N or NxT: N points (1 to 2147483647), T coefficients per polynomial (default 16, 1 to 512: 32 sets "

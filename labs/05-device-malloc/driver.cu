@@ -103,7 +103,6 @@ Outcome run_host(const Blocks& b, RunContext& ctx) {
 
 int main(int argc, char** argv) {
     LabOf<Blocks> lab = declare_lab<Blocks>(
-        "05-device-malloc",
         "malloc and free in kernels: every thread allocates, fills, reads back and frees its own block, "
         "against one host-side cudaMalloc split among the threads",
         "NTHREADSxBYTES: threads (1 to 2147483647) and the block each allocates (1 to 16777216 bytes); or "

@@ -233,7 +233,6 @@ void bar_chart(const Report& report, std::ostream& out) {
 
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
-        "06-transfers",
         "host<->device transfers: pageable, pinned, registered, mapped memory, async and overlapped copies "
         "(ratio: to the pinned round trip; device copy speed says nothing about the bus)",
         "N = number of floats that travel each way (1 to 2147483647, and the host must have RAM for five "

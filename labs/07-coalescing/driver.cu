@@ -175,7 +175,6 @@ void explain_layouts(const Report& report, std::ostream& out) {
 
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
-        "07-coalescing",
         "coalescing: one computation on an array of 12-byte and of 16-byte structures and on a structure of "
         "arrays; strided and misaligned reads",
         "N = number of points (1 to 268435455)",

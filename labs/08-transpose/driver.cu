@@ -37,7 +37,6 @@ std::function<Outcome(const Matrix&, RunContext&)> transpose_by(Launcher launch)
 
 int main(int argc, char** argv) {
     LabOf<Matrix> lab = declare_lab<Matrix>(
-        "08-transpose",
         "matrix transpose: naive, shared-memory tile, padded tile, fast",
         "N (N x N) or RxC (R rows, C columns) of floats; R*C <= 2147483647, R <= 524280",
         // checked by default: 1 x 1, a single row and column, primes, non-multiples of 32, 64 and 4,

@@ -73,7 +73,7 @@ Outcome run_struct(const GemmDims& g, RunContext& ctx) {
 
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_float_and_double_product_lab(
-        "09-matmul-global", "matrix product from global memory: flat and struct styles, float and double, coalescing",
+        "matrix product from global memory: flat and struct styles, float and double, coalescing",
         {
             {"flat", "one thread per element of C, index arithmetic, float", product_kernel<float>(matmul_flat)},
             {"flat_double", "the same kernel template in double (ratio to cublasDgemm)",

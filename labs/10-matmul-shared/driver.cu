@@ -8,7 +8,6 @@ using namespace cudalabs;
 
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_float_and_double_product_lab(
-        "10-matmul-shared",
         "tiled matrix product in shared memory: tile sizes, bank conflicts and padding, float and double, "
         "dynamic shared memory",
         {

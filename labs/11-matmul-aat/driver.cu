@@ -24,7 +24,6 @@ std::function<Outcome(const GemmDims&, RunContext&)> aat_kernel(AatLauncher laun
 
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
-        "11-matmul-aat",
         "C = A * A^T: the transposed tile read by column (bank conflicts) and the padded fix",
         "N (A is N x N) or NxK (A is N x K, C is N x N); N <= 1048560",
         // checked by default

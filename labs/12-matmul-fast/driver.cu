@@ -8,7 +8,6 @@ using namespace cudalabs;
 
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
-        "12-matmul-fast",
         "the optimisation ladder of SGEMM: register tiles, vectorized loads, warp tiles, double buffering",
         kProductSizeHelp,
         // checked by default: 1, primes, non-multiples of every tile (and of 4: no float4), non-square,

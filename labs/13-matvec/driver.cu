@@ -115,7 +115,6 @@ const char* const kUncoalesced = "a warp reads 32 rows at once (uncoalesced)";
 
 int main(int argc, char** argv) {
     LabOf<Matrix> lab = declare_lab<Matrix>(
-        "13-matvec",
         "matrix-vector products y = A x and y^T = x^T A: shared memory, coalescing, cuBLAS",
         "MxN = a matrix of M rows and N columns (N alone: N x N); each at most 1073741824",
         // checked by default: 1 x 1, a row, a column, primes, non-multiples of 4, 32 and 256 both ways, a

@@ -381,10 +381,10 @@ inline VariantOf<GemmDims> dgemm_yardstick() {
 // A product lab of float and double rows (09, 10): cublasSgemm and cublasDgemm first as the
 // yardsticks of its `kernels`, the sizes both check (1, primes, non-multiples of 16, non-square;
 // the last two are checked against cuBLAS), and room for A, B and C in both precisions.
-inline LabOf<GemmDims> declare_float_and_double_product_lab(const std::string& name, const std::string& title,
+inline LabOf<GemmDims> declare_float_and_double_product_lab(const std::string& title,
                                                            const std::vector<VariantOf<GemmDims>>& kernels) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
-        name, title, kProductSizeHelp,
+        title, kProductSizeHelp,
         {{{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500}, {1025, 1000, 777}, {2048}},
          {{1024}, {2048}},
          {{1}, {33, 17, 65}, {70, 40, 50}}});

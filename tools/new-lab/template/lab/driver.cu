@@ -40,7 +40,6 @@ Outcome run_scale(const Length& len, RunContext& ctx) {
 
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
-        "@NN@-@NAME@",
         "@NAME@ (template: a vector scale, y = a x)",
         "N = number of float elements (1 to 2147483647)",
         // checked by default: 1, a prime, a non-multiple of 256, and a large size.
