@@ -26,10 +26,10 @@ struct LabSizes {
 inline std::string lab_number(const std::string& name) { return name.substr(0, name.find('-')); }
 
 // This lab, of shape S: its name and number from its folder, the one-line title for --help and
-// the report, what its sizes mean (N, NxM, NxMxK) and its sizes. The driver adds its variants
-// and whatever else it declares (lab.h), then returns run_lab(lab, argc, argv).
+// the report, its sizes and what they mean (N, NxM, NxMxK). The driver adds its variants and
+// whatever else it declares (lab.h), then returns run_lab(lab, argc, argv).
 template <class S>
-LabOf<S> declare_lab(const std::string& title, const std::string& size_help, const LabSizes& sizes) {
+LabOf<S> declare_lab(const std::string& title, const LabSizes& sizes, const std::string& size_help) {
     LabOf<S> lab;
     lab.name = CUDALABS_LAB_NAME;
     lab.number = lab_number(lab.name);

@@ -70,13 +70,13 @@ std::function<Outcome(const Length&, RunContext&)> add_by(Launcher launch) {
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
         "vector add: c = a + b, one thread per element, then a fast grid-stride version",
-        "N = number of float elements (1 to 2147483647)",
         // checked by default: 1, a prime, non-multiples of 256 and of 4, and a large size.
         {{{1}, {7}, {997}, {1000}, {65537}, {1000003}, {16777219}},
          // --bench
          {{1 << 20}, {1 << 26}},
          // --quick
-         {{1}, {997}, {4099}}});
+         {{1}, {997}, {4099}}},
+        "N = number of float elements (1 to 2147483647)");
     lab.variants = {
         {"host", "vector_add_host: allocate, copy in, launch, copy out, free", run_host},
         {"simple", "vector_add_simple: one element per thread, 256-thread blocks", add_by(vector_add_simple)},

@@ -139,14 +139,14 @@ Outcome run_packed(const Matrix& m, RunContext& ctx) {
 int main(int argc, char** argv) {
     LabOf<Matrix> lab = declare_lab<Matrix>(
         "2D arrays with a pitch: c = 1.5 a + b on cudaMallocPitch matrices, 2D blocks and grids",
-        "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)",
         // checked by default: 1x1, one row, one column, primes, widths that are not multiples of 32 (the block)
         // or of the pitch alignment, non-square, and one large matrix.
         {{{1, 1}, {1, 7}, {7, 1}, {13, 17}, {33, 129}, {257, 1000}, {1000, 1023}, {2049, 3001}},
          // --bench
          {{1000, 1001}, {4099, 4097}, {8192, 8192}},
          // --quick
-         {{1, 1}, {7, 1}, {13, 17}, {33, 129}}});
+         {{1, 1}, {7, 1}, {13, 17}, {33, 129}}},
+        "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)");
     lab.variants = {
         {"host", "add_scaled_host: cudaMallocPitch, cudaMemcpy2D in, kernel, cudaMemcpy2D out, free", run_host},
         {"pitched", "add_scaled_pitched: 32x8 blocks, rows found through the pitch", run_pitched},

@@ -75,14 +75,14 @@ int main(int argc, char** argv) {
     LabOf<Polynomials> lab = declare_lab<Polynomials>(
         "constant memory: polynomial coefficients from global memory, from __constant__ (uniform), and from "
         "__constant__ with a different address in every lane",
-        "N or NxT: N points (1 to 2147483647), T coefficients per polynomial (default 16, 1 to 512: 32 sets "
-        "of T floats must fit the 64 KB of constant memory)",
         // checked by default: one point, one coefficient, primes, non-multiples of 256, the largest table.
         {{{1}, {7, 1}, {997}, {1000, 3}, {65537, 33}, {1000003, 16}, {4099, 512}},
          // --bench: large enough that no L2 flush runs between repetitions (the working set exceeds 3x L2).
          {{33554432, 8}, {33554432, 64}, {4194304, 512}},
          // --quick
-         {{1}, {7, 1}, {997, 33}, {300, 512}}});
+         {{1}, {7, 1}, {997, 33}, {300, 512}}},
+        "N or NxT: N points (1 to 2147483647), T coefficients per polynomial (default 16, 1 to 512: 32 sets "
+        "of T floats must fit the 64 KB of constant memory)");
     lab.variants = {
         {"global", "poly_global: coefficients read from global memory, uniform addresses", run_global},
         {"constant", "poly_constant: coefficients read from __constant__, uniform addresses", run_constant},

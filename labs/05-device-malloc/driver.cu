@@ -105,8 +105,6 @@ int main(int argc, char** argv) {
     LabOf<Blocks> lab = declare_lab<Blocks>(
         "malloc and free in kernels: every thread allocates, fills, reads back and frees its own block, "
         "against one host-side cudaMalloc split among the threads",
-        "NTHREADSxBYTES: threads (1 to 2147483647) and the block each allocates (1 to 16777216 bytes); or "
-        "give them as <nthreads> <size>",
         // checked by default: one thread of one byte, the book's 8 x 24, primes and odd sizes, several blocks
         // of threads, and 16 MiB of blocks, twice what the default 8 MB heap holds. (100000x1000, 95 MiB, makes
         // the same point but takes 2 s a repetition on an H100: run it with `./lab05 100000 1000`.)
@@ -114,7 +112,9 @@ int main(int argc, char** argv) {
          // --bench
          {{262144, 64}, {16384, 4096}},
          // --quick
-         {{1, 1}, {8, 24}, {97, 13}, {300, 100}}});
+         {{1, 1}, {8, 24}, {97, 13}, {300, 100}}},
+        "NTHREADSxBYTES: threads (1 to 2147483647) and the block each allocates (1 to 16777216 bytes); or "
+        "give them as <nthreads> <size>");
     lab.positional_help = "[<nthreads> <size> [<heap MiB>]]";
     // Blocks of bytes, summed into unsigned checksums: no floating point anywhere.
     lab.variants = {

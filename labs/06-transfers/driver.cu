@@ -235,14 +235,14 @@ int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
         "host<->device transfers: pageable, pinned, registered, mapped memory, async and overlapped copies "
         "(ratio: to the pinned round trip; device copy speed says nothing about the bus)",
-        "N = number of floats that travel each way (1 to 2147483647, and the host must have RAM for five "
-        "arrays of N floats)",
         // checked by default
         {{{1}, {7}, {1000}, {65537}, {1 << 20}, {(1 << 22) + 3}},
          // --bench: a sweep from 4 KiB to 256 MiB each way.
          {{1024}, {16384}, {262144}, {4194304}, {67108864}},
          // --quick
-         {{1}, {7}, {1000}, {300007}}});
+         {{1}, {7}, {1000}, {300007}}},
+        "N = number of floats that travel each way (1 to 2147483647, and the host must have RAM for five "
+        "arrays of N floats)");
     lab.variants = {
         {"pinned", "roundtrip_sync on cudaMallocHost memory", run_pinned, true},
         {"pageable", "roundtrip_sync on malloc'd memory: cudaMemcpy, kernel, cudaMemcpy", run_pageable},

@@ -177,13 +177,13 @@ int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
         "coalescing: one computation on an array of 12-byte and of 16-byte structures and on a structure of "
         "arrays; strided and misaligned reads",
-        "N = number of points (1 to 268435455)",
         // checked by default
         {{{1}, {7}, {997}, {1000}, {65537}, {1000003}},
          // --bench
          {{1 << 20}, {1 << 24}},
          // --quick
-         {{1}, {7}, {997}, {4099}}});
+         {{1}, {7}, {997}, {4099}}},
+        "N = number of points (1 to 268435455)");
     lab.variants = {
         {"aos", "transform_aos: array of 12-byte vec3",
          aos_by<vec3>(transform_aos, "12-byte points: 3 loads of 12 sectors each per warp")},

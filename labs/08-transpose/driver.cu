@@ -38,7 +38,6 @@ std::function<Outcome(const Matrix&, RunContext&)> transpose_by(Launcher launch)
 int main(int argc, char** argv) {
     LabOf<Matrix> lab = declare_lab<Matrix>(
         "matrix transpose: naive, shared-memory tile, padded tile, fast",
-        "N (N x N) or RxC (R rows, C columns) of floats; R*C <= 2147483647, R <= 524280",
         // checked by default: 1 x 1, a single row and column, primes, non-multiples of 32, 64 and 4,
         // non-square.
         {{{1}, {1, 1000}, {1000, 1}, {31, 33}, {97, 211}, {1000, 700}, {700, 1000}, {1023, 1025}, {4097, 260},
@@ -46,7 +45,8 @@ int main(int argc, char** argv) {
          // --bench
          {{2048}, {4096}, {8192}, {4096, 16384}},
          // --quick
-         {{1}, {31, 33}, {100, 68}, {130, 67}}});
+         {{1}, {31, 33}, {100, 68}, {130, 67}}},
+        "N (N x N) or RxC (R rows, C columns) of floats; R*C <= 2147483647, R <= 524280");
     lab.variants = {
         {"naive", "one thread per element: coalesced reads, strided writes", transpose_by(transpose_naive)},
         {"tiled", "32 x 32 shared tile: coalesced both ways, 32-way bank conflicts", transpose_by(transpose_tiled)},

@@ -25,13 +25,13 @@ std::function<Outcome(const GemmDims&, RunContext&)> aat_kernel(AatLauncher laun
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
         "C = A * A^T: the transposed tile read by column (bank conflicts) and the padded fix",
-        "N (A is N x N) or NxK (A is N x K, C is N x N); N <= 1048560",
         // checked by default
         {{{1}, {7, 3}, {33, 65}, {100, 17}, {257, 300}, {1000, 777}, {2048}},
          // --bench
          {{1024}, {2048}, {4096}},
          // --quick
-         {{1}, {33, 65}, {50, 70}}});
+         {{1}, {33, 65}, {50, 70}}},
+        "N (A is N x N) or NxK (A is N x K, C is N x N); N <= 1048560");
     lab.ratio_to = "cublasSgemm (FP32, default math mode) computing A * A^T at the same size";
     lab.variants = {
         {"cublas", "cublasSgemm(A, A^T), FP32 without TF32", cublas_product<float>(kAat, "cublasSgemm with B = A transposed"),

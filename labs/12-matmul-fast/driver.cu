@@ -9,7 +9,6 @@ using namespace cudalabs;
 int main(int argc, char** argv) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
         "the optimisation ladder of SGEMM: register tiles, vectorized loads, warp tiles, double buffering",
-        kProductSizeHelp,
         // checked by default: 1, primes, non-multiples of every tile (and of 4: no float4), non-square,
         // multiples.
         {{{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500}, {256, 384, 128}, {384, 256, 48},
@@ -17,7 +16,8 @@ int main(int argc, char** argv) {
          // --bench
          {{1024}, {2048}, {4096}},
          // --quick: the last one splits k on every GPU: the sanitizers see the zeroing and the atomic adds.
-         {{1}, {33, 17, 65}, {130, 132, 36}, {128, 128, 16}, {256, 128, 32}, {256, 256, 512}}});
+         {{1}, {33, 17, 65}, {130, 132, 36}, {128, 128, 16}, {256, 128, 32}, {256, 256, 512}}},
+        kProductSizeHelp);
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size";
     lab.variants = {
         sgemm_yardstick(),

@@ -384,10 +384,11 @@ inline VariantOf<GemmDims> dgemm_yardstick() {
 inline LabOf<GemmDims> declare_float_and_double_product_lab(const std::string& title,
                                                            const std::vector<VariantOf<GemmDims>>& kernels) {
     LabOf<GemmDims> lab = declare_lab<GemmDims>(
-        title, kProductSizeHelp,
+        title,
         {{{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500}, {1025, 1000, 777}, {2048}},
          {{1024}, {2048}},
-         {{1}, {33, 17, 65}, {70, 40, 50}}});
+         {{1}, {33, 17, 65}, {70, 40, 50}}},
+        kProductSizeHelp);
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
     lab.variants = {sgemm_yardstick(), dgemm_yardstick()};
     lab.variants.insert(lab.variants.end(), kernels.begin(), kernels.end());

@@ -41,13 +41,13 @@ Outcome run_scale(const Length& len, RunContext& ctx) {
 int main(int argc, char** argv) {
     LabOf<Length> lab = declare_lab<Length>(
         "@NAME@ (template: a vector scale, y = a x)",
-        "N = number of float elements (1 to 2147483647)",
         // checked by default: 1, a prime, a non-multiple of 256, and a large size.
         {{{1}, {7}, {1000}, {1000003}},
          // --bench
          {{1 << 24}},
          // --quick
-         {{1}, {1000}}});
+         {{1}, {1000}}},
+        "N = number of float elements (1 to 2147483647)");
     lab.variants = {
         {"scale", "@TOPIC@_scale: one element per thread, 256-thread blocks", run_scale},
     };
