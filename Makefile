@@ -103,7 +103,7 @@ lab_student = $(filter-out $(1)/driver.cu,$(wildcard $(1)/*.cu))
 define LAB_RULES
 $(BUILD)/$(1)/driver.o: $(2)/driver.cu $(FLAGS_STAMP)
 	@mkdir -p $$(@D)
-	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
+	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -DCUDALABS_LAB_NAME='"$(notdir $(2))"' -MMD -MP -c $$< -o $$@
 
 $(BUILD)/$(1)/%.o: $(2)/%.cpp $(FLAGS_STAMP)
 	@mkdir -p $$(@D)

@@ -4,6 +4,7 @@
 #include "args.h"
 #include "buffers.h"
 #include "check.h"
+#include "declare_lab.h"
 #include "exit_codes.h"
 #include "gpu.h"
 #include "lab.h"

@@ -27,6 +27,11 @@
 #   ncu_hints NN OUT PROGRAM [REFERENCE]
 #                             the hints of tools/profile_hints.py from the counters in
 #                             OUT/PROGRAM/ (beside OUT/REFERENCE/'s)
+#   table_recipe NN SIZE [PROGRAM [REFERENCE]]
+#                             what the table recipes of labs 12 and 13 start with: finds ncu, sets
+#                             prog (PROGRAM, default ./solNN; exits 2 where it is not built), ref
+#                             (ncu_reference), size ($SIZE, default SIZE), variants ($VARIANTS,
+#                             default profiled_variants), out ($PROFILE_DIR/labNN) and device
 #   profile_lab NN PROGRAM [REFERENCE]
 #                             the whole recipe of a lab whose hints are in tools/profile_hints.py:
 #                             runs ncu on each variant (CSV saved in $PROFILE_DIR, default
@@ -129,6 +134,19 @@ ncu_hints() {
     case $(basename "$prog") in sol*) [ -z "$ref" ] && who="the reference's";; esac
     python3 "$NCU_HINTS_TOOL" --lab "$nn" --student "$out/$(basename "$prog")" \
         ${ref:+--reference "$out/$(basename "$ref")"} --who "$who"
+}
+
+table_recipe() {
+    local nn=$1
+    prog=${3:-./sol$nn}
+    size=${SIZE:-$2}
+    find_ncu "profile$nn"
+    [ -x "$prog" ] || { echo "profile$nn: $prog not found (make ${prog#./} builds it)" >&2; exit 2; }
+    ref=$(ncu_reference "$prog" "${4:-}")
+    # Every rung of the lab (./solNN --describe, yardsticks left out), or VARIANTS.
+    variants=${VARIANTS:-$(profiled_variants "$nn" "$prog")}
+    out=${PROFILE_DIR:-build/profile}/lab$nn
+    device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2> /dev/null | head -n1)
 }
 
 profile_lab() {

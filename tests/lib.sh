@@ -1,7 +1,7 @@
 # What every test script shares (sourced by tests/run_tests.sh and tests/standalone.sh): the
-# result lines and their count, timed runs of a command, and where a lab's files are. The caller
-# sets LOG (every line and each command's output also go there) and may set RUN_TIMEOUT (the
-# seconds a command may run, 600 by default).
+# result lines and their count, timed runs of a command, where a lab's files are, and the cells
+# of a grader's gradebook. The caller sets LOG (every line and each command's output also go
+# there) and may set RUN_TIMEOUT (the seconds a command may run, 600 by default).
 
 passed=${passed:-0} failed=${failed:-0} skipped=${skipped:-0}
 say() { echo "$1"; echo "$1" >> "$LOG"; }
@@ -43,4 +43,63 @@ student_file() {
     local dir
     dir=$(lab_dir "$1")
     [ -n "$dir" ] && ls "$dir"/*.cu 2>/dev/null | grep -v '/driver\.cu$' | head -n1
+}
+
+# lacks_tools NAME DEPS MISSING: true when MISSING (the tools a suite lacks, " a b") is not empty,
+# after failing NAME in CI (where tools/install-deps.sh has installed every list) or skipping it
+# elsewhere, with what is missing and the command that installs it (DEPS: the list of
+# tools/deps/ that holds them; empty: every list).
+lacks_tools() {
+    local name=$1 install="bash tools/install-deps.sh${2:+ $2}" missing=$3
+    [ -n "$missing" ] || return 1
+    if [ -n "${CI:-}" ]; then fail "$name" "missing tools:$missing ($install)"
+    else skip "$name" "missing tools:$missing (sudo $install)"; fi
+}
+
+# grading_class_ready NAME TOOL...: true where a class of lab 01 can be made and graded: the
+# grader and lab 01's reference solution (not in the student edition: NAME is skipped) and the
+# TOOLs, GNU patch among them (a missing one fails NAME, naming it).
+grading_class_ready() {
+    local name=$1 tool missing=""; shift
+    if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
+        skip "$name" "needs the grader and lab 01's reference solution (not in the student edition)"
+        return 1
+    fi
+    for tool in "$@"; do command -v "$tool" > /dev/null || missing="$missing $tool"; done
+    [ -z "$missing" ] || { fail "$name" "the class is made and checked with tools this machine lacks:$missing (Debian packages of those names)"; return 1; }
+}
+
+# gradebook_cells CSV COLUMN...: per student (the first column), the named columns of a gradebook
+# (RFC 4180: quoted cells may hold commas, quotes and line breaks), one line each, cells joined by |
+# (a line break in a cell as \n, an absent column empty).
+gradebook_cells() {
+    local csv=$1; shift
+    awk -v want="$*" '
+        function parse(rec,   i, ch, cell, quoted, n) {
+            split("", f); n = 0; cell = ""; quoted = 0
+            for (i = 1; i <= length(rec); i++) {
+                ch = substr(rec, i, 1)
+                if (quoted) {
+                    if (ch != "\"") cell = cell ch
+                    else if (substr(rec, i + 1, 1) == "\"") { cell = cell "\""; i++ }
+                    else quoted = 0
+                } else if (ch == "\"") quoted = 1
+                else if (ch == ",") { f[++n] = cell; cell = "" }
+                else cell = cell ch
+            }
+            f[++n] = cell
+            return n
+        }
+        BEGIN { nw = split(want, w, " ") }
+        {
+            rec = pending == "" ? $0 : pending "\n" $0
+            tmp = rec
+            if (gsub(/"/, "", tmp) % 2) { pending = rec; next }  # a quoted line break: read on
+            pending = ""
+            n = parse(rec)
+            if (!head) { for (i = 1; i <= n; i++) col[f[i]] = i; head = 1; next }
+            out = f[1]
+            for (i = 1; i <= nw; i++) { cell = (w[i] in col) ? f[col[w[i]]] : ""; gsub(/\n/, "\\n", cell); out = out "|" cell }
+            print out
+        }' "$csv"
 }

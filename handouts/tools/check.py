@@ -144,10 +144,15 @@ def check_notebook(path, starter_path, nn):
     ids = [c.get("id") for c in cells]
     if len(set(ids)) != len(ids):
         problems.append("cell ids are not unique")
+    return reported(path, problems, f"valid nbformat {nb.nbformat}.{nb.nbformat_minor}, {len(cells)} cells in order")
+
+
+def reported(path, problems, summary):
+    """Prints each problem of the file at `path`, or `summary` when it has none; True when none."""
     for p in problems:
         print(f"{path}: {p}")
     if not problems:
-        print(f"{path}: valid nbformat {nb.nbformat}.{nb.nbformat_minor}, {len(cells)} cells in order")
+        print(f"{path}: {summary}")
     return not problems
 
 
@@ -222,11 +227,7 @@ def check_pages(pdf_path, tex_path):
             problems.append(f"page {number} ends with a table's caption: {last[:60]}")
         if re.match(r"Figure \d+:", first):
             problems.append(f"page {number} starts with a figure's caption, away from its figure: {first[:60]}")
-    for p in problems:
-        print(f"{pdf_path}: {p}")
-    if not problems:
-        print(f"{pdf_path}: {len(pages)} pages, no heading or caption alone at a page's end")
-    return not problems
+    return reported(pdf_path, problems, f"{len(pages)} pages, no heading or caption alone at a page's end")
 
 
 def svg_problem(path):

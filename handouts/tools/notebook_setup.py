@@ -23,7 +23,6 @@ import glob
 import gzip
 import io
 import os
-import re
 import sys
 import tarfile
 import tempfile
@@ -43,6 +42,13 @@ def lab_folder(nn):
 LOOP_TOOLS = ["tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
 
 
+def release_tool():
+    """tools/release/release.py, whose rules the notebook follows for what a lab carries."""
+    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "release"))
+    import release
+    return release
+
+
 def course_files(nn):
     """The files on disk that a notebook carries for lab NN, the student's file excepted."""
     folder = lab_folder(nn)
@@ -51,7 +57,7 @@ def course_files(nn):
     if len(students) != 1:
         sys.exit(f"notebook_setup.py: {folder} must hold exactly one .cu besides driver.cu")
     files = ["Makefile"] + sorted(glob.glob("common/*")) + [f for f in lab_files if f != students[0]]
-    files += shared_lab_files(lab_files)
+    files += release_tool().included_lab_files(lab_files)  # labs/products/ of the product labs
     # The reference solution's runs of this lab, which the scorecard (the notebook's last cell)
     # draws beside the student's: reference/<device>.d/NN.json in the notebook.
     files += LOOP_TOOLS + sorted(glob.glob(f"bench/results/*.d/{nn}.json"))
@@ -64,10 +70,8 @@ def preview_tests(nn):
     itself); None where lab NN has no rubric."""
     if not os.path.isfile(f"grading/rubrics/{nn}.rubric"):
         return None
-    sys.path.insert(0, os.path.join(HERE, "..", "..", "tools", "release"))
-    import release
     with tempfile.TemporaryDirectory() as tmp:
-        release.write_preview_tests(tmp)
+        release_tool().write_preview_tests(tmp)
         with open(os.path.join(tmp, "tools", "preview", f"{nn}.tests"), "rb") as f:
             return f.read()
 
@@ -85,24 +89,6 @@ def notebook_files(nn):
 def arcname(path):
     """Where a carried file goes: the reference runs as in the student edition (reference/)."""
     return "reference/" + path[len("bench/results/"):] if path.startswith("bench/results/") else path
-
-
-def shared_lab_files(lab_files):
-    """The files outside the lab's folder that its files include ("../products/matrix_product.h"
-    of the product labs), and those that they include in turn."""
-    seen, todo, shared = set(lab_files), list(lab_files), []
-    while todo:
-        path = todo.pop()
-        with open(path, encoding="utf-8", errors="replace") as f:
-            includes = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.MULTILINE)
-        for name in includes:
-            target = os.path.normpath(os.path.join(os.path.dirname(path), name))
-            if target in seen or not target.startswith("labs" + os.sep) or not os.path.isfile(target):
-                continue
-            seen.add(target)
-            todo.append(target)
-            shared.append(target)
-    return sorted(shared)
 
 
 def payload(entries):

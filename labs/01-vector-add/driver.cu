@@ -68,20 +68,20 @@ std::function<Outcome(const Length&, RunContext&)> add_by(Launcher launch) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Length> lab;
-    lab.number = "01";
-    lab.name = "01-vector-add";
-    lab.title = "vector add: c = a + b, one thread per element, then a fast grid-stride version";
-    lab.size_help = "N = number of float elements (1 to 2147483647)";
+    LabOf<Length> lab = declare_lab<Length>(
+        "vector add: c = a + b, one thread per element, then a fast grid-stride version",
+        // checked by default: 1, a prime, non-multiples of 256 and of 4, and a large size.
+        {{{1}, {7}, {997}, {1000}, {65537}, {1000003}, {16777219}},
+         // --bench
+         {{1 << 20}, {1 << 26}},
+         // --quick
+         {{1}, {997}, {4099}}},
+        "N = number of float elements (1 to 2147483647)");
     lab.variants = {
         {"host", "vector_add_host: allocate, copy in, launch, copy out, free", run_host},
         {"simple", "vector_add_simple: one element per thread, 256-thread blocks", add_by(vector_add_simple)},
         {"fast", "vector_add_fast: grid-stride loop with float4 loads and stores", add_by(vector_add_fast)},
     };
-    // 1, a prime, non-multiples of 256 and of 4, and a large size.
-    lab.check_sizes = {{1}, {7}, {997}, {1000}, {65537}, {1000003}, {16777219}};
-    lab.bench_sizes = {{1 << 20}, {1 << 26}};
-    lab.quick_sizes = {{1}, {997}, {4099}};
     lab.bench_targets = {{"fast", "67108864", 0.90, kCopyYardstick}};
     lab.check = [](const Length& len) {
         require_at_most({len.n}, INT_MAX, "N must be at most 2147483647 (the kernels index with int)");

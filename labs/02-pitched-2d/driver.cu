@@ -137,22 +137,21 @@ Outcome run_packed(const Matrix& m, RunContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Matrix> lab;
-    lab.number = "02";
-    lab.name = "02-pitched-2d";
-    lab.title = "2D arrays with a pitch: c = 1.5 a + b on cudaMallocPitch matrices, 2D blocks and grids";
-    lab.size_help = "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)";
+    LabOf<Matrix> lab = declare_lab<Matrix>(
+        "2D arrays with a pitch: c = 1.5 a + b on cudaMallocPitch matrices, 2D blocks and grids",
+        // checked by default: 1x1, one row, one column, primes, widths that are not multiples of 32 (the block)
+        // or of the pitch alignment, non-square, and one large matrix.
+        {{{1, 1}, {1, 7}, {7, 1}, {13, 17}, {33, 129}, {257, 1000}, {1000, 1023}, {2049, 3001}},
+         // --bench
+         {{1000, 1001}, {4099, 4097}, {8192, 8192}},
+         // --quick
+         {{1, 1}, {7, 1}, {13, 17}, {33, 129}}},
+        "ROWSxCOLS = height x width of float matrices (each 1 to 2147483647)");
     lab.variants = {
         {"host", "add_scaled_host: cudaMallocPitch, cudaMemcpy2D in, kernel, cudaMemcpy2D out, free", run_host},
         {"pitched", "add_scaled_pitched: 32x8 blocks, rows found through the pitch", run_pitched},
         {"packed", "add_scaled_packed: the same kernel on unpadded (cudaMalloc) matrices", run_packed},
     };
-    // 1x1, one row, one column, primes, widths that are not multiples of 32 (the block) or of
-    // the pitch alignment, non-square, and one large matrix.
-    lab.check_sizes = {{1, 1}, {1, 7}, {7, 1}, {13, 17}, {33, 129}, {257, 1000},
-                       {1000, 1023}, {2049, 3001}};
-    lab.bench_sizes = {{1000, 1001}, {4099, 4097}, {8192, 8192}};
-    lab.quick_sizes = {{1, 1}, {7, 1}, {13, 17}, {33, 129}};
     lab.bench_targets = {{"pitched", "8192x8192", 0.85, kCopyYardstick}};
     lab.parse = [](const Dims& d) { return Matrix::parse_pair(d, "two extents, ROWSxCOLS (for example 1000x700)"); };
     lab.check = [](const Matrix& m) {

@@ -117,22 +117,21 @@ Outcome run_stencil(const Volume& v, RunContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Volume> lab;
-    lab.number = "03";
-    lab.name = "03-pitched-3d";
-    lab.title = "3D arrays with a pitch: cudaMalloc3D volumes, a 3D grid, scale and a 7-point stencil";
-    lab.size_help = "DEPTHxHEIGHTxWIDTH of a float volume (each extent 1 to 2147483647)";
+    LabOf<Volume> lab = declare_lab<Volume>(
+        "3D arrays with a pitch: cudaMalloc3D volumes, a 3D grid, scale and a 7-point stencil",
+        // checked by default: one element, depth 1, one column, odd widths (not multiples of 32 or of the pitch
+        // alignment), primes, and a medium volume.
+        {{{1, 1, 1}, {1, 7, 13}, {7, 1, 1}, {3, 5, 7}, {17, 31, 33}, {64, 64, 129}, {100, 101, 257}},
+         // --bench
+         {{255, 257, 1001}, {256, 512, 512}},
+         // --quick
+         {{1, 1, 1}, {1, 7, 13}, {3, 5, 33}}},
+        "DEPTHxHEIGHTxWIDTH of a float volume (each extent 1 to 2147483647)");
     lab.variants = {
         {"host", "scale_volume_host: cudaMalloc3D, cudaMemcpy3D in, scale, cudaMemcpy3D out, free", run_host},
         {"scale", "scale_volume: out = 0.75 in, one thread per element, 32x8x1 blocks", run_scale},
         {"stencil", "stencil7_volume: 7-point stencil with clamped edges", run_stencil},
     };
-    // One element, depth 1, one column, odd widths (not multiples of 32 or of the pitch
-    // alignment), primes, and a medium volume.
-    lab.check_sizes = {{1, 1, 1}, {1, 7, 13}, {7, 1, 1}, {3, 5, 7}, {17, 31, 33},
-                       {64, 64, 129}, {100, 101, 257}};
-    lab.bench_sizes = {{255, 257, 1001}, {256, 512, 512}};
-    lab.quick_sizes = {{1, 1, 1}, {1, 7, 13}, {3, 5, 33}};
     lab.bench_targets = {{"scale", "256x512x512", 0.80, kCopyYardstick}};
     lab.parse = [](const Dims& d) { return Volume::parse(d, "three extents, DEPTHxHEIGHTxWIDTH (for example 64x64x129)"); };
     lab.check = [](const Volume& v) {

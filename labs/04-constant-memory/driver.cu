@@ -72,23 +72,22 @@ void print_budget(RunContext& ctx, std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Polynomials> lab;
-    lab.number = "04";
-    lab.name = "04-constant-memory";
-    lab.title = "constant memory: polynomial coefficients from global memory, from __constant__ "
-                "(uniform), and from __constant__ with a different address in every lane";
-    lab.size_help = "N or NxT: N points (1 to 2147483647), T coefficients per polynomial (default "
-                    "16, 1 to 512: 32 sets of T floats must fit the 64 KB of constant memory)";
+    LabOf<Polynomials> lab = declare_lab<Polynomials>(
+        "constant memory: polynomial coefficients from global memory, from __constant__ (uniform), and from "
+        "__constant__ with a different address in every lane",
+        // checked by default: one point, one coefficient, primes, non-multiples of 256, the largest table.
+        {{{1}, {7, 1}, {997}, {1000, 3}, {65537, 33}, {1000003, 16}, {4099, 512}},
+         // --bench: large enough that no L2 flush runs between repetitions (the working set exceeds 3x L2).
+         {{33554432, 8}, {33554432, 64}, {4194304, 512}},
+         // --quick
+         {{1}, {7, 1}, {997, 33}, {300, 512}}},
+        "N or NxT: N points (1 to 2147483647), T coefficients per polynomial (default 16, 1 to 512: 32 sets "
+        "of T floats must fit the 64 KB of constant memory)");
     lab.variants = {
         {"global", "poly_global: coefficients read from global memory, uniform addresses", run_global},
         {"constant", "poly_constant: coefficients read from __constant__, uniform addresses", run_constant},
         {"divergent", "poly_divergent: __constant__ with a lane-dependent set: serialized reads", run_divergent},
     };
-    // One point, one coefficient, primes, non-multiples of 256, the largest table.
-    lab.check_sizes = {{1}, {7, 1}, {997}, {1000, 3}, {65537, 33}, {1000003, 16}, {4099, 512}};
-    // Large enough that no L2 flush runs between repetitions (the working set exceeds 3x L2).
-    lab.bench_sizes = {{33554432, 8}, {33554432, 64}, {4194304, 512}};
-    lab.quick_sizes = {{1}, {7, 1}, {997, 33}, {300, 512}};
     lab.bench_targets = {{"constant", "33554432x8", 0.80, kCopyYardstick}};
     // Uniform constant reads at least as fast as global reads at every benchmark size (0.97:
     // timing noise allowed). Judged on benchmark runs only: tiny sizes are all launch overhead.

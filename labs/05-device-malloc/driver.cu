@@ -102,13 +102,19 @@ Outcome run_host(const Blocks& b, RunContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Blocks> lab;
-    lab.number = "05";
-    lab.name = "05-device-malloc";
-    lab.title = "malloc and free in kernels: every thread allocates, fills, reads back and frees its "
-                "own block, against one host-side cudaMalloc split among the threads";
-    lab.size_help = "NTHREADSxBYTES: threads (1 to 2147483647) and the block each allocates "
-                    "(1 to 16777216 bytes); or give them as <nthreads> <size>";
+    LabOf<Blocks> lab = declare_lab<Blocks>(
+        "malloc and free in kernels: every thread allocates, fills, reads back and frees its own block, "
+        "against one host-side cudaMalloc split among the threads",
+        // checked by default: one thread of one byte, the book's 8 x 24, primes and odd sizes, several blocks
+        // of threads, and 16 MiB of blocks, twice what the default 8 MB heap holds. (100000x1000, 95 MiB, makes
+        // the same point but takes 2 s a repetition on an H100: run it with `./lab05 100000 1000`.)
+        {{{1, 1}, {8, 24}, {97, 13}, {1000, 100}, {65537, 64}, {32768, 512}},
+         // --bench
+         {{262144, 64}, {16384, 4096}},
+         // --quick
+         {{1, 1}, {8, 24}, {97, 13}, {300, 100}}},
+        "NTHREADSxBYTES: threads (1 to 2147483647) and the block each allocates (1 to 16777216 bytes); or "
+        "give them as <nthreads> <size>");
     lab.positional_help = "[<nthreads> <size> [<heap MiB>]]";
     // Blocks of bytes, summed into unsigned checksums: no floating point anywhere.
     lab.variants = {
@@ -117,12 +123,6 @@ int main(int argc, char** argv) {
         {"host", "host_split_roundtrip: one cudaMalloc split among the threads, same kernels", run_host, false, "",
          "unsigned"},
     };
-    // One thread of one byte, the book's 8 x 24, primes and odd sizes, several blocks of threads,
-    // and 16 MiB of blocks, twice what the default 8 MB heap holds. (100000x1000, 95 MiB, makes
-    // the same point but takes 2 s a repetition on an H100: run it with `./lab05 100000 1000`.)
-    lab.check_sizes = {{1, 1}, {8, 24}, {97, 13}, {1000, 100}, {65537, 64}, {32768, 512}};
-    lab.bench_sizes = {{262144, 64}, {16384, 4096}};
-    lab.quick_sizes = {{1, 1}, {8, 24}, {97, 13}, {300, 100}};
     // What device-side allocation costs, at every size.
     lab.contrasts = {{"host", "device", "One cudaMalloc split among the threads, against malloc/free in kernels"}};
     // `./lab05 <nthreads> <size> [<heap MiB>]` is `./lab05 --size NTHREADSxBYTES`, plus the heap.

@@ -252,14 +252,17 @@ void bar_chart(const Report& report, std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Length> lab;
-    lab.number = "06";
-    lab.name = "06-transfers";
-    lab.title = "host<->device transfers: pageable, pinned, registered, mapped memory, async and "
-                "overlapped copies (ratio: to the pinned round trip; device copy speed says nothing "
-                "about the bus)";
-    lab.size_help = "N = number of floats that travel each way (1 to 2147483647, and the host "
-                    "must have RAM for five arrays of N floats)";
+    LabOf<Length> lab = declare_lab<Length>(
+        "host<->device transfers: pageable, pinned, registered, mapped memory, async and overlapped copies "
+        "(ratio: to the pinned round trip; device copy speed says nothing about the bus)",
+        // checked by default
+        {{{1}, {7}, {1000}, {65537}, {1 << 20}, {(1 << 22) + 3}},
+         // --bench: a sweep from 4 KiB to 256 MiB each way.
+         {{1024}, {16384}, {262144}, {4194304}, {67108864}},
+         // --quick
+         {{1}, {7}, {1000}, {300007}}},
+        "N = number of floats that travel each way (1 to 2147483647, and the host must have RAM for five "
+        "arrays of N floats)");
     lab.variants = {
         {"pinned", "roundtrip_sync on cudaMallocHost memory", run_pinned, true},
         {"pageable", "roundtrip_sync on malloc'd memory: cudaMemcpy, kernel, cudaMemcpy", run_pageable},
@@ -269,10 +272,6 @@ int main(int argc, char** argv) {
         {"overlap", "roundtrip_overlap: chunks on two streams, copies overlap kernels", run_overlap},
     };
     lab.ratio_to = "the pinned cudaMemcpy round trip at the same size";
-    lab.check_sizes = {{1}, {7}, {1000}, {65537}, {1 << 20}, {(1 << 22) + 3}};
-    // A sweep from 4 KiB to 256 MiB each way.
-    lab.bench_sizes = {{1024}, {16384}, {262144}, {4194304}, {67108864}};
-    lab.quick_sizes = {{1}, {7}, {1000}, {300007}};
     lab.bench_targets = {{"overlap", "67108864", 1.3, "pinned"}};
     // Pinned memory must beat pageable memory once transfers are large enough to measure: at
     // every benchmark size of 16 MiB and more each way.

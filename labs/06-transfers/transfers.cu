@@ -3,19 +3,7 @@
 // Every variant moves n floats to the GPU, computes y = 2x + 1 there, and moves them back; the
 // table shows how fast each kind of host memory and each way of copying is.
 #include "transfers.h"
-
-// Given: the computation, y = 2x + 1 in place (a grid-stride loop, so any n works).
-__global__ void transform_kernel(float* data, size_t n) {
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x)
-        data[i] = 2.0f * data[i] + 1.0f;
-}
-
-void transform_on_device(float* data, size_t n, cudaStream_t stream) {
-    const size_t blocks = (n + 255) / 256;
-    transform_kernel<<<blocks < 4096 ? static_cast<unsigned>(blocks) : 4096u, 256, 0, stream>>>(data, n);
-    CHECK_LAUNCH();
-}
+#include "transform.h"  // given: transform_on_device, the computation, y = 2x + 1 in place
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: the synchronous round trip. cudaMemcpy from ordinary (pageable) memory is staged by

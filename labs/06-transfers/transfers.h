@@ -10,7 +10,8 @@
 
 #include "check.h"  // CUDA_CHECK(...) and CHECK_LAUNCH() for your CUDA calls
 
-// Given (already written in transfers.cu): y = 2x + 1 in place on n device floats, on `stream`.
+// Given (in transform.h, which transfers.cu includes): y = 2x + 1 in place on n device floats,
+// on `stream`.
 void transform_on_device(float* data, size_t n, cudaStream_t stream);
 
 // Part 1 -- the synchronous round trip: cudaMemcpy h_in to d_buf, transform_on_device, cudaMemcpy

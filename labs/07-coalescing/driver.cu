@@ -174,12 +174,16 @@ void explain_layouts(const Report& report, std::ostream& out) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Length> lab;
-    lab.number = "07";
-    lab.name = "07-coalescing";
-    lab.title = "coalescing: one computation on an array of 12-byte and of 16-byte structures and "
-                "on a structure of arrays; strided and misaligned reads";
-    lab.size_help = "N = number of points (1 to 268435455)";
+    LabOf<Length> lab = declare_lab<Length>(
+        "coalescing: one computation on an array of 12-byte and of 16-byte structures and on a structure of "
+        "arrays; strided and misaligned reads",
+        // checked by default
+        {{{1}, {7}, {997}, {1000}, {65537}, {1000003}},
+         // --bench
+         {{1 << 20}, {1 << 24}},
+         // --quick
+         {{1}, {7}, {997}, {4099}}},
+        "N = number of points (1 to 268435455)");
     lab.variants = {
         {"aos", "transform_aos: array of 12-byte vec3",
          aos_by<vec3>(transform_aos, "12-byte points: 3 loads of 12 sectors each per warp")},
@@ -191,9 +195,6 @@ int main(int argc, char** argv) {
         {"offset", "scale_offset: out[i] = f(in[i + 1]), misaligned by 4 bytes",
          gather_by(scale_offset, 1, kOffset, "in[i + 1]: each warp's reads straddle two 128-byte lines")},
     };
-    lab.check_sizes = {{1}, {7}, {997}, {1000}, {65537}, {1000003}};
-    lab.bench_sizes = {{1 << 20}, {1 << 24}};
-    lab.quick_sizes = {{1}, {7}, {997}, {4099}};
     // The layout target is against the 16-byte AoS, which moves more bytes whatever the cache
     // does; against the 12-byte one, L1 can make up the difference.
     lab.bench_targets = {{"soa", "16777216", 0.85, kCopyYardstick}, {"soa", "16777216", 1.10, "aos16"}};

@@ -36,22 +36,23 @@ std::function<Outcome(const Matrix&, RunContext&)> transpose_by(Launcher launch)
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Matrix> lab;
-    lab.number = "08";
-    lab.name = "08-transpose";
-    lab.title = "matrix transpose: naive, shared-memory tile, padded tile, fast";
-    lab.size_help = "N (N x N) or RxC (R rows, C columns) of floats; R*C <= 2147483647, R <= 524280";
+    LabOf<Matrix> lab = declare_lab<Matrix>(
+        "matrix transpose: naive, shared-memory tile, padded tile, fast",
+        // checked by default: 1 x 1, a single row and column, primes, non-multiples of 32, 64 and 4,
+        // non-square.
+        {{{1}, {1, 1000}, {1000, 1}, {31, 33}, {97, 211}, {1000, 700}, {700, 1000}, {1023, 1025}, {4097, 260},
+          {2048}},
+         // --bench
+         {{2048}, {4096}, {8192}, {4096, 16384}},
+         // --quick
+         {{1}, {31, 33}, {100, 68}, {130, 67}}},
+        "N (N x N) or RxC (R rows, C columns) of floats; R*C <= 2147483647, R <= 524280");
     lab.variants = {
         {"naive", "one thread per element: coalesced reads, strided writes", transpose_by(transpose_naive)},
         {"tiled", "32 x 32 shared tile: coalesced both ways, 32-way bank conflicts", transpose_by(transpose_tiled)},
         {"padded", "32 x 33 shared tile: coalesced, conflict-free", transpose_by(transpose_padded)},
         {"fast", "64 x 64 tiles, 16 elements per thread, float4 where rows and cols allow", transpose_by(transpose_fast)},
     };
-    // 1 x 1, a single row and column, primes, non-multiples of 32, 64 and 4, non-square.
-    lab.check_sizes = {{1}, {1, 1000}, {1000, 1}, {31, 33}, {97, 211}, {1000, 700},
-                       {700, 1000}, {1023, 1025}, {4097, 260}, {2048}};
-    lab.bench_sizes = {{2048}, {4096}, {8192}, {4096, 16384}};
-    lab.quick_sizes = {{1}, {31, 33}, {100, 68}, {130, 67}};
     lab.bench_targets = {{"fast", "8192", 0.90, kCopyYardstick}};
     lab.contrasts = {{"padded", "tiled", "Padding the 32 x 32 tile (bank conflicts)"}};
     lab.parse = [](const Dims& d) { return transpose_size(d, kMaxTransposeRows); };

@@ -72,32 +72,18 @@ Outcome run_struct(const GemmDims& g, RunContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<GemmDims> lab;
-    lab.number = "09";
-    lab.name = "09-matmul-global";
-    lab.title = "matrix product from global memory: flat and struct styles, float and double, coalescing";
-    lab.size_help = kProductSizeHelp;
-    lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
-    lab.variants = {
-        sgemm_yardstick(),
-        dgemm_yardstick(),
-        {"flat", "one thread per element of C, index arithmetic, float", product_kernel<float>(matmul_flat)},
-        {"flat_double", "the same kernel template in double (ratio to cublasDgemm)", product_kernel<double>(matmul_flat),
-         false, "dcublas", "double"},
-        {"struct", "Matrix {width, height, stride, elements} with accessors, float", run_struct<float>},
-        {"struct_double", "the struct kernel in double (ratio to cublasDgemm)", run_struct<double>, false, "dcublas",
-         "double"},
-        {"uncoalesced", "threadIdx.x down a column of C: uncoalesced loads and stores",
-         product_kernel<float>(matmul_uncoalesced)},
-    };
-    // 1, primes, non-multiples of 16, non-square; the last two are checked against cuBLAS.
-    lab.check_sizes = {{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500},
-                       {1025, 1000, 777}, {2048}};
-    lab.bench_sizes = {{1024}, {2048}};
-    lab.quick_sizes = {{1}, {33, 17, 65}, {70, 40, 50}};
+    LabOf<GemmDims> lab = declare_float_and_double_product_lab(
+        "matrix product from global memory: flat and struct styles, float and double, coalescing",
+        {
+            {"flat", "one thread per element of C, index arithmetic, float", product_kernel<float>(matmul_flat)},
+            {"flat_double", "the same kernel template in double (ratio to cublasDgemm)",
+             product_kernel<double>(matmul_flat), false, "dcublas", "double"},
+            {"struct", "Matrix {width, height, stride, elements} with accessors, float", run_struct<float>},
+            {"struct_double", "the struct kernel in double (ratio to cublasDgemm)", run_struct<double>, false,
+             "dcublas", "double"},
+            {"uncoalesced", "threadIdx.x down a column of C: uncoalesced loads and stores",
+             product_kernel<float>(matmul_uncoalesced)},
+        });
     lab.parse = matmul_global_size;
-    lab.device_bytes = [](const GemmDims& g, const Options&) {
-        return 2.0 * gemm_bytes(g, sizeof(double) + sizeof(float));
-    };
     return run_lab(lab, argc, argv);
 }

@@ -7,38 +7,26 @@
 using namespace cudalabs;
 
 int main(int argc, char** argv) {
-    LabOf<GemmDims> lab;
-    lab.number = "10";
-    lab.name = "10-matmul-shared";
-    lab.title = "tiled matrix product in shared memory: tile sizes, bank conflicts and padding, float and double, dynamic shared memory";
-    lab.size_help = kProductSizeHelp;
-    lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
-    lab.variants = {
-        sgemm_yardstick(),
-        dgemm_yardstick(),
-        {"tiled16", "16 x 16 tiles, static shared memory", product_kernel<float>(matmul_tiled16)},
-        {"tiled32", "32 x 32 tiles, static shared memory", product_kernel<float>(matmul_tiled32)},
-        {"tiled32_double", "32 x 32 tiles in double (ratio to cublasDgemm)", product_kernel<double>(matmul_tiled32), false,
-         "dcublas", "double"},
-        {"conflict", "tiles stored transposed as[tx][ty], [32][32]: 32-way bank conflicts",
-         product_kernel<float>(matmul_conflict)},
-        {"padded", "the same tiles padded to [32][33]: conflict-free", product_kernel<float>(matmul_padded)},
-        {"conflict_double", "transposed [32][32] tiles in double (ratio to cublasDgemm)",
-         product_kernel<double>(matmul_conflict), false, "dcublas", "double"},
-        {"padded_double", "transposed [32][33] tiles in double (ratio to cublasDgemm)",
-         product_kernel<double>(matmul_padded), false, "dcublas", "double"},
-        {"dynamic", "extern __shared__: both tiles carved from one allocation sized at launch",
-         product_kernel<float>(matmul_dynamic)},
-    };
-    lab.check_sizes = {{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500},
-                       {1025, 1000, 777}, {2048}};
-    lab.bench_sizes = {{1024}, {2048}};
-    lab.quick_sizes = {{1}, {33, 17, 65}, {70, 40, 50}};
+    LabOf<GemmDims> lab = declare_float_and_double_product_lab(
+        "tiled matrix product in shared memory: tile sizes, bank conflicts and padding, float and double, "
+        "dynamic shared memory",
+        {
+            {"tiled16", "16 x 16 tiles, static shared memory", product_kernel<float>(matmul_tiled16)},
+            {"tiled32", "32 x 32 tiles, static shared memory", product_kernel<float>(matmul_tiled32)},
+            {"tiled32_double", "32 x 32 tiles in double (ratio to cublasDgemm)",
+             product_kernel<double>(matmul_tiled32), false, "dcublas", "double"},
+            {"conflict", "tiles stored transposed as[tx][ty], [32][32]: 32-way bank conflicts",
+             product_kernel<float>(matmul_conflict)},
+            {"padded", "the same tiles padded to [32][33]: conflict-free", product_kernel<float>(matmul_padded)},
+            {"conflict_double", "transposed [32][32] tiles in double (ratio to cublasDgemm)",
+             product_kernel<double>(matmul_conflict), false, "dcublas", "double"},
+            {"padded_double", "transposed [32][33] tiles in double (ratio to cublasDgemm)",
+             product_kernel<double>(matmul_padded), false, "dcublas", "double"},
+            {"dynamic", "extern __shared__: both tiles carved from one allocation sized at launch",
+             product_kernel<float>(matmul_dynamic)},
+        });
     // What the bank conflicts cost: the [32][33] tiles against the [32][32] ones.
     lab.contrasts = {{"padded", "conflict", "Bank conflicts, float"},
                      {"padded_double", "conflict_double", "Bank conflicts, double"}};
-    lab.device_bytes = [](const GemmDims& g, const Options&) {
-        return 2.0 * gemm_bytes(g, sizeof(double) + sizeof(float));
-    };
     return run_lab(lab, argc, argv);
 }

@@ -23,11 +23,15 @@ std::function<Outcome(const GemmDims&, RunContext&)> aat_kernel(AatLauncher laun
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<GemmDims> lab;
-    lab.number = "11";
-    lab.name = "11-matmul-aat";
-    lab.title = "C = A * A^T: the transposed tile read by column (bank conflicts) and the padded fix";
-    lab.size_help = "N (A is N x N) or NxK (A is N x K, C is N x N); N <= 1048560";
+    LabOf<GemmDims> lab = declare_lab<GemmDims>(
+        "C = A * A^T: the transposed tile read by column (bank conflicts) and the padded fix",
+        // checked by default
+        {{{1}, {7, 3}, {33, 65}, {100, 17}, {257, 300}, {1000, 777}, {2048}},
+         // --bench
+         {{1024}, {2048}, {4096}},
+         // --quick
+         {{1}, {33, 65}, {50, 70}}},
+        "N (A is N x N) or NxK (A is N x K, C is N x N); N <= 1048560");
     lab.ratio_to = "cublasSgemm (FP32, default math mode) computing A * A^T at the same size";
     lab.variants = {
         {"cublas", "cublasSgemm(A, A^T), FP32 without TF32", cublas_product<float>(kAat, "cublasSgemm with B = A transposed"),
@@ -37,9 +41,6 @@ int main(int argc, char** argv) {
         {"unpadded", "32 x 32 tiles: 32-way bank conflicts", aat_kernel(aat_unpadded)},
         {"padded", "32 x 33 tile: conflict-free", aat_kernel(aat_padded)},
     };
-    lab.check_sizes = {{1}, {7, 3}, {33, 65}, {100, 17}, {257, 300}, {1000, 777}, {2048}};
-    lab.bench_sizes = {{1024}, {2048}, {4096}};
-    lab.quick_sizes = {{1}, {33, 65}, {50, 70}};
     // The padding gain at every size; in benchmark runs padding must at least halve the time of
     // the 32 x 32 tiles (set for an H100/H200).
     lab.contrasts = {{"padded", "unpadded", "Padding, 32 x 32 tiles"}, {"padded16", "unpadded16", "Padding, 16 x 16 tiles"}};

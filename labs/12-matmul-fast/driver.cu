@@ -7,11 +7,17 @@
 using namespace cudalabs;
 
 int main(int argc, char** argv) {
-    LabOf<GemmDims> lab;
-    lab.number = "12";
-    lab.name = "12-matmul-fast";
-    lab.title = "the optimisation ladder of SGEMM: register tiles, vectorized loads, warp tiles, double buffering";
-    lab.size_help = kProductSizeHelp;
+    LabOf<GemmDims> lab = declare_lab<GemmDims>(
+        "the optimisation ladder of SGEMM: register tiles, vectorized loads, warp tiles, double buffering",
+        // checked by default: 1, primes, non-multiples of every tile (and of 4: no float4), non-square,
+        // multiples.
+        {{{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500}, {256, 384, 128}, {384, 256, 48},
+          {1025, 1000, 777}, {1024, 768, 2048}, {2048}},
+         // --bench
+         {{1024}, {2048}, {4096}},
+         // --quick: the last one splits k on every GPU: the sanitizers see the zeroing and the atomic adds.
+         {{1}, {33, 17, 65}, {130, 132, 36}, {128, 128, 16}, {256, 128, 32}, {256, 256, 512}}},
+        kProductSizeHelp);
     lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size";
     lab.variants = {
         sgemm_yardstick(),
@@ -25,12 +31,6 @@ int main(int argc, char** argv) {
         {"fast", "+ A packed transposed, 3-stage cp.async pipeline, 256 x 128 tiles, 8 x 16 outputs per thread",
          product_kernel<float>(sgemm_fast)},
     };
-    // 1, primes, non-multiples of every tile (and of 4: no float4), non-square, multiples.
-    lab.check_sizes = {{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500},
-                       {256, 384, 128}, {384, 256, 48}, {1025, 1000, 777}, {1024, 768, 2048}, {2048}};
-    lab.bench_sizes = {{1024}, {2048}, {4096}};
-    // The last one splits k on every GPU: the sanitizers see the zeroing and the atomic adds.
-    lab.quick_sizes = {{1}, {33, 17, 65}, {130, 132, 36}, {128, 128, 16}, {256, 128, 32}, {256, 256, 512}};
     // What each rung's technique is known to reach, and the top of the ladder level with cuBLAS.
     // Targets the reference solution meets on every GPU measured (bench/results/), with a margin
     // of a few percent: H100 and H200 measured coarse2d 0.53, vectorized 0.64-0.66, fast 0.99-1.00

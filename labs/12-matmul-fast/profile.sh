@@ -27,15 +27,8 @@
 # given). ncu's output is kept in build/profile/lab12/. Without ncu, or where reading counters
 # is not allowed (ERR_NVGPUCTRPERM, Colab), one sentence says what to do (exit 2).
 set -u
-prog=${1:-./sol12}
-ref=${2:-}
-size=${SIZE:-4096}
-
 . "$(dirname "$0")/../../common/ncu.sh"
-find_ncu profile12
-[ -x "$prog" ] || { echo "profile12: $prog not found (make sol12 builds it)" >&2; exit 2; }
-# Every rung of the lab (./sol12 --describe, yardsticks left out), or VARIANTS.
-variants=${VARIANTS:-$(profiled_variants 12 "$prog")}
+table_recipe 12 4096 "$@"
 
 metrics=gpu__time_duration.sum,launch__registers_per_thread,sm__warps_active.avg.pct_of_peak_sustained_active
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum
@@ -43,7 +36,6 @@ metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,smsp__sass_average_data_bytes_per_sector_mem_global_op_ld.pct,smsp__sass_inst_executed_op_global_ld.sum
 metrics+=,sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active,smsp__sass_thread_inst_executed_op_ffma_pred_on.sum
 
-device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 header() {
     echo "Nsight Compute counters, lab 12 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
     echo
@@ -52,7 +44,6 @@ header() {
     printf '%-11s %10s %5s %12s %10s %13s %10s %11s %7s\n' ----------- ---------- ----- ------------ ---------- \
         ------------- ---------- ----------- -------
 }
-out=${PROFILE_DIR:-build/profile}/lab12
 # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
 table_row() {
     awk -v v="$1" '
@@ -72,7 +63,6 @@ table_row() {
                 m["sm__pipe_fma_cycles_active.avg.pct_of_peak_sustained_active"], fpl
         }' "$2"
 }
-ref=$(ncu_reference "$prog" "$ref")
 status=0
 # Launch 0 is the correctness check; launch 1 is the first timed one.
 ncu_table 12 "$out" "$prog" "$ref" "$size" "$variants" '^sgemm_' "$metrics" header table_row || status=1

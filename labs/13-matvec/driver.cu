@@ -114,11 +114,17 @@ const char* const kUncoalesced = "a warp reads 32 rows at once (uncoalesced)";
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Matrix> lab;
-    lab.number = "13";
-    lab.name = "13-matvec";
-    lab.title = "matrix-vector products y = A x and y^T = x^T A: shared memory, coalescing, cuBLAS";
-    lab.size_help = "MxN = a matrix of M rows and N columns (N alone: N x N); each at most 1073741824";
+    LabOf<Matrix> lab = declare_lab<Matrix>(
+        "matrix-vector products y = A x and y^T = x^T A: shared memory, coalescing, cuBLAS",
+        // checked by default: 1 x 1, a row, a column, primes, non-multiples of 4, 32 and 256 both ways, a
+        // square.
+        {{{1, 1}, {1, 1000}, {1000, 1}, {7, 13}, {255, 257}, {999, 1000}, {1000, 1003}, {33, 10007},
+          {10007, 33}, {2050, 6147}, {4096, 4096}},
+         // --bench
+         {{4096, 4096}, {16384, 16384}},
+         // --quick: 67 x 130 and 600 x 64 take vecmat_shared's cluster path where the GPU has clusters.
+         {{1, 1}, {1, 37}, {37, 1}, {67, 130}, {130, 68}, {600, 64}}},
+        "MxN = a matrix of M rows and N columns (N alone: N x N); each at most 1073741824");
     lab.variants = {
         {"cublas_matvec", "cublasSgemv for y = A x (OP_T on the column-major view)", cublas_gemv(false), true},
         {"cublas_vecmat", "cublasSgemv for y^T = x^T A (OP_N on the column-major view)", cublas_gemv(true), true},
@@ -131,13 +137,6 @@ int main(int argc, char** argv) {
                           "(a cluster on compute capability 9.0+)",
          gemv_kernel(true, vecmat_shared), false, "cublas_vecmat"},
     };
-    // 1 x 1, a row, a column, primes, non-multiples of 4, 32 and 256 both ways, a square.
-    lab.check_sizes = {{1, 1},      {1, 1000},    {1000, 1},    {7, 13},      {255, 257},
-                       {999, 1000}, {1000, 1003}, {33, 10007},  {10007, 33},  {2050, 6147},
-                       {4096, 4096}};
-    lab.bench_sizes = {{4096, 4096}, {16384, 16384}};
-    // 67 x 130 and 600 x 64 take vecmat_shared's cluster path where the GPU has clusters.
-    lab.quick_sizes = {{1, 1}, {1, 37}, {37, 1}, {67, 130}, {130, 68}, {600, 64}};
     lab.ratio_to = "cuBLAS gemv of the same orientation at the same size (matvec rows: "
                    "cublas_matvec, vecmat rows: cublas_vecmat); the note gives the ratio to copy";
     lab.bench_targets = {{"matvec_warp", "4096x4096", 1.0, "cublas_matvec"},

@@ -23,15 +23,8 @@
 # Without ncu, or where reading counters is not allowed (ERR_NVGPUCTRPERM, Colab), one sentence
 # says what to do (exit 2).
 set -u
-prog=${1:-./sol13}
-ref=${2:-}
-size=${SIZE:-4096x4096}
-
 . "$(dirname "$0")/../../common/ncu.sh"
-find_ncu profile13
-[ -x "$prog" ] || { echo "profile13: $prog not found (make sol13 builds it)" >&2; exit 2; }
-# Every rung of the lab (./sol13 --describe, yardsticks left out), or VARIANTS.
-variants=${VARIANTS:-$(profiled_variants 13 "$prog")}
+table_recipe 13 4096x4096 "$@"
 
 metrics=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum
 metrics+=,dram__throughput.avg.pct_of_peak_sustained_elapsed
@@ -41,7 +34,6 @@ metrics+=,l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum
 metrics+=,l1tex__data_pipe_lsu_wavefronts_mem_shared_op_ld.sum,smsp__inst_executed_op_shared_ld.sum
 metrics+=,smsp__sass_average_data_bytes_per_wavefront_mem_shared.pct
 
-device=$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -n1)
 header() {
     echo "Nsight Compute counters, lab 13 at $size on ${device:-the GPU} ($("$NCU" --version | tail -n1))"
     echo
@@ -50,7 +42,6 @@ header() {
     printf '%-14s %10s %9s %12s %13s %13s %11s %10s\n' -------------- ---------- --------- ------------ \
         ------------- ------------- ----------- ----------
 }
-out=${PROFILE_DIR:-build/profile}/lab13
 # Metric lines are "name  unit  value" (the unit may be missing); values may have commas.
 table_row() {
     awk -v v="$1" '
@@ -70,7 +61,6 @@ table_row() {
                 m["l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_st.sum"], eff, wf
         }' "$2"
 }
-ref=$(ncu_reference "$prog" "$ref")
 status=0
 # Launch 0 is the correctness check; launch 1 is the first timed one (after an L2 flush).
 ncu_table 13 "$out" "$prog" "$ref" "$size" "$variants" '^(matvec|vecmat)_' "$metrics" header table_row || status=1

@@ -154,6 +154,7 @@ void sample_product(const T* a, const T* b, const GemmDims& g, bool b_transposed
 #include "buffers.h"
 #include "check.h"
 #include "cublas.h"
+#include "declare_lab.h"
 #include "lab.h"
 
 namespace cudalabs {
@@ -375,6 +376,26 @@ inline VariantOf<GemmDims> sgemm_yardstick() {
 inline VariantOf<GemmDims> dgemm_yardstick() {
     return {"dcublas", "cublasDgemm: yardstick of the double rows", cublas_product<double>({}, "cublasDgemm"),
             true, "", "double"};
+}
+
+// A product lab of float and double rows (09, 10): cublasSgemm and cublasDgemm first as the
+// yardsticks of its `kernels`, the sizes both check (1, primes, non-multiples of 16, non-square;
+// the last two are checked against cuBLAS), and room for A, B and C in both precisions.
+inline LabOf<GemmDims> declare_float_and_double_product_lab(const std::string& title,
+                                                           const std::vector<VariantOf<GemmDims>>& kernels) {
+    LabOf<GemmDims> lab = declare_lab<GemmDims>(
+        title,
+        {{{1}, {7, 5, 3}, {33, 17, 65}, {129, 257, 100}, {300, 211, 500}, {1025, 1000, 777}, {2048}},
+         {{1024}, {2048}},
+         {{1}, {33, 17, 65}, {70, 40, 50}}},
+        kProductSizeHelp);
+    lab.ratio_to = "cublasSgemm (FP32, default math mode) at the same size; double rows: cublasDgemm";
+    lab.variants = {sgemm_yardstick(), dgemm_yardstick()};
+    lab.variants.insert(lab.variants.end(), kernels.begin(), kernels.end());
+    lab.device_bytes = [](const GemmDims& g, const Options&) {
+        return 2.0 * gemm_bytes(g, sizeof(double) + sizeof(float));
+    };
+    return lab;
 }
 
 }  // namespace cudalabs

@@ -1,17 +1,6 @@
 // Lab 06 -- host<->device transfers: reference solution.
 #include "transfers.h"
-
-__global__ void transform_kernel(float* data, size_t n) {
-    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < n;
-         i += static_cast<size_t>(gridDim.x) * blockDim.x)
-        data[i] = 2.0f * data[i] + 1.0f;
-}
-
-void transform_on_device(float* data, size_t n, cudaStream_t stream) {
-    const size_t blocks = (n + 255) / 256;
-    transform_kernel<<<blocks < 4096 ? static_cast<unsigned>(blocks) : 4096u, 256, 0, stream>>>(data, n);
-    CHECK_LAUNCH();
-}
+#include "transform.h"
 
 // ---------------------------------------------------------------------------------------------
 // Part 1: the synchronous round trip.

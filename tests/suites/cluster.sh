@@ -243,11 +243,7 @@ cluster_suite() {
     for tool in munged munge unmunge slurmctld slurmd sbatch squeue scontrol scancel sinfo setsid; do
         command -v "$tool" > /dev/null || missing="$missing $tool"
     done
-    if [ -n "$missing" ]; then
-        if [ -n "${CI:-}" ]; then fail "cluster grading" "SLURM is not installed, missing:$missing (bash tools/install-deps.sh cluster)"
-        else skip "cluster grading" "SLURM is not installed, missing:$missing (sudo bash tools/install-deps.sh cluster)"; fi
-        return
-    fi
+    lacks_tools "cluster grading (SLURM)" cluster "$missing" && return
     command -v patch > /dev/null || { fail "cluster grading" "the class is made with GNU patch (Debian package patch)"; return; }
     started=$SECONDS
 

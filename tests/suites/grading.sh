@@ -28,34 +28,9 @@ grading_dir=${GRADING_LOG_DIR:-$BUILD/test-logs/grading}
 rm -rf "$grading_dir"
 mkdir -p "$grading_dir"
 
-# grading_score CSV STUDENT COLUMN: one cell of the gradebook ("" when absent). The gradebook is
-# RFC 4180 CSV: text cells are quoted and may hold commas, quotes and line breaks.
+# grading_score CSV STUDENT COLUMN: one cell of the gradebook ("" when absent).
 grading_score() {
-    awk -v s="$2" -v c="$3" '
-        function parse(rec,   i, ch, cell, quoted, n) {
-            split("", f); n = 0; cell = ""; quoted = 0
-            for (i = 1; i <= length(rec); i++) {
-                ch = substr(rec, i, 1)
-                if (quoted) {
-                    if (ch != "\"") cell = cell ch
-                    else if (substr(rec, i + 1, 1) == "\"") { cell = cell "\""; i++ }
-                    else quoted = 0
-                } else if (ch == "\"") quoted = 1
-                else if (ch == ",") { f[++n] = cell; cell = "" }
-                else cell = cell ch
-            }
-            f[++n] = cell
-            return n
-        }
-        {
-            rec = pending == "" ? $0 : pending "\n" $0
-            tmp = rec
-            if (gsub(/"/, "", tmp) % 2) { pending = rec; next }  # a quoted line break: read on
-            pending = ""
-            n = parse(rec)
-            if (!head) { for (i = 1; i <= n; i++) col[f[i]] = i; head = 1; next }
-            if (f[1] == s && (c in col)) print f[col[c]]
-        }' "$1"
+    gradebook_cells "$1" "$3" | awk -v s="$2" '{ at = index($0, "|") } substr($0, 1, at - 1) == s { print substr($0, at + 1) }'
 }
 
 # grading_outside_code FILE: the lines of a Markdown file outside its fenced code blocks

@@ -35,40 +35,6 @@ gpus_count() {
     fi
 }
 
-# gpus_cells CSV COLUMN...: per student (the first column), the named columns of a gradebook
-# (RFC 4180: quoted cells may hold commas, quotes and line breaks), one line each, cells joined by |.
-gpus_cells() {
-    local csv=$1; shift
-    awk -v want="$*" '
-        function parse(rec,   i, ch, cell, quoted, n) {
-            split("", f); n = 0; cell = ""; quoted = 0
-            for (i = 1; i <= length(rec); i++) {
-                ch = substr(rec, i, 1)
-                if (quoted) {
-                    if (ch != "\"") cell = cell ch
-                    else if (substr(rec, i + 1, 1) == "\"") { cell = cell "\""; i++ }
-                    else quoted = 0
-                } else if (ch == "\"") quoted = 1
-                else if (ch == ",") { f[++n] = cell; cell = "" }
-                else cell = cell ch
-            }
-            f[++n] = cell
-            return n
-        }
-        BEGIN { nw = split(want, w, " ") }
-        {
-            rec = pending == "" ? $0 : pending "\n" $0
-            tmp = rec
-            if (gsub(/"/, "", tmp) % 2) { pending = rec; next }
-            pending = ""
-            n = parse(rec)
-            if (!head) { for (i = 1; i <= n; i++) col[f[i]] = i; head = 1; next }
-            out = f[1]
-            for (i = 1; i <= nw; i++) { cell = (w[i] in col) ? f[col[w[i]]] : "?"; gsub(/\n/, "\\n", cell); out = out "|" cell }
-            print out
-        }' "$csv"
-}
-
 # gpus_correctness_feedback FILE: a feedback without what timing or addresses change: the score
 # line (its total holds the performance points) and the sections of lab 01's performance and
 # sanitizer tests (headings outside the quoted blocks, whose fences are runs of backticks).
@@ -178,13 +144,13 @@ gpus_suite() {
     local d bad=""
     for d in all one; do
         [ "$(gpus_students "$dir/$d/audit.jsonl" | sort)" = "$ids" ] || bad="$bad $d/audit.jsonl"
-        [ "$(gpus_cells "$dir/$d/gradebook.csv" | cut -d'|' -f1 | sort)" = "$ids" ] || bad="$bad $d/gradebook.csv"
+        [ "$(gradebook_cells "$dir/$d/gradebook.csv" | cut -d'|' -f1 | sort)" = "$ids" ] || bad="$bad $d/gradebook.csv"
         [ "$(ls "$dir/$d/feedback" | sed 's/\.md$//' | sort)" = "$ids" ] || bad="$bad $d/feedback"
     done
     if [ -z "$bad" ]; then pass "grading on every GPU: every student graded exactly once in both runs"
     else fail "grading on every GPU: every student graded exactly once in both runs" "not so in:$bad"; fi
     if [ "$(gpus_students "$dir/all/audit.jsonl")" = "$(gpus_students "$dir/one/audit.jsonl")" ] \
-        && [ "$(gpus_cells "$dir/all/gradebook.csv" | cut -d'|' -f1)" = "$(gpus_cells "$dir/one/gradebook.csv" | cut -d'|' -f1)" ]; then
+        && [ "$(gradebook_cells "$dir/all/gradebook.csv" | cut -d'|' -f1)" = "$(gradebook_cells "$dir/one/gradebook.csv" | cut -d'|' -f1)" ]; then
         pass "grading on every GPU: gradebook and audit log in the one-GPU run's order"
     else
         fail "grading on every GPU: gradebook and audit log in the one-GPU run's order" "see $dir/all and $dir/one"
@@ -192,7 +158,7 @@ gpus_suite() {
 
     # The same correctness scores and reasons, per student.
     local diffs
-    diffs=$(diff <(gpus_cells "$dir/one/gradebook.csv" sha256 $correctness note) <(gpus_cells "$dir/all/gradebook.csv" sha256 $correctness note))
+    diffs=$(diff <(gradebook_cells "$dir/one/gradebook.csv" sha256 $correctness note) <(gradebook_cells "$dir/all/gradebook.csv" sha256 $correctness note))
     if [ -z "$diffs" ]; then pass "grading on every GPU: the same correctness scores for all $(echo "$ids" | wc -l) students ($correctness)"
     else fail "grading on every GPU: the same correctness scores per student" "$(echo "$diffs" | head -n 6 | tr '\n' ' ')"; fi
     bad=""

@@ -12,15 +12,8 @@ if ! declare -F expect > /dev/null; then
 fi
 
 roster_dir=$BUILD/test-logs/grading-roster
-if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
-    skip "roster grading" "needs the grader and lab 01's reference solution (not in the student edition)"
-    roster_ok=0
-elif ! command -v patch > /dev/null || ! command -v python3 > /dev/null; then
-    fail "roster grading" "the class is made with GNU patch and checked with python3 (Debian packages patch, python3)"
-    roster_ok=0
-else
-    roster_ok=1
-fi
+roster_ok=0
+grading_class_ready "roster grading" patch python3 && roster_ok=1
 rm -rf "$roster_dir"
 roster_subs=$roster_dir/submissions
 ref=solutions/01-vector-add/vector_add.cu

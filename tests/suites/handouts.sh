@@ -74,11 +74,7 @@ handouts_suite() {
         if "$tool" -c 'import nbformat' 2> /dev/null; then py=$tool; break; fi
     done
     [ -n "$py" ] || missing="$missing python3-nbformat"
-    if [ -n "$missing" ]; then
-        if [ -n "${CI:-}" ]; then fail "handouts" "missing tools:$missing (bash tools/install-deps.sh)"
-        else skip "handouts" "missing tools:$missing (sudo bash tools/install-deps.sh handouts)"; fi
-        return
-    fi
+    lacks_tools handouts handouts "$missing" && return
     tmp=$(mktemp -d)
 
     # 1. Every lab has a handout with the lab's folder name and its number in the metadata.

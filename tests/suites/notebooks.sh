@@ -23,11 +23,7 @@ notebooks_suite() {
     done
     [ -n "$py" ] || missing=" python3-nbclient python3-ipykernel"
     for tool in pandoc git; do command -v "$tool" > /dev/null || missing="$missing $tool"; done
-    if [ -n "$missing" ]; then
-        if [ -n "${CI:-}" ]; then fail "notebooks" "missing tools:$missing (bash tools/install-deps.sh)"
-        else skip "notebooks" "missing tools:$missing (sudo bash tools/install-deps.sh)"; fi
-        return
-    fi
+    lacks_tools notebooks "" "$missing" && return
     started=$(date +%s)
     tmp=$(mktemp -d)
     for nb in labs/[0-9][0-9]-*/; do

@@ -22,11 +22,7 @@ release_suite() {
     for tool in python3 pandoc pdftotext unzip; do
         command -v "$tool" > /dev/null || missing="$missing $tool"
     done
-    if [ -n "$missing" ]; then
-        if [ -n "${CI:-}" ]; then fail "release" "missing tools:$missing (bash tools/install-deps.sh)"
-        else skip "release" "missing tools:$missing (sudo bash tools/install-deps.sh)"; fi
-        return
-    fi
+    lacks_tools release "" "$missing" && return
     started=$(date +%s)
     tmp=$(mktemp -d)
 

@@ -60,7 +60,9 @@ def profile_problems(nn, rungs):
     if not scripts:
         return []
     with open(scripts[0], encoding="utf-8") as f:
-        if "profiled_variants" not in f.read():
+        # profiled_variants, called itself or through table_recipe (common/ncu.sh): every rung
+        text = f.read()
+        if "profiled_variants" not in text and "table_recipe" not in text:
             return []  # profiles the variants its hints choose, not the whole ladder
     hinted = HINTS.get(nn, {}).get("variants", [])
     if hinted == rungs:

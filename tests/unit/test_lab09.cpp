@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "labs/09-matmul-global/reference.h"
+#include "product_fixture.h"
 
 using namespace cudalabs;
 
@@ -68,11 +69,7 @@ TEST_CASE("product_reference multiplies row-major matrices, with B plain or tran
 
 TEST_CASE("product_reference agrees with product_at on random non-square data") {
     const GemmDims g{5, 7, 11};
-    std::vector<float> a(g.m * g.k), b(g.k * g.n);
-    fill_uniform(a.data(), a.size(), 3, 1);
-    fill_uniform(b.data(), b.size(), 3, 2);
-    std::vector<double> c(g.m * g.n);
-    product_reference(a.data(), b.data(), g, false, c.data());
+    const auto [a, b, c] = random_product<float>(g, 3);
     for (int i = 0; i < g.m; ++i)
         for (int j = 0; j < g.n; ++j) CHECK(c[i * g.n + j] == doctest::Approx(product_at(a.data(), b.data(), g, false, i, j)));
 }

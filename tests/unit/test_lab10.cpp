@@ -4,16 +4,13 @@
 #include <vector>
 
 #include "labs/10-matmul-shared/reference.h"
+#include "product_fixture.h"
 
 using namespace cudalabs;
 
 TEST_CASE("a float product passes its tolerance; a dropped term or a swapped index fails") {
     const GemmDims g{33, 17, 65};
-    std::vector<float> a(g.m * g.k), b(g.k * g.n);
-    fill_uniform(a.data(), a.size(), 7, 1);
-    fill_uniform(b.data(), b.size(), 7, 2);
-    std::vector<double> exact(g.m * g.n);
-    product_reference(a.data(), b.data(), g, false, exact.data());
+    const auto [a, b, exact] = random_product<float>(g, 7);
     // A float computation in a different order (p descending), as a GPU might sum.
     std::vector<float> got(g.m * g.n);
     for (int i = 0; i < g.m; ++i)
@@ -36,11 +33,7 @@ TEST_CASE("a float product passes its tolerance; a dropped term or a swapped ind
 
 TEST_CASE("double needs the double tolerance: float rounding fails it") {
     const GemmDims g{8, 8, 300};
-    std::vector<double> a(g.m * g.k), b(g.k * g.n);
-    fill_uniform(a.data(), a.size(), 9, 1);
-    fill_uniform(b.data(), b.size(), 9, 2);
-    std::vector<double> exact(g.m * g.n);
-    product_reference(a.data(), b.data(), g, false, exact.data());
+    const auto [a, b, exact] = random_product<double>(g, 9);
     std::vector<float> as_float(exact.begin(), exact.end());
     CHECK(check_values(exact.data(), exact.data(), exact.size(), product_tolerance(g.k, kDoubleRoundoff)).ok());
     CHECK_FALSE(check_values(as_float.data(), exact.data(), exact.size(), product_tolerance(g.k, kDoubleRoundoff)).ok());

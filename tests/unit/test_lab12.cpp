@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "labs/12-matmul-fast/reference.h"
+#include "product_fixture.h"
 
 using namespace cudalabs;
 
@@ -26,11 +27,7 @@ TEST_CASE("sample_positions covers corners and centre, stays in range, never rep
 
 TEST_CASE("sample_product finds a wrong element at a sampled position") {
     const GemmDims g{40, 30, 20};
-    std::vector<float> a(g.m * g.k), b(g.k * g.n);
-    fill_uniform(a.data(), a.size(), 1, 1);
-    fill_uniform(b.data(), b.size(), 1, 2);
-    std::vector<double> exact(g.m * g.n);
-    product_reference(a.data(), b.data(), g, false, exact.data());
+    const auto [a, b, exact] = random_product<float>(g, 1);
     std::vector<float> c(exact.begin(), exact.end());
     const std::vector<size_t> pos = sample_positions(g.m, g.n, 64, 1);
     std::vector<float> got;

@@ -39,8 +39,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
-                 "tests/unit/*.cpp", "tools/install-deps.sh", "tools/deps/core.txt", "tools/deps/student.txt",
-                 "tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
+                 "tests/unit/*.cpp", "tests/unit/product_fixture.h", "tools/install-deps.sh", "tools/deps/core.txt",
+                 "tools/deps/student.txt", "tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
 # The reference solution's measured runs (rows of times and ratios, no code), which the
 # scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
 # course tree, as reference/<device>.d/NN.json in the student edition.
@@ -295,7 +295,12 @@ def shared_lab_files(lab):
     """The files outside labs/LAB/ that the lab's own files and its solution include, and those
     that they include in turn: the folders labs/ shares between labs (labs/products/ of the
     product labs, included as "../products/matrix_product.h")."""
-    own = files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*")
+    return included_lab_files(files_of(f"labs/{lab}/*") + files_of(f"solutions/{lab}/*"))
+
+
+def included_lab_files(own):
+    """The files under labs/ besides `own` that the files `own` include, and those that they
+    include in turn (the notebooks carry them too: handouts/tools/notebook_setup.py)."""
     seen, todo, shared = set(own), list(own), []
     while todo:
         path = todo.pop()

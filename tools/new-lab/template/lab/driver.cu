@@ -39,18 +39,18 @@ Outcome run_scale(const Length& len, RunContext& ctx) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    LabOf<Length> lab;
-    lab.number = "@NN@";
-    lab.name = "@NN@-@NAME@";
-    lab.title = "@NAME@ (template: a vector scale, y = a x)";
-    lab.size_help = "N = number of float elements (1 to 2147483647)";
+    LabOf<Length> lab = declare_lab<Length>(
+        "@NAME@ (template: a vector scale, y = a x)",
+        // checked by default: 1, a prime, a non-multiple of 256, and a large size.
+        {{{1}, {7}, {1000}, {1000003}},
+         // --bench
+         {{1 << 24}},
+         // --quick
+         {{1}, {1000}}},
+        "N = number of float elements (1 to 2147483647)");
     lab.variants = {
         {"scale", "@TOPIC@_scale: one element per thread, 256-thread blocks", run_scale},
     };
-    // 1, a prime, a non-multiple of 256, and a large size.
-    lab.check_sizes = {{1}, {7}, {1000}, {1000003}};
-    lab.bench_sizes = {{1 << 24}};
-    lab.quick_sizes = {{1}, {1000}};
     lab.check = [](const Length& len) {
         require_at_most({len.n}, INT_MAX, "N must be at most 2147483647 (the kernel indexes with int)");
     };
