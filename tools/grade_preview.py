@@ -58,7 +58,7 @@ def expand_rungs(tests, rungs):
         if not t.get("for_each_rung"):
             out.append((test_id, t))
             continue
-        out += [(test_id.replace(RUNG, r), {k: v.replace(RUNG, r) for k, v in t.items() if k != "for_each_rung"})
+        out += [(test_id.replace(RUNG, r), {k: v.replace(RUNG, r) if isinstance(v, str) else v for k, v in t.items() if k != "for_each_rung"})
                 for r in rungs if r not in graded]
     return out
 
