@@ -278,29 +278,13 @@ TEST_CASE("a test for each rung expands from the lab's declared rungs, in the la
     CHECK(rubric_disagreements(r, lab).empty());
 
     // The same rubric with each rung written out reads the same: a family changes no score.
-    const Rubric written = parse_rubric(R"(lab = 12
-[test correct_low]
-name = Correctness: low
-points = 11
-variants = low
-sizes = 1 7
-[test correct_mid]
-name = Correctness: mid
-points = 11
-variants = mid
-sizes = 1 7
-[test correct_top]
-name = Correctness: top
-points = 15
-variants = top
-sizes = 1 7
-[test memcheck]
-kind = sanitizer
-points = 10
-variants = low mid top
-sizes = 1
-requires = correct_low correct_mid correct_top
-)", "written.rubric");
+    std::string text = "lab = 12\n";
+    for (const auto& [rung, points] : std::vector<std::pair<std::string, std::string>>{{"low", "11"}, {"mid", "11"}, {"top", "15"}})
+        text += "[test correct_" + rung + "]\nname = Correctness: " + rung + "\npoints = " + points + "\nvariants = " + rung +
+                "\nsizes = 1 7\n";
+    text += "[test memcheck]\nkind = sanitizer\npoints = 10\nvariants = low mid top\nsizes = 1\n"
+            "requires = correct_low correct_mid correct_top\n";
+    const Rubric written = parse_rubric(text, "written.rubric");
     REQUIRE(written.tests.size() == r.tests.size());
     for (size_t i = 0; i < r.tests.size(); ++i) CHECK(summary(r.tests[i]) == summary(written.tests[i]));
 

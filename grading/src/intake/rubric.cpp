@@ -377,14 +377,15 @@ std::string expand_rungs_words(const std::string& value, const std::vector<std::
     return join(out, " ");
 }
 
+// The settings whose words may hold RUNGS: lists of variants or of tests.
 bool lists_rungs(const std::string& key) { return key == "variants" || key == "variant" || key == "requires"; }
 
 // The rungs a correctness test of its own (not a family's) grades: a family leaves them out.
 std::set<std::string> graded_alone(const std::vector<RubricSection>& sections, const std::vector<std::string>& rungs,
-                                   const RubricPlace& at) {
+                                   const std::string& source) {
     std::set<std::string> graded;
     for (const RubricSection& s : sections) {
-        if (s.header.empty() || !family_id(s, at.source).empty()) continue;
+        if (s.header.empty() || !family_id(s, source).empty()) continue;
         std::string kind = "correctness";
         std::vector<std::string> variants;
         for (const RubricLine& l : s.lines) {
@@ -399,13 +400,13 @@ std::set<std::string> graded_alone(const std::vector<RubricSection>& sections, c
 // The sections with the lab's rungs in place of RUNGS and RUNG: a family's section becomes one
 // section per rung it grades, each at the family's lines.
 std::vector<RubricSection> expand_rungs(const std::vector<RubricSection>& sections, const std::vector<std::string>& rungs,
-                                        const RubricPlace& at) {
-    const std::set<std::string> graded = graded_alone(sections, rungs, at);
+                                        const std::string& source) {
+    const std::set<std::string> graded = graded_alone(sections, rungs, source);
     std::vector<RubricSection> out;
     for (RubricSection s : sections) {
         for (RubricLine& l : s.lines)
             if (lists_rungs(l.key)) l.value = expand_rungs_words(l.value, rungs);
-        const std::string id = family_id(s, at.source);
+        const std::string id = family_id(s, source);
         if (id.empty()) {
             out.push_back(s);
             continue;
@@ -449,7 +450,7 @@ Rubric parse_rubric(const std::string& text, const std::string& source, const La
     std::vector<RubricSection> sections = read_sections(text, at);
     const int last_line = at.line;
     // Without the lab, one stand-in rung: RUNG stays as written.
-    sections = expand_rungs(sections, lab ? lab->rungs() : std::vector<std::string>{kRung}, at);
+    sections = expand_rungs(sections, lab ? lab->rungs() : std::vector<std::string>{kRung}, source);
     TestSpec* test = nullptr;
     std::vector<int> test_lines;
     for (const RubricSection& section : sections) {
