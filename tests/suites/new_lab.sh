@@ -7,6 +7,9 @@
 # is not built): the reference and the untouched starter build and pass the audit. With a GPU:
 # the solution passes and the starter fails, pointing at its TODO(labNN). The copy's build starts
 # from $BUILD's objects where they were built with the same flags, so only the new lab compiles.
+# And a rung is data: in another copy, lab 12 gets a 7th rung from three files alone (starter,
+# solution, driver's declaration), which builds, is described, agrees with the lab data and is
+# graded compile-only (new_rung_suite).
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -37,8 +40,19 @@ new_lab_copy() {
     return 0
 }
 
+# new_lab_grade WHAT COPY NN TMP ARCH: TMP/subs graded compile-only into TMP/graded by the grader
+# built here ($BUILD/grading/grader, make grader) on the copy's tree (grading/grade would first
+# build a grader there), as `expect` leaves rc; false, with a skip line, where it is not built.
+new_lab_grade() {
+    local grader
+    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
+    [ -x "$grader" ] || { skip "$1: graded compile-only" "no $BUILD/grading/grader (make grader)"; return 1; }
+    expect "$1: grading/grade --lab $3 --compile-only grades it" 0 'results: ' \
+        env -u BUILD ARCH="$5" "$grader" --root "$2" --lab "$3" --compile-only --seed 7 --out "$4/graded" "$4/subs"
+}
+
 new_lab_suite() {
-    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} grader py who
+    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} py who
     tmp=$(mktemp -d)
     expect "make new-lab refuses a number in use" 2 'make new-lab: lab 01 exists already \(labs/01-vector-add\)' \
         make -s --no-print-directory new-lab NN=01 NAME=again
@@ -92,16 +106,10 @@ assert [v["name"] for v in d["variants"]] == ["scale"], d["variants"]' "$nn" "$n
         skip "new lab $nn: the solution passes, the starter fails at its TODO" "no GPU on this machine"
     fi
 
-    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
-    if [ ! -x "$grader" ]; then
-        skip "new lab $nn: graded compile-only" "no $BUILD/grading/grader (make grader)"
-    else
-        # The grader built here, on the copy's tree (grading/grade would first build a grader there).
-        mkdir -p "$tmp/subs"
-        cp "$copy/solutions/$nn-$name/vector_scale.cu" "$tmp/subs/reference.cu"
-        cp "$copy/labs/$nn-$name/vector_scale.cu" "$tmp/subs/starter.cu"
-        expect "new lab $nn: grading/grade --lab $nn --compile-only grades it" 0 'results: ' \
-            env -u BUILD ARCH="$arch" "$grader" --root "$copy" --lab "$nn" --compile-only --seed 7 --out "$tmp/graded" "$tmp/subs"
+    mkdir -p "$tmp/subs"
+    cp "$copy/solutions/$nn-$name/vector_scale.cu" "$tmp/subs/reference.cu"
+    cp "$copy/labs/$nn-$name/vector_scale.cu" "$tmp/subs/starter.cu"
+    if new_lab_grade "new lab $nn" "$copy" "$nn" "$tmp" "$arch"; then
         for who in reference starter; do
             if [ "$rc" -eq 0 ] && [ -f "$tmp/graded/feedback/$who.md" ] && ! grep -q '^\*\*Not graded' "$tmp/graded/feedback/$who.md"; then
                 pass "new lab $nn: the $who builds and passes the grader's audit"
@@ -128,7 +136,7 @@ new_rung_edit() {
 # --describe lists it, the rubric, bench/targets.json and the hints agree (lab_data.py), the
 # profile runs it, and the grader grades its tests compile-only.
 new_rung_suite() {
-    local tmp copy arch=${ARCH:-sm_75} grader py changed
+    local tmp copy arch=${ARCH:-sm_75} py changed
     py=$(command -v python3 || true)
     [ -n "$py" ] || { skip "new rung of lab 12" "no python3"; return; }
     tmp=$(mktemp -d)
@@ -157,14 +165,9 @@ new_rung_suite() {
     expect "new rung: make profile12 profiles it (profile_hints.py --plan --program ./sol12)" 0 "variants='tiled coarse1d coarse2d vectorized warptile fast extra'" \
         "$py" "$copy/tools/profile_hints.py" --lab 12 --plan --program "$copy/sol12"
 
-    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
-    if [ ! -x "$grader" ]; then
-        skip "new rung: graded compile-only" "no $BUILD/grading/grader (make grader)"
-    else
-        mkdir -p "$tmp/subs"
-        cp "$copy/solutions/12-matmul-fast/matmul_fast.cu" "$tmp/subs/reference.cu"
-        expect "new rung: grading/grade --lab 12 --compile-only grades the solution" 0 'results: ' \
-            env -u BUILD ARCH="$arch" "$grader" --root "$copy" --lab 12 --compile-only --seed 7 --out "$tmp/graded" "$tmp/subs"
+    mkdir -p "$tmp/subs"
+    cp "$copy/solutions/12-matmul-fast/matmul_fast.cu" "$tmp/subs/reference.cu"
+    if new_lab_grade "new rung" "$copy" 12 "$tmp" "$arch"; then
         if [ "$rc" -eq 0 ] && "$py" - "$tmp/graded/results/reference.json" <<'PY'
 import json, sys
 names = [t["name"] for t in json.load(open(sys.argv[1]))["tests"]]
