@@ -11,8 +11,10 @@
       is said, not failed.
 
 The results files record the targets of the day they were measured, MET or MISSED; this check
-judges their measured rows against bench/targets.json, which the suite (tests/suites/bench.sh)
-keeps equal to what the built programs declare (`./solNN --describe`).
+judges their measured rows against bench/targets.json, which the suites (tests/suites/bench.sh,
+lab_data.sh) keep equal to what the built programs declare (`./solNN --describe`) for every
+variant it lists. A variant it does not list (a rung added since the last snapshot) needs no
+entry: its rows are judged on the targets its results file recorded, its program's own.
 """
 import argparse
 import glob
@@ -37,6 +39,24 @@ def targets_of(description):
     """A lab's targets as bench/targets.json holds them, from its --describe JSON."""
     return [{"variant": t["variant"], "size": t["size"], "min_ratio": t["min_ratio"],
              "yardstick": t["against"]} for t in description["targets"]]
+
+
+def stale(saved, nn, declared):
+    """Whether bench/targets.json (`saved`) holds, for the variants it lists for lab `nn`, other
+    targets than `declared` (targets_of its --describe). A variant it does not list, such as a
+    rung added since the snapshot, needs no entry: it is judged on the targets its results
+    recorded when measured (judged_targets)."""
+    listed = saved.get(nn, [])
+    variants = {t["variant"] for t in listed}
+    return [t for t in declared if t["variant"] in variants] != listed
+
+
+def judged_targets(saved, nn, run):
+    """The targets a run of lab `nn` is judged on: bench/targets.json's, and for a variant it does
+    not list, the targets the run itself recorded (its program's --describe on the day)."""
+    listed = saved.get(nn, [])
+    variants = {t["variant"] for t in listed}
+    return listed + [t for t in run.get("targets", []) if t["variant"] not in variants]
 
 
 def snapshot(programs):
@@ -67,7 +87,7 @@ def check(targets, files, margin):
             if not str(run.get("program", "")).startswith("sol"):
                 continue  # a starter's run: not the reference
             nn = str(run.get("lab", ""))[:2]
-            for t in judge_targets(run, targets.get(nn, [])):
+            for t in judge_targets(run, judged_targets(targets, nn, run)):
                 key = (nn, t["variant"], t["size"], t["yardstick"])
                 if t["ratio"] is None:
                     unmeasured.add(key)

@@ -9,9 +9,9 @@
 #                             the fix, and exits 2
 #   profiled_variants NN PROGRAM
 #                             the variants a lab's recipe profiles (unless VARIANTS says otherwise):
-#                             its hints' (tools/profile_hints.py --plan), which the lab-data test
-#                             keeps equal to the rungs of ./solNN --describe; without python3,
-#                             the rungs PROGRAM declares (--describe, yardsticks left out)
+#                             its hints' (tools/profile_hints.py --plan --program PROGRAM): for
+#                             labs 12 and 13 the rungs PROGRAM declares (--describe, yardsticks
+#                             left out), which is also what it reads without python3
 #   ncu_reference PROGRAM REFERENCE
 #                             prints REFERENCE, or nothing where it is PROGRAM itself or not built
 #   ncu_variants NAME DIR PROGRAM SIZE "VARIANTS" EXT NCU_ARG...
@@ -113,7 +113,7 @@ ncu_table() {
 NCU_HINTS_TOOL=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/tools/profile_hints.py
 profiled_variants() {
     if command -v python3 > /dev/null && [ -f "$NCU_HINTS_TOOL" ]; then
-        python3 "$NCU_HINTS_TOOL" --lab "$1" --plan | sed -n "s/^variants='\{0,1\}\([^']*\)'\{0,1\}$/\1/p"
+        python3 "$NCU_HINTS_TOOL" --lab "$1" --plan --program "$2" | sed -n "s/^variants='\{0,1\}\([^']*\)'\{0,1\}$/\1/p"
     else
         # print_description writes one variant a line: {"name": ..., "description": ..., "yardstick": ...}
         "$2" --describe | sed -n 's/^ *{"name": "\([^"]*\)", "description": .*, "yardstick": false, "compare_with": .*/\1/p' \

@@ -54,6 +54,8 @@ $(foreach n,$(LAB_NUMS),$(eval $(HANDOUT_GEN)/results-$(n).md: $(wildcard bench/
 $(HANDOUT_GEN)/rubric-%.md: grading/rubrics/%.rubric handouts/tools/rubric.py
 	@mkdir -p $(@D)
 	$(HANDOUT_PYTHON) handouts/tools/rubric.py --rubrics grading/rubrics --out $(@D) $*
+# A rubric whose tests of the lab's rungs (RUNG, RUNGS) expand from ./solNN --describe needs it.
+$(foreach n,$(LAB_NUMS),$(if $(shell grep -l RUNG grading/rubrics/$(n).rubric 2> /dev/null),$(eval $(HANDOUT_GEN)/rubric-$(n).md: sol$(n))))
 
 # A notebook carries the files its lab builds with (handouts/tools/notebook_setup.py).
 NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py \

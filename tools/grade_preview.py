@@ -7,7 +7,7 @@
 
 Reads grading/rubrics/NN.rubric (format: grading/README.md, "Rubrics") for each test's kind,
 points, visibility, variants and scoring, and nothing else: the rubric's hidden sizes are never
-read. Each visible correctness test runs ./labNN --variant V[,W...] --size CHECK_SIZES --json
+read. Its tests of the lab's rungs (RUNG, RUNGS) expand from ./labNN --describe, as the grader's. Each visible correctness test runs ./labNN --variant V[,W...] --size CHECK_SIZES --json
 FILE --reps 1 --guard-buffers, CHECK_SIZES being the lab's own (./labNN --describe). Its score
 is points x the fraction of rows that pass (per_row), or all or nothing (all_or_nothing).
 Sanitizer and performance tests are not previewed: the grader runs them.
@@ -29,22 +29,62 @@ BANNER = ("PREVIEW — the grader also uses sizes and seeds it does not show, an
           "(memory safety, speed, what your file may call): this is not your grade.")
 
 
-def parse_rubric(path):
-    """[(id, {key: value})] in file order: only the keys the preview needs are kept."""
+RUNG, RUNGS = "RUNG", "RUNGS"
+
+
+def rungs_of(description):
+    """The student's variants of a lab's --describe JSON in the order declared: its ladder."""
+    return [v["name"] for v in description["variants"] if not v.get("yardstick")]
+
+
+def expand_rungs(tests, rungs):
+    """The tests with the lab's rungs in place of RUNGS and RUNG, as the grader expands them
+    (grading/README.md, "Rubrics"): a word with RUNGS in variants or requires is one word per
+    rung; a test for each rung is one test per rung that no correctness test of its own grades,
+    RUNG in its id and values replaced by the rung's name."""
+    def one_per_rung(value):
+        if RUNGS not in value:
+            return value
+        return " ".join(w2 for w in value.replace(",", " ").split()
+                        for w2 in ([w.replace(RUNGS, r) for r in rungs] if RUNGS in w else [w]))
+    for _, t in tests:
+        for key in ("variants", "variant", "requires"):
+            if key in t:
+                t[key] = one_per_rung(t[key])
+    graded = {v for _, t in tests if not t.get("for_each_rung") and t.get("kind", "correctness") == "correctness"
+              for v in (t.get("variants") or t.get("variant", "")).replace(",", " ").split()}
+    out = []
+    for test_id, t in tests:
+        if not t.get("for_each_rung"):
+            out.append((test_id, t))
+            continue
+        out += [(test_id.replace(RUNG, r), {k: v.replace(RUNG, r) if isinstance(v, str) else v for k, v in t.items() if k != "for_each_rung"})
+                for r in rungs if r not in graded]
+    return out
+
+
+def parse_rubric(path, rungs=None):
+    """[(id, {key: value})] in file order: only the keys the preview needs are kept. `rungs` (the
+    lab's, rungs_of its --describe) are what RUNG and RUNGS expand to; None leaves the rubric as
+    written, a test for each rung marked for_each_rung (tools/release/release.py copies it so)."""
     keep = ("name", "kind", "points", "visibility", "variants", "variant", "scoring")
     tests = []
     with open(path, encoding="utf-8") as f:
         for number, raw in enumerate(f, 1):
             line = raw.split("#", 1)[0].strip()
-            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)\]", line)
+            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)(\s+for\s+each\s+rung)?\]", line)
             if m:
-                tests.append((m.group(1), {}))
+                if m.group(2) and RUNG not in m.group(1):
+                    raise SystemExit(f"{path}:{number}: the id of a test for each rung must hold RUNG (correct_RUNG)")
+                tests.append((m.group(1), {"for_each_rung": True} if m.group(2) else {}))
             elif "=" in line and tests:
                 key, value = (s.strip() for s in line.split("=", 1))
                 if key in keep:
                     tests[-1][1][key] = value
             elif line and "=" not in line:
                 raise SystemExit(f"{path}:{number}: not 'key = value' or '[test ID]': {line}")
+    if rungs is not None:
+        tests = expand_rungs(tests, rungs)
     for test_id, t in tests:
         try:
             t["points"] = float(t.get("points", ""))
@@ -129,10 +169,9 @@ def main():
         print(f"grade_preview: no rubric {args.rubric} in this copy: nothing to preview.", file=sys.stderr)
         print(hand_in)
         return 2
+    # As written: whether any test is visible does not depend on the lab's rungs.
     tests = parse_rubric(args.rubric)
-    visible = [(i, t) for i, t in tests if t["visibility"] == "visible"]
-    later = [t for _, t in tests if t["visibility"] != "visible"]
-    if not visible:
+    if not any(t["visibility"] == "visible" for _, t in tests):
         print(f"The rubric of lab {nn} ({args.rubric}) has no visible test: nothing to preview.")
         print(hand_in)
         return 0
@@ -155,6 +194,10 @@ def main():
             return 2
         lab = json.loads(p.stdout)
     sizes = lab["check_sizes"]
+    # The tests of the lab's rungs, now that its declaration is known.
+    tests = parse_rubric(args.rubric, rungs_of(lab))
+    visible = [(i, t) for i, t in tests if t["visibility"] == "visible"]
+    later = [t for _, t in tests if t["visibility"] != "visible"]
 
     rows, earned, possible, not_previewed, lost = [], 0.0, 0.0, 0.0, False
     with tempfile.TemporaryDirectory() as tmp:

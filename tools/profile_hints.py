@@ -4,6 +4,9 @@ the reference's (make profileNN, labs/NN-topic/profile.sh).
 
     python3 tools/profile_hints.py --lab 07 --student DIR [--reference DIR]
     python3 tools/profile_hints.py --lab 07 --plan        what profile.sh should run (shell lines)
+    python3 tools/profile_hints.py --lab 12 --plan --program ./sol12
+                                                          ... of a lab that profiles every rung: the
+                                                          rungs PROGRAM declares
     python3 tools/profile_hints.py --list                 the labs that have hints
 
 DIR holds one file per variant, VARIANT.csv (the output of `ncu --csv --page raw --print-units base
@@ -19,10 +22,14 @@ metric's own name is never printed. Standard library only.
 import argparse
 import csv
 import io
+import json
 import os
 import re
 import shlex
+import subprocess
 import sys
+
+from grade_preview import rungs_of
 
 # ---- metric names (Nsight Compute) ------------------------------------------------------------
 GLD_SECTORS = "l1tex__t_sectors_pipe_lsu_mem_global_op_ld.sum"
@@ -189,8 +196,10 @@ def occupancy(variant, lesson, change, gain):
 # ---- the hints, lab by lab --------------------------------------------------------------------
 # size: the --size every variant runs at; variants: the --variant runs; kernel: an ncu kernel-name
 # filter (regex) where a variant launches more than its product; launch_skip: launches skipped.
-# Labs 12 and 13 profile every rung (profile.sh runs these variants): their lists are the
-# variants of ./solNN --describe without the yardsticks, in order (tests/suites/lab_data.sh).
+# Labs 12 and 13 profile every rung: their variants are RUNGS, the variants the program declares
+# (--describe) without the yardsticks, in order, so that a new rung is profiled without an edit
+# here; a rung no hint speaks of has its row in profile.sh's table and no sentence.
+RUNGS = "RUNGS"
 TO_SOA = "store the points as a structure of arrays (the soa variant)"
 COPY_LESSON = "a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth"
 HINTS = {
@@ -319,8 +328,7 @@ HINTS = {
                   "enough warps to hide the shared-memory loads"),
     ]),
     "12": dict(topic="fast matrix product", size="4096",
-               variants=["tiled", "coarse1d", "coarse2d", "vectorized", "warptile", "fast"],
-               kernel="^sgemm_", launch_skip=1, hints=[
+               variants=RUNGS, kernel="^sgemm_", launch_skip=1, hints=[
         occupancy("tiled", "one output per thread: few registers, many warps, but two shared loads per "
                   "multiply-add", "climb to 1D thread coarsening, 8 outputs per thread",
                   "each value of B loaded from shared memory to feed 8 multiply-adds"),
@@ -350,8 +358,7 @@ HINTS = {
                   "fewer wavefronts and more broadcasts", goal=4, loads_only=True),
     ]),
     "13": dict(topic="matrix-vector products", size="4096x4096",
-               variants=["matvec_naive", "matvec_shared", "matvec_warp", "vecmat_naive", "vecmat_shared"],
-               kernel="^(matvec|vecmat)_", launch_skip=1, hints=[
+               variants=RUNGS, kernel="^(matvec|vecmat)_", launch_skip=1, hints=[
         coalescing("matvec_naive", "reads", "one thread per row: the 32 lanes read 32 different rows, "
                    "32 sectors per load of A for 128 useful bytes, and 1 for x's broadcast: 16.5 on average",
                    "give one warp per row (matvec_warp), so that the lanes read consecutive elements of the row",
@@ -371,6 +378,23 @@ HINTS = {
                   "block cluster on H100 and H200)", 0.85),
     ]),
 }
+
+
+def profiled(lab, program=None):
+    """The variants a lab's recipe profiles: its list, or for RUNGS the rungs `program` declares
+    (without one, or where it does not describe itself, the rungs its hints speak of and compare
+    with, in the hints' order)."""
+    variants = HINTS[lab]["variants"]
+    if variants != RUNGS:
+        return variants
+    if program:
+        p = subprocess.run([program, "--describe"], capture_output=True, text=True)
+        try:
+            return rungs_of(json.loads(p.stdout))
+        except (ValueError, KeyError, TypeError):
+            pass  # not a lab program that describes itself (the tests' stand-ins): the hints' rungs
+    spoken = [v for h in HINTS[lab]["hints"] for v in (h["variant"], getattr(h["value"], "needs", None)) if v]
+    return list(dict.fromkeys(spoken))
 
 
 def metrics_of(lab):
@@ -503,7 +527,7 @@ def load_side(folder, lab):
     spec = HINTS[lab]
     want = re.compile(spec.get("kernel") or ".")
     side = {"runs": {}, "copy_gbs": None, "status": {}, "kernels": {}}
-    for variant in spec["variants"]:
+    for variant in profiled(lab):
         path = None
         for ext in (".csv", ".log"):
             if os.path.isfile(os.path.join(folder, variant + ext)):
@@ -600,10 +624,10 @@ def sentence(lab, h, student, reference, who):
     return text + f": {advice(h, v, side_s)}."
 
 
-def plan(lab):
+def plan(lab, program=None):
     spec = HINTS[lab]
     lines = [f"size={shlex.quote(spec['size'])}",
-             f"variants={shlex.quote(' '.join(spec['variants']))}",
+             f"variants={shlex.quote(' '.join(profiled(lab, program)))}",
              f"metrics={shlex.quote(','.join(metrics_of(lab)))}",
              f"kernel={shlex.quote(spec.get('kernel', ''))}",
              f"launch_skip={spec.get('launch_skip', 0)}"]
@@ -624,6 +648,8 @@ def main(argv=None):
     ap.add_argument("--copy-gbs", type=float, help="the measured copy bandwidth, GB/s (else read from DIR)")
     ap.add_argument("--plan", action="store_true",
                     help="print what profile.sh runs: size, variants, metrics, kernel filter (shell lines)")
+    ap.add_argument("--program", help="with --plan: the program whose declared rungs a lab that profiles "
+                                      "every rung (12, 13) runs")
     ap.add_argument("--list", action="store_true", help="the labs that have hints")
     a = ap.parse_args(argv)
     if a.list:
@@ -638,7 +664,7 @@ def main(argv=None):
               file=sys.stderr)
         return 2
     if a.plan:
-        print(plan(lab))
+        print(plan(lab, a.program))
         return 0
     if not a.student or not os.path.isdir(a.student):
         ap.error("--student DIR (a folder of VARIANT.csv files) is needed")

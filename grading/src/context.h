@@ -39,7 +39,8 @@ struct Config {
 // Fixed for the whole run once it is set up: every worker reads it, none changes it.
 struct GradingSetup {
     Config cfg;
-    Rubric rubric;
+    Rubric rubric;            // expanded from the lab's declaration once the lab is loaded
+    std::string rubric_text;  // the file as read, once: the sha and both readings are of it
     std::string rubric_sha;
     LabInfo info;
     TrustedSymbols trusted;               // what the driver and harness define, their kernels

@@ -338,8 +338,10 @@ ClassInputs Grader::take_in_rubric_and_roster() {
     Config& cfg = setup_.cfg;
     cfg.root = absolute(cfg.root);
     if (cfg.rubric_path.empty()) cfg.rubric_path = cfg.root + "/grading/rubrics/" + cfg.lab + ".rubric";
-    setup_.rubric = load_rubric(cfg.rubric_path);
-    setup_.rubric_sha = sha256_hex(read_file(cfg.rubric_path));
+    setup_.rubric_text = read_rubric(cfg.rubric_path);
+    // Its form now, before the lab is built; its tests of the lab's rungs once it is (load_lab).
+    setup_.rubric = parse_rubric(setup_.rubric_text, cfg.rubric_path);
+    setup_.rubric_sha = sha256_hex(setup_.rubric_text);
     if (setup_.rubric.lab != cfg.lab) throw UsageError(cfg.rubric_path + " is the rubric of lab " + setup_.rubric.lab + ", not " + cfg.lab);
 
     ClassInputs in;
@@ -394,13 +396,15 @@ void Grader::load_lab() {
     allowed_imports_ = load_glob_list(setup_.cfg.root + "/grading/allowed-imports.txt");
     import_renames_ = load_import_renames(setup_.cfg.root + "/grading/shimmed-imports.txt");
 
-    // The rubric must agree with what the lab declares: its variants, and every size the
-    // driver checks in each correctness test.
+    // The rubric's tests of each rung come from the rungs the lab declares, and the rubric must
+    // agree with the rest of what it declares: its variants, and every size the driver checks in
+    // each correctness test.
     RunResult described = run_trusted({info.sol, "--describe"}, setup_.cfg.root, 60, setup_.priv);
     if (!described.ok())
         throw std::runtime_error(info.sol + " --describe failed (" + described.describe() + "): " + clip(described.err, 500));
     const LabDeclaration declared = parse_lab_declaration(described.out, info.sol + " --describe");
     setup_.variants = declared.variants;
+    setup_.rubric = parse_rubric(setup_.rubric_text, setup_.cfg.rubric_path, &declared);
     const std::vector<std::string> disagreements = rubric_disagreements(setup_.rubric, declared);
     if (!disagreements.empty())
         throw RubricError(setup_.cfg.rubric_path + " disagrees with lab " + setup_.cfg.lab + " (" + info.sol +

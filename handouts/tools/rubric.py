@@ -12,9 +12,14 @@ The format is the grader's (grading/README.md, "Rubrics"): global `key = value` 
 or a file without tests, stops with a message naming the file and line.
 """
 import argparse
+import json
 import os
 import re
+import subprocess
 import sys
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
+from grade_preview import expand_rungs, rungs_of  # noqa: E402
 
 KINDS = ("correctness", "sanitizer", "performance")
 
@@ -28,9 +33,9 @@ def parse(path, globals_out=None):
             line = raw.split("#", 1)[0].strip()
             if not line:
                 continue
-            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)\]", line)
+            m = re.fullmatch(r"\[test\s+([A-Za-z0-9_]+)(\s+for\s+each\s+rung)?\]", line)
             if m:
-                current = {"__line__": number}
+                current = {"__line__": number, **({"for_each_rung": True} if m.group(2) else {})}
                 tests.append((m.group(1), current))
             elif "=" in line and current is not None:
                 key, value = (s.strip() for s in line.split("=", 1))
@@ -42,6 +47,8 @@ def parse(path, globals_out=None):
                 sys.exit(f"{path}:{number}: not 'key = value' or '[test ID]': {line}")
     if not tests:
         sys.exit(f"{path}: no [test ...] section")
+    if any(t.get("for_each_rung") or "RUNGS" in t.get("variants", "") + t.get("requires", "") for _, t in tests):
+        tests = expand_rungs(tests, declared_rungs(path))
     for test_id, t in tests:
         where = f"{path}:{t['__line__']}: test '{test_id}'"
         if t.get("kind", "correctness") not in KINDS:
@@ -51,6 +58,17 @@ def parse(path, globals_out=None):
         except (KeyError, ValueError):
             sys.exit(f"{where}: needs points = NUMBER")
     return tests
+
+
+def declared_rungs(path):
+    """The rungs the lab of a rubric that speaks of them (RUNG, RUNGS) declares: ./solNN --describe."""
+    nn = os.path.basename(path)[:2]
+    program = f"./sol{nn}"
+    p = subprocess.run([program, "--describe"], capture_output=True, text=True) if os.access(program, os.X_OK) else None
+    if p is None or p.returncode != 0:
+        sys.exit(f"{path}: its tests of the lab's rungs (RUNG, RUNGS) expand from {program} --describe: "
+                 f"build it first (make sol{nn})")
+    return rungs_of(json.loads(p.stdout))
 
 
 def number(x):

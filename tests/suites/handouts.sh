@@ -15,6 +15,24 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
+# rubric_as_graded RUBRIC: its total points, then each test's name a line, as the grader reads it
+# (its tests of the lab's rungs expanded from ./solNN --describe, tools/grade_preview.py).
+rubric_as_graded() {
+    python3 - "$1" <<'PY'
+import json, os, subprocess, sys
+sys.path.insert(0, "tools")
+from grade_preview import parse_rubric, rungs_of
+path = sys.argv[1]
+rungs = None
+if "RUNG" in open(path, encoding="utf-8").read():
+    described = subprocess.run(["./sol" + os.path.basename(path)[:2], "--describe"], capture_output=True, text=True, check=True)
+    rungs = rungs_of(json.loads(described.stdout))
+tests = parse_rubric(path, rungs)
+print(f"{sum(t['points'] for _, t in tests):g}")
+print("\n".join(t.get("name", test_id) for test_id, t in tests))
+PY
+}
+
 # figures_differ WANT GOT: the SVG files that differ between two folders or are in one only
 # (nothing when the folders hold the same files, byte for byte).
 figures_differ() {
@@ -153,9 +171,9 @@ handouts_suite() {
         nn=$(basename "$rubric" .rubric)
         f=$(ls "$out_dir"/instructor/"$nn"-*.html 2> /dev/null | head -n 1)
         [ -n "$f" ] || continue
-        total=$(awk -F= '/^[ \t]*points[ \t]*=/ { s += $2 } END { printf "%g", s }' "$rubric")
+        total=$(rubric_as_graded "$rubric" | head -n 1)
         page=$(tr -s ' \n' '  ' < "$f")  # the page's text on one line: HTML wraps long cells
-        missing_tests=$(sed -n 's/^name *= *//p' "$rubric" | while IFS= read -r name; do
+        missing_tests=$(rubric_as_graded "$rubric" | tail -n +2 | while IFS= read -r name; do
             [[ $page == *"${name//&/&amp;}"* ]] || printf ' [%s]' "$name"; done)
         if [[ $page == *"Grading rubric ($total points)"* ]] && [ -z "$missing_tests" ]; then
             pass "lab$nn instructor handout: the rubric table is $rubric ($total points)"
@@ -169,9 +187,9 @@ handouts_suite() {
         f=$(ls "$out_dir"/student/"$nn"-*.html 2> /dev/null | head -n 1)
         [ -n "$f" ] || continue
         handin_file=$(basename "$(ls labs/"$nn"-*/*.cu | grep -v '/driver\.cu$')")
-        total=$(awk -F= '/^[ \t]*points[ \t]*=/ { s += $2 } END { printf "%g", s }' "$rubric")
+        total=$(rubric_as_graded "$rubric" | head -n 1)
         page=$(tr -s ' \n' '  ' < "$f")
-        missing_tests=$(sed -n 's/^name *= *//p' "$rubric" | while IFS= read -r name; do
+        missing_tests=$(rubric_as_graded "$rubric" | tail -n +2 | while IFS= read -r name; do
             [[ $page == *"${name//&/&amp;}"* ]] || printf ' [%s]' "$name"; done)
         if [[ $page == *"Hand in one file: <code>$handin_file</code>"* ]] && [[ $page == *"$total points in all"* ]] \
             && [ -z "$missing_tests" ]; then

@@ -30,23 +30,31 @@ lab_data_suite() {
     else fail "rubrics, bench/targets.json and profile hints agree with ./solNN --describe" "$(printf '%s' "$out" | head -n 4)"; fi
 
     if [ ! -f "$tmp/12.json" ]; then
-        skip "lab data: a rung declared and forgotten elsewhere is found" "./sol12 not built"
+        skip "lab data: a rung declared alone agrees, a variant dropped or a target changed is found" "./sol12 not built"
     else
-        "$py" - "$tmp/12.json" "$tmp/extra/12.json" <<'PY'
-import json, os, sys
+        "$py" - "$tmp/12.json" "$tmp" <<'PY'
+import copy, json, os, sys
 d = json.load(open(sys.argv[1]))
-d["variants"].append({"name": "extra", "description": "a new rung", "yardstick": False, "compare_with": "", "element": ""})
-d["targets"].append({"variant": "extra", "size": "4096", "min_ratio": 1.0, "against": "fast"})
-os.makedirs(os.path.dirname(sys.argv[2]), exist_ok=True)
-json.dump(d, open(sys.argv[2], "w"))
+# A rung on top of the ladder, with the step targets the driver gives it: nothing else names it.
+extra = copy.deepcopy(d)
+extra["variants"].append({"name": "extra", "description": "a new rung", "yardstick": False, "compare_with": "", "element": ""})
+extra["targets"].append({"variant": "extra", "size": "4096", "min_ratio": 1.0, "against": "fast"})
+# The top rung dropped (the rubric and the hints name it) and a listed target changed.
+dropped = copy.deepcopy(d)
+dropped["variants"] = [v for v in d["variants"] if v["name"] != "fast"]
+dropped["targets"][0]["min_ratio"] += 0.01
+for name, desc in (("extra", extra), ("dropped", dropped)):
+    os.makedirs(os.path.join(sys.argv[2], name), exist_ok=True)
+    json.dump(desc, open(os.path.join(sys.argv[2], name, "12.json"), "w"))
 PY
-        run_capture "lab data, a forgotten rung" "$py" tests/tools/lab_data.py "$tmp/extra/12.json"
-        if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "^grading/rubrics/12.rubric: no correctness test grades lab 12's rung 'extra'" \
-            && printf '%s' "$out" | grep -q "^grading/rubrics/12.rubric: sanitizer test 'memcheck' does not run extra" \
+        expect "lab data: a rung added to lab 12's declaration alone agrees with the rubric, bench/targets.json and the hints" \
+            0 'the rubrics, bench/targets.json and the profile hints agree' "$py" tests/tools/lab_data.py "$tmp/extra/12.json"
+        run_capture "lab data, a dropped rung" "$py" tests/tools/lab_data.py "$tmp/dropped/12.json"
+        if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q "^grading/rubrics/12.rubric: test 'correct_fast' names fast, which lab 12 does not declare" \
             && printf '%s' "$out" | grep -q "^bench/targets.json: lab 12's targets" \
-            && printf '%s' "$out" | grep -q "^tools/profile_hints.py: HINTS\[\"12\"\]"; then
-            pass "lab data: a rung added to lab 12's declaration alone names the rubric, bench/targets.json and tools/profile_hints.py"
-        else fail "lab data: a rung declared and forgotten elsewhere is found" "exit $rc: $(printf '%s' "$out" | head -n 3)"; fi
+            && printf '%s' "$out" | grep -q "^tools/profile_hints.py: HINTS\[\"12\"\] has hints of fast"; then
+            pass "lab data: a variant dropped from lab 12 and a target changed name the rubric, bench/targets.json and tools/profile_hints.py"
+        else fail "lab data: a variant dropped and a target changed are found" "exit $rc: $(printf '%s' "$out" | head -n 3)"; fi
     fi
     rm -rf "$tmp"
 }

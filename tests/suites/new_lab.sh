@@ -7,6 +7,9 @@
 # is not built): the reference and the untouched starter build and pass the audit. With a GPU:
 # the solution passes and the starter fails, pointing at its TODO(labNN). The copy's build starts
 # from $BUILD's objects where they were built with the same flags, so only the new lab compiles.
+# And a rung is data: in another copy, lab 12 gets a 7th rung from three files alone (starter,
+# solution, driver's declaration), which builds, is described, agrees with the lab data and is
+# graded compile-only (new_rung_suite).
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -37,8 +40,19 @@ new_lab_copy() {
     return 0
 }
 
+# new_lab_grade WHAT COPY NN TMP ARCH: TMP/subs graded compile-only into TMP/graded by the grader
+# built here ($BUILD/grading/grader, make grader) on the copy's tree (grading/grade would first
+# build a grader there), as `expect` leaves rc; false, with a skip line, where it is not built.
+new_lab_grade() {
+    local grader
+    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
+    [ -x "$grader" ] || { skip "$1: graded compile-only" "no $BUILD/grading/grader (make grader)"; return 1; }
+    expect "$1: grading/grade --lab $3 --compile-only grades it" 0 'results: ' \
+        env -u BUILD ARCH="$5" "$grader" --root "$2" --lab "$3" --compile-only --seed 7 --out "$4/graded" "$4/subs"
+}
+
 new_lab_suite() {
-    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} grader py who
+    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} py who
     tmp=$(mktemp -d)
     expect "make new-lab refuses a number in use" 2 'make new-lab: lab 01 exists already \(labs/01-vector-add\)' \
         make -s --no-print-directory new-lab NN=01 NAME=again
@@ -92,16 +106,10 @@ assert [v["name"] for v in d["variants"]] == ["scale"], d["variants"]' "$nn" "$n
         skip "new lab $nn: the solution passes, the starter fails at its TODO" "no GPU on this machine"
     fi
 
-    grader=$(cd "$BUILD" 2> /dev/null && pwd)/grading/grader
-    if [ ! -x "$grader" ]; then
-        skip "new lab $nn: graded compile-only" "no $BUILD/grading/grader (make grader)"
-    else
-        # The grader built here, on the copy's tree (grading/grade would first build a grader there).
-        mkdir -p "$tmp/subs"
-        cp "$copy/solutions/$nn-$name/vector_scale.cu" "$tmp/subs/reference.cu"
-        cp "$copy/labs/$nn-$name/vector_scale.cu" "$tmp/subs/starter.cu"
-        expect "new lab $nn: grading/grade --lab $nn --compile-only grades it" 0 'results: ' \
-            env -u BUILD ARCH="$arch" "$grader" --root "$copy" --lab "$nn" --compile-only --seed 7 --out "$tmp/graded" "$tmp/subs"
+    mkdir -p "$tmp/subs"
+    cp "$copy/solutions/$nn-$name/vector_scale.cu" "$tmp/subs/reference.cu"
+    cp "$copy/labs/$nn-$name/vector_scale.cu" "$tmp/subs/starter.cu"
+    if new_lab_grade "new lab $nn" "$copy" "$nn" "$tmp" "$arch"; then
         for who in reference starter; do
             if [ "$rc" -eq 0 ] && [ -f "$tmp/graded/feedback/$who.md" ] && ! grep -q '^\*\*Not graded' "$tmp/graded/feedback/$who.md"; then
                 pass "new lab $nn: the $who builds and passes the grader's audit"
@@ -111,4 +119,65 @@ assert [v["name"] for v in d["variants"]] == ["scale"], d["variants"]' "$nn" "$n
     fi
     rm -rf "$tmp"
 }
+
+# new_rung_edit COPY: lab 12's 7th rung, `extra` on top of the ladder, warptile under a new name, written
+# into three files only: the starter and the solution (its launcher), and the driver's declaration
+# (the variant, its launcher's prototype beside it).
+new_rung_edit() {
+    local lab=$1/labs/12-matmul-fast launcher='void sgemm_extra(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream)'
+    printf '\n// The 7th rung: warptile again, under its own name.\n%s { sgemm_warptile(a, b, c, m, n, k, stream); }\n' \
+        "$launcher" | tee -a "$lab/matmul_fast.cu" >> "$1/solutions/12-matmul-fast/matmul_fast.cu"
+    sed -i "s|^int main(|$launcher;\n\nint main(|" "$lab/driver.cu"
+    sed -i 's|^\(.*product_kernel<float>(sgemm_fast)},\)$|\1\n        {"extra", "warptile again, under its own name", product_kernel<float>(sgemm_extra)},|' "$lab/driver.cu"
+}
+
+# A rung is data: in a scratch copy, lab 12 gets a 7th rung from its starter, its solution and its
+# driver's declaration alone (the test fails where another file must change): it builds,
+# --describe lists it, the rubric, bench/targets.json and the hints agree (lab_data.py), the
+# profile runs it, and the grader grades its tests compile-only.
+new_rung_suite() {
+    local tmp copy arch=${ARCH:-sm_75} py changed
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "new rung of lab 12" "no python3"; return; }
+    tmp=$(mktemp -d)
+    copy=$tmp/tree
+    if ! new_lab_copy "$copy"; then
+        fail "new rung: a scratch copy of the tree" "git ls-files | tar failed"
+        rm -rf "$tmp"; return
+    fi
+    (cd "$copy" && find . -path ./build -prune -o -type f -print0 | sort -z | xargs -0 sha1sum) > "$tmp/before"
+    new_rung_edit "$copy"
+    changed=$(cd "$copy" && sha1sum --quiet -c "$tmp/before" 2> /dev/null | sed 's/: FAILED$//; s|^\./||' | sort | tr '\n' ' ')
+    if [ "$changed" = "labs/12-matmul-fast/driver.cu labs/12-matmul-fast/matmul_fast.cu solutions/12-matmul-fast/matmul_fast.cu " ] \
+        && grep -q '{"extra",' "$copy/labs/12-matmul-fast/driver.cu"; then
+        pass "new rung: lab 12's 7th rung is written in its starter, its solution and its driver's declaration"
+    else fail "new rung: three files edited" "changed: ${changed:-nothing}"; rm -rf "$tmp"; return; fi
+
+    expect "new rung: lab 12 builds with it (make ARCH=$arch lab12 sol12)" 0 '' \
+        env -u BUILD nice make -s --no-print-directory -C "$copy" -j2 ARCH="$arch" lab12 sol12
+    if [ "$rc" -ne 0 ]; then rm -rf "$tmp"; return; fi
+    "$copy/sol12" --describe > "$tmp/12.json" 2> "$tmp/12.err"
+    if "$py" -c 'import json, sys; v = [x["name"] for x in json.load(open(sys.argv[1]))["variants"]]; sys.exit(v[-2:] != ["fast", "extra"])' "$tmp/12.json"; then
+        pass "new rung: ./sol12 --describe lists extra"
+    else fail "new rung: ./sol12 --describe lists extra" "$(head -c 300 "$tmp/12.json" "$tmp/12.err")"; fi
+    expect "new rung: the rubric, bench/targets.json and the hints agree with it (lab_data.py)" 0 'agree with --describe' \
+        "$py" "$copy/tests/tools/lab_data.py" "$tmp/12.json"
+    expect "new rung: make profile12 profiles it (profile_hints.py --plan --program ./sol12)" 0 "variants='tiled coarse1d coarse2d vectorized warptile fast extra'" \
+        "$py" "$copy/tools/profile_hints.py" --lab 12 --plan --program "$copy/sol12"
+
+    mkdir -p "$tmp/subs"
+    cp "$copy/solutions/12-matmul-fast/matmul_fast.cu" "$tmp/subs/reference.cu"
+    if new_lab_grade "new rung" "$copy" 12 "$tmp" "$arch"; then
+        if [ "$rc" -eq 0 ] && "$py" - "$tmp/graded/results/reference.json" <<'PY'
+import json, sys
+names = [t["name"] for t in json.load(open(sys.argv[1]))["tests"]]
+sys.exit(0 if "Correctness: extra" in names else "no test 'Correctness: extra' among: " + "; ".join(names))
+PY
+        then pass "new rung: the grader grades its correctness test (Correctness: extra)"
+        else fail "new rung: the grader grades its tests" "$(ls "$tmp/graded/results" 2> /dev/null | head -n 3)"; fi
+    fi
+    rm -rf "$tmp"
+}
+
 new_lab_suite
+new_rung_suite

@@ -4,11 +4,16 @@
     python3 tests/tools/lab_data.py DESCRIBE.json...     (each the output of ./solNN --describe)
 
 A lab's rungs are the variants its driver declares, yardsticks left out. For each lab:
-  grading/rubrics/NN.rubric   a correctness test grades every rung, every sanitizer test runs
-                              every rung, and no test names a variant the lab does not have;
-  bench/targets.json          holds the targets the lab declares (bench/targets.py snapshot);
+  grading/rubrics/NN.rubric   read as the grader reads it, its tests of the rungs (RUNG, RUNGS)
+                              expanded from the declaration: a correctness test grades every
+                              rung, every sanitizer test runs every rung, and no test names a
+                              variant the lab does not have;
+  bench/targets.json          the targets of each variant it lists are the ones the lab declares
+                              (bench/targets.py snapshot); a variant it does not list (a rung
+                              added since) is judged on the targets its own results recorded;
   tools/profile_hints.py      where the lab's profile.sh profiles every rung (profiled_variants,
-                              common/ncu.sh), the hints' variants are the rungs, in order.
+                              common/ncu.sh), the hints profile RUNGS (the declared rungs) and
+                              speak of rungs the lab declares, or list the rungs, in order.
 Each problem is one line that names the file to update; exit 1 when there is one.
 """
 import glob
@@ -19,17 +24,17 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "bench"))
 sys.path.insert(0, os.path.join(ROOT, "tools"))
-from targets import load_targets, targets_of  # noqa: E402
-from profile_hints import HINTS  # noqa: E402
+from targets import load_targets, stale, targets_of  # noqa: E402
+from profile_hints import HINTS, RUNGS  # noqa: E402
 # The preview's reader of a rubric: kind (correctness by default) and variants, as the grader reads them.
-from grade_preview import parse_rubric  # noqa: E402
+from grade_preview import parse_rubric, rungs_of  # noqa: E402
 
 
 def rubric_problems(nn, rungs, declared):
     path = f"grading/rubrics/{nn}.rubric"
     if not os.path.isfile(os.path.join(ROOT, path)):
         return [f"{path}: missing (make new-lab writes one; every lab has a rubric)"]
-    tests = dict(parse_rubric(os.path.join(ROOT, path)))
+    tests = dict(parse_rubric(os.path.join(ROOT, path), rungs))
     problems = []
     graded = {v for t in tests.values() if t["kind"] == "correctness" for v in t["variants"]}
     for rung in rungs:
@@ -49,7 +54,7 @@ def rubric_problems(nn, rungs, declared):
 
 
 def targets_problems(nn, description, saved):
-    if targets_of(description) == saved.get(nn):
+    if not stale(saved, nn, targets_of(description)):
         return []
     return [f"bench/targets.json: lab {nn}'s targets are not what ./sol{nn} --describe declares: "
             "python3 bench/targets.py snapshot ./sol[0-9][0-9] > bench/targets.json"]
@@ -64,12 +69,18 @@ def profile_problems(nn, rungs):
         text = f.read()
         if "profiled_variants" not in text and "table_recipe" not in text:
             return []  # profiles the variants its hints choose, not the whole ladder
-    hinted = HINTS.get(nn, {}).get("variants", [])
+    spec = HINTS.get(nn, {})
+    if spec.get("variants") == RUNGS:
+        unknown = [h["variant"] for h in spec["hints"] if h["variant"] not in rungs]
+        if not unknown:
+            return []
+        return [f"tools/profile_hints.py: HINTS[\"{nn}\"] has hints of {' '.join(dict.fromkeys(unknown))}, which "
+                f"lab {nn} does not declare as rungs ({' '.join(rungs)}): drop them or rename them"]
+    hinted = spec.get("variants", [])
     if hinted == rungs:
         return []
     return [f"tools/profile_hints.py: HINTS[\"{nn}\"] profiles {' '.join(hinted) or 'nothing'}, but lab {nn}'s "
-            f"rungs are {' '.join(rungs)} (its profile.sh runs every rung): make its variants the rungs, "
-            "and give a new rung its hints"]
+            f"rungs are {' '.join(rungs)} (its profile.sh runs every rung): make its variants RUNGS"]
 
 
 def main(paths):
@@ -80,7 +91,7 @@ def main(paths):
             description = json.load(f)
         nn = description["lab"]
         declared = [v["name"] for v in description["variants"]]
-        rungs = [v["name"] for v in description["variants"] if not v["yardstick"]]
+        rungs = rungs_of(description)
         problems += rubric_problems(nn, rungs, declared)
         problems += targets_problems(nn, description, saved)
         problems += profile_problems(nn, rungs)

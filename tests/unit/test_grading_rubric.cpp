@@ -7,6 +7,7 @@
 
 #include "grading/src/intake/rubric.h"
 #include "grading_fixtures.h"
+#include "util/util.h"
 
 using namespace grading;
 
@@ -221,4 +222,112 @@ sizes = 1
     other.yardsticks = {"ref", "a"};
     found = rubric_disagreements(parse_rubric(text, "r"), other);
     CHECK(mentions("'a', which is the lab's yardstick"));
+}
+
+namespace {
+// A ladder of three rungs and a yardstick, as --describe declares it.
+LabDeclaration ladder_of(std::vector<std::string> rungs) {
+    LabDeclaration lab;
+    lab.variants = {"ref"};
+    lab.variants.insert(lab.variants.end(), rungs.begin(), rungs.end());
+    lab.yardsticks = {"ref"};
+    lab.check_sizes = {"1"};
+    return lab;
+}
+
+const char* kFamily = R"(lab = 12
+[test correct_RUNG for each rung]
+name = Correctness: RUNG
+points = 11
+variants = RUNG
+sizes = 1 7
+[test correct_top]
+name = Correctness: top
+points = 15
+variants = top
+sizes = 1 7
+[test memcheck]
+kind = sanitizer
+points = 10
+variants = RUNGS
+sizes = 1
+requires = correct_RUNGS
+)";
+
+// A test as the grader uses it, in one line: what a family must expand to.
+std::string summary(const TestSpec& t) {
+    std::string s = t.id + "|" + t.name + "|" + std::to_string(static_cast<int>(t.kind)) + "|" + std::to_string(t.points) + "|";
+    for (const auto* list : {&t.variants, &t.sizes, &t.requires_tests}) s += join(*list, ",") + "|";
+    return s + std::to_string(t.trials);
+}
+}  // namespace
+
+TEST_CASE("a test for each rung expands from the lab's declared rungs, in the ladder's order") {
+    const LabDeclaration lab = ladder_of({"low", "mid", "top"});
+    const Rubric r = parse_rubric(kFamily, "r.rubric", &lab);
+    std::vector<std::string> ids;
+    for (const TestSpec& t : r.tests) ids.push_back(t.id);
+    // `top` has a test of its own: the family leaves it out.
+    CHECK(ids == std::vector<std::string>{"correct_low", "correct_mid", "correct_top", "memcheck"});
+    CHECK(r.tests[1].name == "Correctness: mid");
+    CHECK(r.tests[1].variants == std::vector<std::string>{"mid"});
+    CHECK(r.tests[1].points == 11);
+    CHECK(r.total_points() == 11 + 11 + 15 + 10);
+    CHECK(r.tests[3].variants == std::vector<std::string>{"low", "mid", "top"});
+    CHECK(r.tests[3].requires_tests == std::vector<std::string>{"correct_low", "correct_mid", "correct_top"});
+    CHECK(rubric_disagreements(r, lab).empty());
+
+    // The same rubric with each rung written out reads the same: a family changes no score.
+    std::string text = "lab = 12\n";
+    for (const auto& [rung, points] : std::vector<std::pair<std::string, std::string>>{{"low", "11"}, {"mid", "11"}, {"top", "15"}})
+        text += "[test correct_" + rung + "]\nname = Correctness: " + rung + "\npoints = " + points + "\nvariants = " + rung +
+                "\nsizes = 1 7\n";
+    text += "[test memcheck]\nkind = sanitizer\npoints = 10\nvariants = low mid top\nsizes = 1\n"
+            "requires = correct_low correct_mid correct_top\n";
+    const Rubric written = parse_rubric(text, "written.rubric");
+    REQUIRE(written.tests.size() == r.tests.size());
+    for (size_t i = 0; i < r.tests.size(); ++i) CHECK(summary(r.tests[i]) == summary(written.tests[i]));
+
+    // A rung added to the declaration alone is graded and sanitized.
+    const LabDeclaration more = ladder_of({"low", "mid", "new", "top"});
+    const Rubric grown = parse_rubric(kFamily, "r.rubric", &more);
+    REQUIRE(grown.tests.size() == 5);
+    CHECK(grown.tests[2].id == "correct_new");
+    CHECK(grown.tests[4].variants == std::vector<std::string>{"low", "mid", "new", "top"});
+    CHECK(rubric_disagreements(grown, more).empty());
+}
+
+TEST_CASE("without the lab, a test for each rung reads as one test of a stand-in rung, RUNG") {
+    const Rubric r = parse_rubric(kFamily, "r.rubric");
+    REQUIRE(r.tests.size() == 3);
+    CHECK(r.tests[0].id == "correct_RUNG");
+    CHECK(r.tests[0].variants == std::vector<std::string>{"RUNG"});
+    CHECK(r.tests[2].requires_tests == std::vector<std::string>{"correct_RUNG"});
+    // A rubric that names no rung reads the same with the lab or without.
+    const LabDeclaration lab = ladder_of({"simple", "fast"});
+    CHECK(parse_rubric(kGood, "good.rubric", &lab).total_points() == parse_rubric(kGood, "good.rubric").total_points());
+}
+
+TEST_CASE("a test for each rung: errors name the family's own lines") {
+    CHECK(error_of("lab = 01\n[test correct for each rung]\npoints = 1\nvariants = RUNG\nsizes = 1\n") ==
+          "r.rubric:2: the id of a test for each rung must hold RUNG, which each rung's name replaces (correct_RUNG)");
+    // Each rung's test is checked at the family's lines.
+    const LabDeclaration lab = ladder_of({"a", "b"});
+    const std::string bad = "lab = 01\n[test c_RUNG for each rung]\npoints = 1\nvariants = RUNG\nsizes = 1\ntrials = 0\n";
+    CHECK(grading_fixtures::error_from<RubricError>([&] { parse_rubric(bad, "r.rubric", &lab); }) == "r.rubric:6: trials must be 1 to 100");
+    CHECK(error_of("lab = 01\n[test c_RUNG for each rung]\npoints = 1\nvariants = RUNG\nsizes = 1\npoints = 2\n") ==
+          "r.rubric:6: 'points' is given twice");
+}
+
+TEST_CASE("lab 12's rubric grades the ladder its driver declares as it did with each rung written out") {
+    const LabDeclaration lab = ladder_of({"tiled", "coarse1d", "coarse2d", "vectorized", "warptile", "fast"});
+    const Rubric r = load_rubric("grading/rubrics/12.rubric", &lab);
+    std::vector<std::string> tests;
+    for (const TestSpec& t : r.tests) tests.push_back(t.id + " " + std::to_string(static_cast<int>(t.points)) + " " + join(t.variants, ","));
+    CHECK(tests == std::vector<std::string>{"correct_tiled 11 tiled", "correct_coarse1d 11 coarse1d", "correct_coarse2d 11 coarse2d",
+                                            "correct_vectorized 11 vectorized", "correct_warptile 11 warptile", "correct_fast 15 fast",
+                                            "memcheck 10 tiled,coarse1d,coarse2d,vectorized,warptile,fast",
+                                            "racecheck 5 tiled,coarse1d,coarse2d,vectorized,warptile,fast", "perf_fast 15 fast"});
+    CHECK(join(r.find("memcheck")->requires_tests, " ") ==
+          "correct_tiled correct_coarse1d correct_coarse2d correct_vectorized correct_warptile correct_fast");
 }

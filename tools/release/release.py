@@ -83,9 +83,12 @@ def write_preview_tests(dest):
     for rubric in files_of("grading/rubrics/[0-9][0-9].rubric"):
         nn = os.path.basename(rubric)[:2]
         lines = [f"# The tests of lab {nn} that make check previews (from the course's rubric; no sizes)."]
+        # As written: a test for each rung stays one (the preview expands it from ./labNN --describe).
         for number, (test_id, t) in enumerate(grade_preview.parse_rubric(rubric), 1):
             visible = t["visibility"] == "visible"
-            lines += ["", f"[test {test_id if visible else f'later_{number}'}]", f"kind = {t['kind']}",
+            header = test_id if visible else f"later_{number}" + ("_" + grade_preview.RUNG if t.get("for_each_rung") else "")
+            header += " for each rung" if t.get("for_each_rung") else ""
+            lines += ["", f"[test {header}]", f"kind = {t['kind']}",
                       f"points = {t['points']:g}", f"visibility = {t['visibility']}"]
             if visible:
                 lines += [f"name = {t.get('name', test_id)}", f"variants = {' '.join(t['variants'])}",

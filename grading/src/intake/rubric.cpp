@@ -160,6 +160,13 @@ bool glob_match(const std::string& p, const std::string& t) {
     return pi == p.size();
 }
 
+std::vector<std::string> LabDeclaration::rungs() const {
+    std::vector<std::string> out;
+    for (const std::string& v : variants)
+        if (std::find(yardsticks.begin(), yardsticks.end(), v) == yardsticks.end()) out.push_back(v);
+    return out;
+}
+
 double Rubric::total_points() const {
     double sum = 0;
     for (const TestSpec& t : tests) sum += t.points;
@@ -309,6 +316,112 @@ bool set_test_run(TestSpec& test, const std::string& key, const std::string& val
     return true;
 }
 
+// One line of a section: KEY = VALUE (has_value false where the line has no '=').
+struct RubricLine {
+    int line = 0;
+    std::string key, value;
+    bool has_value = true;
+};
+
+// The lab's settings (no header: the lines before the first [test ...]) or one test's.
+struct RubricSection {
+    int line = 0;
+    std::string header;  // "[test ID]" as written
+    std::vector<RubricLine> lines;
+};
+
+// The rubric's lines in sections, comments and blank lines left out; `at` ends on the last line.
+std::vector<RubricSection> read_sections(const std::string& text, RubricPlace& at) {
+    std::vector<RubricSection> sections(1);
+    std::istringstream in(text);
+    for (std::string line; std::getline(in, line);) {
+        ++at.line;
+        size_t hash = line.find('#');
+        if (hash != std::string::npos) line = line.substr(0, hash);
+        line = trim(line);
+        if (line.empty()) continue;
+        if (line.front() == '[') {
+            sections.push_back({at.line, line, {}});
+            continue;
+        }
+        size_t eq = line.find('=');
+        if (eq == std::string::npos) sections.back().lines.push_back({at.line, line, "", false});
+        else sections.back().lines.push_back({at.line, trim(line.substr(0, eq)), trim(line.substr(eq + 1))});
+    }
+    return sections;
+}
+
+const std::string kRung = "RUNG", kRungs = "RUNGS";
+
+// The ID of a family's header, "[test ID for each rung]"; empty for any other section.
+std::string family_id(const RubricSection& section, const std::string& source) {
+    const std::string& header = section.header;
+    const RubricPlace at{source, section.line};
+    if (header.size() < 2 || header.back() != ']') return "";
+    const std::vector<std::string> parts = words(header.substr(1, header.size() - 2));
+    if (parts.size() != 5 || parts[0] != "test" || parts[2] != "for" || parts[3] != "each" || parts[4] != "rung") return "";
+    if (parts[1].find(kRung) == std::string::npos)
+        at.fail("the id of a test for each rung must hold RUNG, which each rung's name replaces (correct_RUNG)");
+    return parts[1];
+}
+
+// A list of variants or tests with each word that holds RUNGS made one word per rung.
+std::string expand_rungs_words(const std::string& value, const std::vector<std::string>& rungs) {
+    if (value.find(kRungs) == std::string::npos) return value;
+    std::vector<std::string> out;
+    for (const std::string& w : words(value)) {
+        if (w.find(kRungs) == std::string::npos) out.push_back(w);
+        else
+            for (const std::string& rung : rungs) out.push_back(replace_all(w, kRungs, rung));
+    }
+    return join(out, " ");
+}
+
+// The settings whose words may hold RUNGS: lists of variants or of tests.
+bool lists_rungs(const std::string& key) { return key == "variants" || key == "variant" || key == "requires"; }
+
+// The rungs a correctness test of its own (not a family's) grades: a family leaves them out.
+std::set<std::string> graded_alone(const std::vector<RubricSection>& sections, const std::vector<std::string>& rungs,
+                                   const std::string& source) {
+    std::set<std::string> graded;
+    for (const RubricSection& s : sections) {
+        if (s.header.empty() || !family_id(s, source).empty()) continue;
+        std::string kind = "correctness";
+        std::vector<std::string> variants;
+        for (const RubricLine& l : s.lines) {
+            if (l.key == "kind") kind = l.value;
+            if (l.key == "variants" || l.key == "variant") variants = words(expand_rungs_words(l.value, rungs));
+        }
+        if (kind == "correctness") graded.insert(variants.begin(), variants.end());
+    }
+    return graded;
+}
+
+// The sections with the lab's rungs in place of RUNGS and RUNG: a family's section becomes one
+// section per rung it grades, each at the family's lines.
+std::vector<RubricSection> expand_rungs(const std::vector<RubricSection>& sections, const std::vector<std::string>& rungs,
+                                        const std::string& source) {
+    const std::set<std::string> graded = graded_alone(sections, rungs, source);
+    std::vector<RubricSection> out;
+    for (RubricSection s : sections) {
+        for (RubricLine& l : s.lines)
+            if (lists_rungs(l.key)) l.value = expand_rungs_words(l.value, rungs);
+        const std::string id = family_id(s, source);
+        if (id.empty()) {
+            out.push_back(s);
+            continue;
+        }
+        for (const std::string& rung : rungs) {
+            if (graded.count(rung)) continue;
+            RubricSection one = s;
+            one.header = "[test " + replace_all(id, kRung, rung) + "]";
+            for (RubricLine& l : one.lines) l.value = replace_all(l.value, kRung, rung);
+            out.push_back(one);
+        }
+    }
+    return out;
+}
+
 // What the whole rubric must have: a lab, tests, positive time limits, and in each test what its
 // kind needs. `test_lines`: the line of each test's header; `last`: the rubric's last line.
 void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const RubricPlace& last) {
@@ -331,50 +444,50 @@ void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const Rub
 
 }  // namespace
 
-Rubric parse_rubric(const std::string& text, const std::string& source) {
+Rubric parse_rubric(const std::string& text, const std::string& source, const LabDeclaration* lab) {
     Rubric r;
-    std::istringstream in(text);
-    std::string line;
     RubricPlace at{source, 0};
+    std::vector<RubricSection> sections = read_sections(text, at);
+    const int last_line = at.line;
+    // Without the lab, one stand-in rung: RUNG stays as written.
+    sections = expand_rungs(sections, lab ? lab->rungs() : std::vector<std::string>{kRung}, source);
     TestSpec* test = nullptr;
     std::vector<int> test_lines;
-    std::set<std::string> seen_keys;
-    while (std::getline(in, line)) {
-        ++at.line;
-        size_t hash = line.find('#');
-        if (hash != std::string::npos) line = line.substr(0, hash);
-        line = trim(line);
-        if (line.empty()) continue;
-        if (line.front() == '[') {
-            test = &start_test(r, line, at);
+    for (const RubricSection& section : sections) {
+        if (!section.header.empty()) {
+            at.line = section.line;
+            test = &start_test(r, section.header, at);
             test_lines.push_back(at.line);
-            seen_keys.clear();
-            continue;
         }
-        size_t eq = line.find('=');
-        if (eq == std::string::npos) at.fail("expected KEY = VALUE");
-        std::string key = trim(line.substr(0, eq)), value = trim(line.substr(eq + 1));
-        if (!seen_keys.insert(key).second) at.fail("'" + key + "' is given twice");
-        try {
-            if (!test) set_rubric_setting(r, key, value, at);
-            else if (!set_test_check(r, *test, key, value, at) && !set_test_run(*test, key, value, at))
-                at.fail("unknown test setting '" + key + "'");
-        } catch (const std::invalid_argument& e) {
-            at.fail(key + ": " + e.what());
-        } catch (const std::out_of_range&) {
-            at.fail(key + ": number out of range");
+        std::set<std::string> seen_keys;
+        for (const RubricLine& l : section.lines) {
+            at.line = l.line;
+            if (!l.has_value) at.fail("expected KEY = VALUE");
+            if (!seen_keys.insert(l.key).second) at.fail("'" + l.key + "' is given twice");
+            try {
+                if (!test) set_rubric_setting(r, l.key, l.value, at);
+                else if (!set_test_check(r, *test, l.key, l.value, at) && !set_test_run(*test, l.key, l.value, at))
+                    at.fail("unknown test setting '" + l.key + "'");
+            } catch (const std::invalid_argument& e) {
+                at.fail(l.key + ": " + e.what());
+            } catch (const std::out_of_range&) {
+                at.fail(l.key + ": number out of range");
+            }
         }
     }
+    at.line = last_line;
     check_rubric(r, test_lines, at);
     return r;
 }
 
-Rubric load_rubric(const std::string& path) {
+std::string read_rubric(const std::string& path) {
     std::ifstream f(path);
     if (!f) throw RubricError(path + ": cannot read the rubric");
     std::stringstream ss;
     ss << f.rdbuf();
-    return parse_rubric(ss.str(), path);
+    return ss.str();
 }
+
+Rubric load_rubric(const std::string& path, const LabDeclaration* lab) { return parse_rubric(read_rubric(path), path, lab); }
 
 }  // namespace grading

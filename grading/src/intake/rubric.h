@@ -86,15 +86,28 @@ struct Rubric {
     const TestSpec* find(const std::string& id) const;
 };
 
-// Parses a rubric; `source` names it in error messages.
-Rubric parse_rubric(const std::string& text, const std::string& source);
-Rubric load_rubric(const std::string& path);
-
-// What a lab declares (`./solNN --describe`) that a rubric must agree with.
+// What a lab declares (`./solNN --describe`) that a rubric must agree with, and expands from.
 struct LabDeclaration {
     std::vector<std::string> variants, yardsticks;  // every variant; those that are yardsticks
     std::vector<std::string> check_sizes;           // the driver's default (correctness) sizes
+    // The student's variants, in the order declared (the ladder, bottom to top): the variants
+    // without the yardsticks.
+    std::vector<std::string> rungs() const;
 };
+
+// Parses a rubric; `source` names it in error messages. A rubric may speak of the lab's rungs
+// rather than name them, so that a new rung needs no edit of it:
+//   [test correct_RUNG for each rung]   one test per rung that no correctness test of its own
+//                                        grades, in the ladder's order; RUNG in the id and in
+//                                        every value is the rung's name
+//   variants = RUNGS, requires = correct_RUNGS   a word with RUNGS in `variants` or `requires`
+//                                        is one word per rung (RUNGS replaced by its name)
+// `lab` is the declaration they expand from. Without it they are read with one stand-in rung
+// named RUNG: the rubric's form is checked before the lab is built, and a rubric that does not
+// use them reads the same either way.
+Rubric parse_rubric(const std::string& text, const std::string& source, const LabDeclaration* lab = nullptr);
+Rubric load_rubric(const std::string& path, const LabDeclaration* lab = nullptr);
+std::string read_rubric(const std::string& path);  // the file's text (RubricError where it cannot be read)
 
 // Where `rubric` disagrees with the lab: a variant the lab does not have, a yardstick graded as
 // the student's, a variant no correctness test covers, a correctness test without one of the
