@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "build/line_directives.h"
 #include "util/util.h"
 
 namespace grading {
@@ -293,6 +294,7 @@ std::vector<Finding> compiler_view_findings(const BuildSpec& spec, const BuildFo
         ++passes;
         PreprocessedText pre = parse_preprocessed(read_file(f.stage + "/" + f.keep + "/" + name));
         append(found, audit_includes(pre.includes, inc));
+        append(found, audit_indented_markers(pre.indented_markers));
         identifiers.insert(identifiers.end(), pre.own_identifiers.begin(), pre.own_identifiers.end());
     }
     append(found, audit_identifiers(identifiers, spec.rules.forbid_symbols));
@@ -404,6 +406,13 @@ BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& truste
     if (spec.rules.allowed_imports.empty())
         throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
     const BuildFolders f = make_build_folders(spec);
+    // Line directives would make the compiler's own account of the file untrue: refused unread.
+    const std::vector<Finding> directives = audit_line_directives(read_file(f.stage + "/" + spec.lab_dir + "/" + spec.topic_file));
+    if (!directives.empty()) {
+        BuildResult r;
+        r.rejected = first_findings(directives);
+        return r;
+    }
     const std::vector<std::string> compile = compile_command(spec, f);
     RunResult c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10);
     require_sandbox_ran(c, "the compiler");
