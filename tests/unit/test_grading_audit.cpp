@@ -593,6 +593,12 @@ TEST_CASE("what the compiler read: by real path, staged copies only, system root
     auto found = audit_includes(includes, rules);
     REQUIRE(found.size() == 1);  // each file once
     CHECK(has(found, "include", "solution.cu (line 4), which is outside the lab's headers and the system headers"));
+    // The file including itself: what it reads the second time would pass for a header's lines.
+    found = audit_includes({{"labs/01/vector_add.h", "labs/01/vector_add.cu", 1, true},
+                            {"labs/01/vector_add.cu", "labs/01/vector_add.cu", 12, true}},
+                           rules);
+    REQUIRE(found.size() == 1);
+    CHECK(has(found, "include", "the file includes itself (line 12)"));
 }
 
 // nvcc 13 --dryrun of a student compile, shortened: the two preprocessing passes come back

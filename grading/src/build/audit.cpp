@@ -1025,6 +1025,14 @@ std::vector<Finding> audit_includes(const std::vector<IncludeEntry>& includes, c
     std::vector<Finding> found;
     std::set<std::string> reported;
     for (const IncludeEntry& e : includes) {
+        // The file read again as an included one: its lines there would pass for a header's.
+        const bool itself = !e.file.empty() && e.file[0] != '<' &&
+                            real_path(e.file[0] == '/' ? e.file : rules.compile_dir + "/" + e.file) == rules.own_file;
+        if (itself && reported.insert(e.file).second) {
+            found.push_back({"include", "the file includes itself" + (e.from_main ? " (line " + std::to_string(e.line) + ")" : std::string()) +
+                                            ": the grader reads your file's own lines once, as your file's; remove that #include"});
+            continue;
+        }
         const std::string why = judge_read(e.file, rules);
         if (why.empty() || !reported.insert(e.file).second) continue;
         const std::string where = e.from_main ? " (line " + std::to_string(e.line) + ")"
