@@ -394,8 +394,8 @@ PreprocessedText parse_preprocessed(const std::string& text) {
 std::vector<Finding> audit_indented_markers(const std::vector<int>& lines) {
     if (lines.empty()) return {};
     return {{"line", "a macro of the file writes a line directive (a '#' and a line number, line " +
-                         std::to_string(lines[0]) + " of the preprocessed file): it would change the file and line "
-                         "the compiler attributes your code to, which the grader does not allow; remove it"}};
+                         std::to_string(lines[0]) + "): it would change the file and line the compiler attributes "
+                         "your code to, which the grader does not allow; remove it"}};
 }
 
 std::vector<Finding> audit_identifiers(const std::vector<Identifier>& identifiers,
