@@ -5,7 +5,10 @@
 # submission_metadata.yml (a group of two), are graded with --compile-only
 # and a Canvas roster export; gradebook.csv, lms-canvas.csv, lms-moodle.csv and roster.txt are
 # checked cell by cell; the same class graded as 2 shards and merged, and regraded, must give the
-# same files; a bad roster is refused naming its file and line.
+# same files; a bad roster is refused naming its file and line (a header without an id column
+# also names the columns it does not read), a roster that matches no submission stops the run
+# unless --allow-unmatched-roster; an unknown lab and a missing or empty submissions folder are
+# refused before the trusted tree is built.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -190,18 +193,19 @@ fi
 # An unknown lab, and a submissions folder that is missing or empty: refused at once, before the
 # trusted tree is built.
 if [ -x grading/grade ]; then
-    mkdir -p "$roster_dir/empty"
+    mkdir -p "$roster_dir/empty" "$roster_dir/one"
+    echo '// a submission' > "$roster_dir/one/ann.cu"
     expect "grading: --lab 99 lists the labs there are" 2 'there is no lab 99 \(--lab\): the labs are 01, 02' \
-        grading/grade --lab 99 --compile-only --out "$roster_dir/bad" "$roster_dir/empty"
-    for what in missing empty; do
-        case $what in missing) pattern='no such file or folder: .*/none' dir=$roster_dir/none ;;
-                      empty) pattern='the folder .*/empty is empty' dir=$roster_dir/empty ;; esac
-        expect "grading: a $what submissions folder is refused" 2 "$pattern" \
+        grading/grade --lab 99 --compile-only --out "$roster_dir/bad" "$roster_dir/one"
+    for what in "a missing" "an empty"; do
+        case $what in *missing) pattern='no such file or folder: .*/none' dir=$roster_dir/none ;;
+                      *empty) pattern='the folder .*/empty is empty' dir=$roster_dir/empty ;; esac
+        expect "grading: $what submissions folder is refused" 2 "$pattern" \
             grading/grade --lab 01 --compile-only --out "$roster_dir/bad" "$dir"
         if printf '%s' "$err" | grep -q 'building the trusted tree'; then
-            fail "grading: a $what submissions folder is refused before the trusted tree is built"
+            fail "grading: $what submissions folder is refused before the trusted tree is built"
         else
-            pass "grading: a $what submissions folder is refused before the trusted tree is built"
+            pass "grading: $what submissions folder is refused before the trusted tree is built"
         fi
     done
 fi
