@@ -34,6 +34,7 @@ struct Config {
     // name (--lms-assignment) and points (--lms-points; 0: the rubric's)
     std::string roster, lms_assignment;
     double lms_points = 0;
+    bool allow_unmatched_roster = false;  // --allow-unmatched-roster: a roster no submission matches is no error
 };
 
 // Fixed for the whole run once it is set up: every worker reads it, none changes it.

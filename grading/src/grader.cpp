@@ -113,7 +113,9 @@ Options:
                        DIR/lms-canvas.csv and DIR/lms-moodle.csv import the grades into Canvas or
                        Moodle; DIR/roster.txt lists submissions not on the roster and students
                        without a submission. A bad roster: exit 2, naming the file and line. A
-                       regrade reuses the earlier run's roster unless given one.
+                       regrade reuses the earlier run's roster unless given one. A roster that
+                       matches no submission stops the run before any is built (exit 1).
+  --allow-unmatched-roster  grade even so (the LMS files are then empty)
   --lms-assignment T   the assignment's name in the LMS (default "Lab NN")
   --lms-points P       the assignment's points in the LMS: scores are scaled to them (default:
                        the rubric's total)
@@ -337,7 +339,8 @@ int Grader::run() {
 ClassInputs Grader::take_in_rubric_and_roster() {
     Config& cfg = setup_.cfg;
     cfg.root = absolute(cfg.root);
-    if (cfg.rubric_path.empty()) cfg.rubric_path = cfg.root + "/grading/rubrics/" + cfg.lab + ".rubric";
+    check_submission_inputs(cfg.inputs);
+    if (cfg.rubric_path.empty()) cfg.rubric_path = rubric_of_lab(cfg.root, cfg.lab);
     setup_.rubric_text = read_rubric(cfg.rubric_path);
     // Its form now, before the lab is built; its tests of the lab's rungs once it is (load_lab).
     setup_.rubric = parse_rubric(setup_.rubric_text, cfg.rubric_path);
@@ -949,6 +952,7 @@ void Grader::match_class_to_roster(const std::vector<Submission>& subs, ClassInp
     std::vector<SubmissionSource> sources;
     for (const Submission& s : subs) sources.push_back(s.source);
     inputs.roster_match = match_roster(inputs.roster, submission_names(sources));
+    if (!cfg.allow_unmatched_roster) require_some_match(inputs.roster, inputs.roster_match, subs.size());
     LmsAssignment assignment{cfg.lms_assignment.empty() ? "Lab " + cfg.lab : cfg.lms_assignment,
                              cfg.lms_points > 0 ? cfg.lms_points : setup_.rubric.total_points(), setup_.rubric.total_points()};
     write_file(setup_.out + "/roster.json", roster_record_json(inputs.roster, inputs.roster_match, assignment));
@@ -1464,6 +1468,7 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();
+        else if (a == "--allow-unmatched-roster") c.allow_unmatched_roster = true;
         else if (a == "--lms-assignment") c.lms_assignment = value();
         else if (a == "--lms-points") {
             const std::string v = value();

@@ -5,7 +5,10 @@
 # submission_metadata.yml (a group of two), are graded with --compile-only
 # and a Canvas roster export; gradebook.csv, lms-canvas.csv, lms-moodle.csv and roster.txt are
 # checked cell by cell; the same class graded as 2 shards and merged, and regraded, must give the
-# same files; a bad roster is refused naming its file and line.
+# same files; a bad roster is refused naming its file and line (a header without an id column
+# also names the columns it does not read), a roster that matches no submission stops the run
+# unless --allow-unmatched-roster; an unknown lab and a missing or empty submissions folder are
+# refused before the trusted tree is built.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -163,4 +166,39 @@ if [ "$roster_ok" = 1 ]; then
         grading/grade --lab 01 --compile-only --roster "$roster_dir/none.csv" --out "$roster_dir/bad" "$roster_subs"
     expect "roster grading: --lms-points must be a positive number" 2 'lms-points needs a positive number' \
         grading/grade --lab 01 --compile-only --roster "$roster_dir/roster.csv" --lms-points -3 --out "$roster_dir/bad" "$roster_subs"
+    printf 'Stdent,E-mial,Section\nJane Doe,jdoe@uni.edu,A\n' > "$roster_dir/misspelled.csv"
+    expect "roster grading: a header without an id column names the columns it does not read" 2 \
+        "misspelled.csv:1: the header names no column of student ids, logins or emails, and its columns 'Stdent', 'E-mial' are none" \
+        grading/grade --lab 01 --compile-only --roster "$roster_dir/misspelled.csv" --out "$roster_dir/bad" "$roster_subs"
+    # A roster that matches none of the submissions (another class's): exit 1 before any is built,
+    # unless --allow-unmatched-roster.
+    mkdir -p "$roster_dir/strangers"
+    cp "$ref" "$roster_dir/strangers/zed.cu"
+    expect "roster grading: a roster that matches no submission stops the run" 1 \
+        'the roster .*roster.csv matches none of the 1 submissions: .*--allow-unmatched-roster' \
+        grading/grade --lab 01 --compile-only --roster "$roster_dir/roster.csv" --out "$roster_dir/strangers-out" "$roster_dir/strangers"
+    if printf '%s' "$err" | grep -q '\] built zed'; then fail "roster grading: nothing is built for a roster that matches no one"
+    else pass "roster grading: nothing is built for a roster that matches no one"; fi
+    expect "roster grading: --allow-unmatched-roster grades them anyway" 0 'results: ' \
+        grading/grade --lab 01 --compile-only --allow-unmatched-roster --roster "$roster_dir/roster.csv" --out "$roster_dir/strangers-out" "$roster_dir/strangers"
+fi
+
+# An unknown lab, and a submissions folder that is missing or empty: refused at once, before the
+# trusted tree is built.
+if [ -x grading/grade ]; then
+    mkdir -p "$roster_dir/empty" "$roster_dir/one"
+    echo '// a submission' > "$roster_dir/one/ann.cu"
+    expect "grading: --lab 99 lists the labs there are" 2 'there is no lab 99 \(--lab\): the labs are 01, 02' \
+        grading/grade --lab 99 --compile-only --out "$roster_dir/bad" "$roster_dir/one"
+    for what in "a missing" "an empty"; do
+        case $what in *missing) pattern='no such file or folder: .*/none' dir=$roster_dir/none ;;
+                      *empty) pattern='the folder .*/empty is empty' dir=$roster_dir/empty ;; esac
+        expect "grading: $what submissions folder is refused" 2 "$pattern" \
+            grading/grade --lab 01 --compile-only --out "$roster_dir/bad" "$dir"
+        if printf '%s' "$err" | grep -q 'building the trusted tree'; then
+            fail "grading: $what submissions folder is refused before the trusted tree is built"
+        else
+            pass "grading: $what submissions folder is refused before the trusted tree is built"
+        fi
+    done
 fi

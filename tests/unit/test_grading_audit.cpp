@@ -92,7 +92,8 @@ TEST_CASE("names demangle to the qualified name without return type and paramete
 
 // gcc -E output: the forced include, a header, the file's own lines with a raw string that
 // holds a line looking like a directive, a #line rename, a pragma, a line marker that pretends
-// to enter a header (its lines are not the file's own: a known limit, the object check backs it).
+// to enter a header (its lines are not the file's own here: such a file is refused before it is
+// compiled, line_directives.h).
 const char* const kPreprocessed = R"ii(# 0 "labs/01/vector_add.cu"
 # 0 "<built-in>"
 # 0 "<command-line>"
@@ -592,6 +593,12 @@ TEST_CASE("what the compiler read: by real path, staged copies only, system root
     auto found = audit_includes(includes, rules);
     REQUIRE(found.size() == 1);  // each file once
     CHECK(has(found, "include", "solution.cu (line 4), which is outside the lab's headers and the system headers"));
+    // The file including itself: what it reads the second time would pass for a header's lines.
+    found = audit_includes({{"labs/01/vector_add.h", "labs/01/vector_add.cu", 1, true},
+                            {"labs/01/vector_add.cu", "labs/01/vector_add.cu", 12, true}},
+                           rules);
+    REQUIRE(found.size() == 1);
+    CHECK(has(found, "include", "the file includes itself (line 12)"));
 }
 
 // nvcc 13 --dryrun of a student compile, shortened: the two preprocessing passes come back
@@ -695,4 +702,16 @@ TEST_CASE("start-up code: only nvcc's registration and <iostream>'s own initiali
     found = audit_startup_code(parse_readelf_relocations(fini), syms, secs);
     REQUIRE(found.size() == 1);
     CHECK(found[0].detail.find("after main()") != std::string::npos);
+}
+
+TEST_CASE("a line marker after blanks in the preprocessed text is a macro's, and is refused") {
+    // gcc writes its markers at the line's start; `#define HASH #` then `HASH 1 "x" 1 3` comes out
+    // after a blank, and the compiler's next passes would take it for a marker.
+    const PreprocessedText p = parse_preprocessed(
+        "# 1 \"f.cu\"\nint a;\n # 1 \"/usr/include/stdlib.h\" 1 3 4\nint hidden = system(\"ls\");\n");
+    CHECK(p.indented_markers == std::vector<int>{2});  // the line of f.cu it stands on
+    const std::vector<Finding> found = audit_indented_markers(p.indented_markers);
+    CHECK(has(found, "line", "a macro of the file writes a line directive"));
+    CHECK(parse_preprocessed(kPreprocessed).indented_markers.empty());
+    CHECK(audit_indented_markers({}).empty());
 }

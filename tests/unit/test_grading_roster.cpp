@@ -106,6 +106,23 @@ TEST_CASE("roster: refusals name the file and the line") {
     CHECK(error_of("id,name\ns1,A,extra\n").find("roster.csv:2: this row has 3 cells") == 0);
     CHECK(error_of("").find("roster.csv:1: the roster is empty") == 0);
     CHECK(error_of(kPlain).empty());
+    // Columns the grader does not read are named where the key columns are missing.
+    CHECK(error_of("Stdent,E-mial,name\nJane,j@x,Jane\n") ==
+          "roster.csv:1: the header names no column of student ids, logins or emails, and its columns 'Stdent', "
+          "'E-mial' are none the grader reads: the first row must name the columns (id, name, email, section; or a "
+          "Canvas, Moodle or Gradescope export's own)");
+    CHECK(error_of("name,section\nJane,A\n").find("emails: the first row") != std::string::npos);  // every column read
+}
+
+TEST_CASE("roster matching: a roster that matches no submission stops the run") {
+    const Roster r = parse_roster(kPlain, "roster.csv");
+    const std::string none = error_from<std::runtime_error>([&] {
+        require_some_match(r, match_roster(r, {named("x1"), named("x2"), named("x3")}), 3);
+    });
+    CHECK(none.find("the roster roster.csv matches none of the 3 submissions: ") == 0);
+    CHECK(none.find("--allow-unmatched-roster") != std::string::npos);
+    CHECK(error_from<std::runtime_error>([&] { require_some_match(r, match_roster(r, {named("x1"), named("s002")}), 2); })
+              .empty());
 }
 
 TEST_CASE("roster matching: the name forms of folders and files") {

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <set>
 
@@ -14,6 +16,7 @@
 #include "grading/src/intake/seeds.h"
 #include "grading/src/intake/submissions.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 #include "sealed_memory.h"
 
 using namespace grading;
@@ -92,6 +95,50 @@ TEST_CASE("submissions: files, student folders, folders of both; unique safe ids
     CHECK(twice[0].id == "alice");
     CHECK(twice[1].id == "alice-2");
     CHECK_THROWS_AS(collect_submissions({root + "/missing"}, "vector_add.cu", ""), cudalabs::UsageError);
+    remove_tree(root);
+}
+
+TEST_CASE("submissions: a missing, empty or unreadable input is refused before anything is built") {
+    char tmpl[] = "/tmp/grading-inputs-XXXXXX";
+    const std::string root = mkdtemp(tmpl);
+    make_dirs(root + "/empty");
+    make_dirs(root + "/class");
+    write_file(root + "/class/alice.cu", "x");
+    auto refusal = [](const std::vector<std::string>& inputs) {
+        try {
+            check_submission_inputs(inputs);
+        } catch (const cudalabs::UsageError& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refusal({root + "/class"}).empty());
+    CHECK(refusal({root + "/class/alice.cu"}).empty());
+    CHECK(refusal({root + "/missing"}).find("no such file or folder: " + root + "/missing") == 0);
+    CHECK(refusal({root + "/class", root + "/empty"}).find("the folder " + root + "/empty is empty") == 0);
+    if (geteuid() != 0) {  // root reads whatever the permissions say
+        make_dirs(root + "/closed");
+        write_file(root + "/closed/bob.cu", "x");
+        chmod((root + "/closed").c_str(), 0);
+        CHECK(refusal({root + "/closed"}).find("cannot read the folder " + root + "/closed") == 0);
+        chmod((root + "/closed").c_str(), 0700);
+        chmod((root + "/class/alice.cu").c_str(), 0);
+        CHECK(refusal({root + "/class/alice.cu"}).find("cannot read " + root + "/class/alice.cu") == 0);
+        chmod((root + "/class/alice.cu").c_str(), 0600);
+    }
+    remove_tree(root);
+}
+
+TEST_CASE("an unknown lab is refused with the labs there are") {
+    char tmpl[] = "/tmp/grading-labs-XXXXXX";
+    const std::string root = mkdtemp(tmpl);
+    make_dirs(root + "/grading/rubrics");
+    for (const char* f : {"01.rubric", "04.rubric", "13.rubric", "README.md"}) write_file(root + "/grading/rubrics/" + f, "x");
+    CHECK(rubric_of_lab(root, "04") == root + "/grading/rubrics/04.rubric");
+    const std::string why = grading_fixtures::error_from<cudalabs::UsageError>([&] { rubric_of_lab(root, "99"); });
+    CHECK(why == "there is no lab 99 (--lab): the labs are 01, 04, 13");
+    const std::string none = grading_fixtures::error_from<cudalabs::UsageError>([&] { rubric_of_lab(root + "/grading", "01"); });
+    CHECK(none.find("there is no lab 01: " + root + "/grading/grading/rubrics holds no rubric") == 0);
     remove_tree(root);
 }
 

@@ -325,7 +325,10 @@ void scan(const std::string& s, bool skip_if0, OnToken on_token, OnMarker on_mar
             continue;
         }
         if (st.line_start && c == '#') {
-            if (const std::optional<Marker> m = directive(st, skip_if0)) on_marker(*m);
+            // gcc writes its own lines starting with '#' (markers, pragmas) at the line's start;
+            // one after blanks is the file's text (a macro that expands to '#').
+            const bool indented = st.i > 0 && s[st.i - 1] != '\n';
+            if (const std::optional<Marker> m = directive(st, skip_if0)) on_marker(*m, indented);
             continue;
         }
         st.line_start = false;
@@ -378,13 +381,21 @@ PreprocessedText parse_preprocessed(const std::string& text) {
             last_was_own_identifier = t.kind == Tok::Ident && files.stack.empty();
             if (last_was_own_identifier) out.own_identifiers.push_back({std::string(t.text), t.line, false});
         },
-        [&](const Marker& m) {
+        [&](const Marker& m, bool indented) {
+            if (indented) out.indented_markers.push_back(m.at);
             std::string parent;
             const bool from_main = files.stack.empty();
             if (files.apply(m, &parent)) out.includes.push_back({m.file, parent, m.at, from_main});
         });
     out.main_file = files.main_file;
     return out;
+}
+
+std::vector<Finding> audit_indented_markers(const std::vector<int>& lines) {
+    if (lines.empty()) return {};
+    return {{"line", "a macro of the file writes a line directive (a '#' and a line number, line " +
+                         std::to_string(lines[0]) + "): it would change the file and line the compiler attributes "
+                         "your code to, which the grader does not allow; remove it"}};
 }
 
 std::vector<Finding> audit_identifiers(const std::vector<Identifier>& identifiers,
@@ -520,7 +531,7 @@ std::vector<AsmStatement> host_asm_statements(const std::string& cudafe1_cpp) {
             prev2 = prev;
             prev = Seen{t.kind, text};
         },
-        [&](const Marker& m) { files.apply(m, nullptr); });
+        [&](const Marker& m, bool) { files.apply(m, nullptr); });
     finish();
     return out;
 }
@@ -1014,6 +1025,14 @@ std::vector<Finding> audit_includes(const std::vector<IncludeEntry>& includes, c
     std::vector<Finding> found;
     std::set<std::string> reported;
     for (const IncludeEntry& e : includes) {
+        // The file read again as an included one: its lines there would pass for a header's.
+        const bool itself = !e.file.empty() && e.file[0] != '<' &&
+                            real_path(e.file[0] == '/' ? e.file : rules.compile_dir + "/" + e.file) == rules.own_file;
+        if (itself && reported.insert(e.file).second) {
+            found.push_back({"include", "the file includes itself" + (e.from_main ? " (line " + std::to_string(e.line) + ")" : std::string()) +
+                                            ": the grader reads your file's own lines once, as your file's; remove that #include"});
+            continue;
+        }
         const std::string why = judge_read(e.file, rules);
         if (why.empty() || !reported.insert(e.file).second) continue;
         const std::string where = e.from_main ? " (line " + std::to_string(e.line) + ")"

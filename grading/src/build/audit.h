@@ -62,10 +62,17 @@ struct PreprocessedText {
     // Identifiers on the compiled file's own lines: outside every included file (a #line that
     // renames the file does not take its lines out).
     std::vector<Identifier> own_identifiers;
+    // Line markers after blanks: gcc writes its own at the line's start, so these are text a
+    // macro of the file expanded to, which the compiler's next passes would read as markers.
+    std::vector<int> indented_markers;
 };
 // Line markers ("# 12 \"file\" 1 3") give the files; tokens are read as C++ tokens (raw
 // strings included) so that nothing inside a literal counts.
 PreprocessedText parse_preprocessed(const std::string& text);
+
+// One finding when the preprocessed text has indented_markers (line_directives.h finds those
+// the file spells itself, before it is compiled).
+std::vector<Finding> audit_indented_markers(const std::vector<int>& lines);
 
 // The identifiers of the file's own lines that match forbid_symbols, or "__cuda*" (the CUDA
 // runtime's registration calls: nvcc's, never the file's), once each. A scope's name is also

@@ -12,6 +12,7 @@
 #include <stdexcept>
 #include <thread>
 
+#include "build/line_directives.h"
 #include "util/breakdown.h"
 #include "util/sha256.h"
 #include "util/util.h"
@@ -296,6 +297,7 @@ std::vector<Finding> compiler_view_findings(const BuildSpec& spec, const BuildFo
         ++passes;
         PreprocessedText pre = parse_preprocessed(read_file(f.stage + "/" + f.keep + "/" + name));
         append(found, audit_includes(pre.includes, inc));
+        append(found, audit_indented_markers(pre.indented_markers));
         identifiers.insert(identifiers.end(), pre.own_identifiers.begin(), pre.own_identifiers.end());
     }
     append(found, audit_identifiers(identifiers, spec.rules.forbid_symbols));
@@ -484,6 +486,14 @@ BuildResult build_reused(const BuildSpec& spec, const TrustedSymbols& trusted, c
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted) {
     if (spec.rules.allowed_imports.empty())
         throw std::invalid_argument("build_submission: no allowed imports (load grading/allowed-imports.txt)");
+    // Line directives would make the compiler's own account of the file untrue: refused unread,
+    // whether or not the file was built before.
+    const std::vector<Finding> directives = audit_line_directives(read_file(spec.stage_dir + "/" + spec.lab_dir + "/" + spec.topic_file));
+    if (!directives.empty()) {
+        BuildResult r;
+        r.rejected = first_findings(directives);
+        return r;
+    }
     if (!spec.cache) return build_fresh(spec, trusted);
     if (const std::shared_ptr<const CachedBuild> kept = spec.cache->take(spec.cache_key)) return build_reused(spec, trusted, *kept);
     try {

@@ -313,6 +313,21 @@ RosterColumns find_columns(const CsvRecord& head) {
     return c;
 }
 
+// ", and its columns X, Y are none the grader reads": what the header names instead of the
+// columns looked for (a misspelled one is among them); "" when every column is read.
+std::string unread_columns(const CsvRecord& head, const RosterColumns& c) {
+    std::set<long> read;
+    for (long k : {c.student, c.canvas_sis, c.canvas_id, c.id, c.login, c.email, c.name, c.first, c.last, c.section, c.pseudonym, c.role})
+        read.insert(k);
+    std::vector<std::string> unread;
+    for (size_t i = 0; i < head.cells.size(); ++i)
+        if (!read.count(static_cast<long>(i)) && !trim(head.cells[i]).empty())
+            unread.push_back("'" + printable_text(trim(head.cells[i]), false) + "'");
+    if (unread.empty()) return "";
+    return std::string(", and its ") + (unread.size() == 1 ? "column " : "columns ") + join(unread, ", ") +
+           (unread.size() == 1 ? " is" : " are") + " none the grader reads";
+}
+
 // One row's student; false for a row that is no student's (Canvas's "Points Possible" row and
 // Test Student, a role that is not a student's).
 bool read_entry(const CsvRecord& rec, const RosterColumns& c, RosterEntry& e) {
@@ -383,8 +398,9 @@ Roster parse_roster(const std::string& text, const std::string& path) {
     r.form = c.form;
     if (c.id < 0 && c.login < 0 && c.email < 0 && c.canvas_id < 0)
         throw RosterError(path + ":" + std::to_string(head.line) +
-                          ": the header names no column of student ids, logins or emails: the first row must name the columns "
-                          "(id, name, email, section; or a Canvas, Moodle or Gradescope export's own)");
+                          ": the header names no column of student ids, logins or emails" + unread_columns(head, c) +
+                          ": the first row must name the columns (id, name, email, section; or a Canvas, Moodle or "
+                          "Gradescope export's own)");
     std::map<std::string, int> seen_id, seen_pseudonym;
     for (size_t k = 1; k < records.size(); ++k) {
         const CsvRecord& rec = records[k];
@@ -532,6 +548,14 @@ RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>
         else if (it->second.size() > 1) m.contested[i] = it->second;
     }
     return m;
+}
+
+void require_some_match(const Roster& roster, const RosterMatch& match, size_t submissions) {
+    for (const auto& [submission, entries] : match.students)
+        if (!entries.empty()) return;
+    throw std::runtime_error("the roster " + roster.path + " matches none of the " + std::to_string(submissions) +
+                             " submissions: name each submission's file or folder by the student's id, email or name, "
+                             "or give --allow-unmatched-roster to grade them without it");
 }
 
 std::vector<std::string> roster_column_names() { return {"roster_id", "name", "email", "section"}; }

@@ -90,6 +90,11 @@ struct RosterMatch {
 // entries matches none (it is listed, saying which).
 RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>& submissions);
 
+// A roster that matches none of the class's `submissions` submissions (the wrong roster, or
+// submissions named in a way the matching does not know): throws std::runtime_error saying so,
+// and what to do.
+void require_some_match(const Roster& roster, const RosterMatch& match, size_t submissions);
+
 // The gradebook's roster columns (after "student", see gradebook_head and gradebook_row): their
 // names, and one submission's cells (a group's students joined with "; ").
 std::vector<std::string> roster_column_names();

@@ -1,11 +1,34 @@
 #include "intake/submissions.h"
 
+#include <dirent.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
 #include <set>
 
 #include "args.h"
 #include "util/util.h"
 
 namespace grading {
+
+void check_submission_inputs(const std::vector<std::string>& inputs) {
+    for (const std::string& in : inputs) {
+        if (!exists(in)) throw cudalabs::UsageError("no such file or folder: " + in + ": give the folder of the submissions");
+        if (!is_dir(in)) {
+            if (access(in.c_str(), R_OK) != 0)
+                throw cudalabs::UsageError("cannot read " + in + " (" + std::strerror(errno) + "): let the grader's user read it");
+            continue;
+        }
+        DIR* d = opendir(in.c_str());
+        if (!d)
+            throw cudalabs::UsageError("cannot read the folder " + in + " (" + std::strerror(errno) +
+                                       "): let the grader's user read and enter it");
+        closedir(d);
+        if (list_dir(in).empty())
+            throw cudalabs::UsageError("the folder " + in + " is empty: put the submissions in it, one file or folder per student");
+    }
+}
 
 std::vector<SubmissionSource> collect_submissions(const std::vector<std::string>& inputs, const std::string& topic_file,
                                                   const std::string& skip_dir) {

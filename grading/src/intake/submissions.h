@@ -15,6 +15,10 @@ struct SubmissionSource {
     std::string folder;    // the student's folder (absolute), "" for a file in a class folder
 };
 
+// Before anything is built: each input exists and can be read, and a folder is not empty.
+// Throws cudalabs::UsageError naming the first that is not, and what to do.
+void check_submission_inputs(const std::vector<std::string>& inputs);
+
 // `inputs` are files, student folders, or folders of those. `topic_file` is the lab's file
 // name ("vector_add.cu"); `skip_dir` (the grader's own output folder) is never taken for a
 // student. Throws cudalabs::UsageError for an input that does not exist.
