@@ -17,6 +17,7 @@
 #include <cstring>
 #include <chrono>
 #include <cmath>
+#include <csignal>
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
@@ -1180,6 +1181,10 @@ void Grader::record_result(const Submission& s, size_t index, const std::string&
         check_writable(setup_.work);
     }
     save_submission_record(setup_.out, s.source.id, {s.result, line, ran, worker});
+    // For the resume suite: a kill -9 at the worst moment, the record written and no file yet.
+    static const char* kill_after = std::getenv("GRADING_KILL_AFTER_RECORDS");
+    static std::atomic<long> recorded{0};
+    if (kill_after && ++recorded == std::atol(kill_after)) raise(SIGKILL);
     book.finish(index, s.result, line);
 }
 
