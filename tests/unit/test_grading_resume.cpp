@@ -20,8 +20,12 @@ using nlohmann::json;
 
 namespace {
 
+// Every kind of test, one shown only after the due date.
 Rubric sample_rubric() {
-    return rubric_of({test_spec("correct", "Correctness", 20), test_spec("perf", "Performance", 10, TestKind::Performance)});
+    Rubric r = rubric_of({test_spec("correct", "Correctness", 20), test_spec("memcheck", "Memcheck", 5, TestKind::Sanitizer),
+                          test_spec("perf", "Performance", 10, TestKind::Performance)});
+    r.tests[1].visibility = Visibility::AfterDueDate;
+    return r;
 }
 
 // A class of `n` results: rejections with multi-line notes, hidden tests, a grader error, a
@@ -30,32 +34,21 @@ std::vector<StudentResult> sample_class(size_t n) {
     std::vector<StudentResult> c;
     for (size_t i = 0; i < n; ++i) {
         StudentResult r;
-        r.student = "s" + std::to_string((i * 37) % 101) + "_" + std::to_string(i);
-        r.file = "vector_add.cu";
-        r.sha256 = std::string(64, static_cast<char>('a' + i % 6));
+        r.student = "student-" + std::to_string(i);
+        r.file = i % 2 ? "vector_add.cu" : "student-" + std::to_string(i) + "/vector_add.cu";
+        r.sha256 = std::string(64, static_cast<char>('0' + i % 10));
         r.compiled = i % 5 != 3;
         if (!r.compiled) r.rejected = "compile error:\nline " + std::to_string(i) + ", \"quoted\"";
         if (i % 5 == 4) r.grader_error = "in test 'correct': the GPU fell off the bus";
         r.notes = {"graded with seed 42"};
         r.compiler_output = i % 2 ? "warning: `x` unused\n" : "";
         r.tests = {{"correct", "Correctness", static_cast<double>(i % 21) + 0.25, 20, Visibility::Visible, "rows of " + r.student + "\n", i == 2},
+                   {"memcheck", "Memcheck", i % 2 ? 5.0 : 0.0, 5, Visibility::AfterDueDate, "========= Invalid __global__ read\n", false},
                    {"perf", "Performance", static_cast<double>(i % 11), 10, Visibility::Hidden, "timed \"fast\"\n", false, 1.0 / 3.0 + i}};
         r.execution_time_s = 2.0 / 3.0 + static_cast<double>(i);
         c.push_back(r);
     }
     return c;
-}
-
-std::vector<std::string> ids_of(const std::vector<StudentResult>& c) {
-    std::vector<std::string> ids;
-    for (const StudentResult& r : c) ids.push_back(r.student);
-    return ids;
-}
-
-std::string audit_line(const StudentResult& r) {
-    json line = json::parse(audit_json(r, "01", 42, "GPU", "bwrap", "nvcc", "ff"));
-    line["event"] = "submission";
-    return line.dump();
 }
 
 // The files of a class graded into `dir` after an earlier run's block `earlier`, in `order`,
