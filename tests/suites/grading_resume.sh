@@ -84,16 +84,20 @@ if [ "$resume_ok" = 1 ]; then
     expect "resumed grading: --resume OUT with other options is refused" 2 'give only --resume OUT' \
         grading/grade --resume "$resume_dir/cut" --lab 02
 
-    # kill -9 from outside while the resumed run builds what was not recorded.
-    grading/grade --resume "$resume_dir/cut" > "$resume_dir/killed.out" 2> "$resume_dir/killed.err" < /dev/null &
+    # kill -9 from outside while the resumed run builds what was not recorded: one build at a
+    # time, killed once the first has ended (the other takes seconds).
+    grading/grade --resume "$resume_dir/cut" --jobs 1 > "$resume_dir/killed.out" 2> "$resume_dir/killed.err" < /dev/null &
     resume_pid=$!
-    for _ in $(seq 1 600); do
+    for _ in $(seq 1 1200); do
         grep -qE 'built .*: ok' "$resume_dir/killed.err" 2> /dev/null && break
         kill -0 "$resume_pid" 2> /dev/null || break
-        sleep 0.2
+        sleep 0.1
     done
     kill -9 "$resume_pid" 2> /dev/null
     wait "$resume_pid" 2> /dev/null
+    if ! grep -q 'results: ' "$resume_dir/killed.out" && [ "$(ls "$resume_dir/cut/.resume/submissions" | grep -c '\.json$')" -eq 1 ]; then
+        pass "resumed grading: the resumed run killed (kill -9) while it builds, its one record kept"
+    else fail "resumed grading: the resumed run killed (kill -9) while it builds, its one record kept" "it was not cut midway"; fi
     if grep -q "with its seed $resume_seed (recorded when it began); 1 submission graded before it stopped is kept" "$resume_dir/killed.err"; then
         pass "resumed grading: the resumed run says it reuses the recorded seed and keeps the recorded submission"
     else fail "resumed grading: the resumed run says it reuses the recorded seed and keeps the recorded submission" "$(tail -n 2 "$resume_dir/killed.err" | tr '\n' ' ')"; fi
