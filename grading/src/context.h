@@ -22,6 +22,7 @@ namespace grading {
 struct Config {
     std::string root = ".";
     std::string lab, rubric_path, out_dir, isolation = "auto", regrade, gradescope;
+    std::string resume;  // --resume OUT: finish the run recorded there, with its options
     unsigned long long seed = 0;
     int jobs = 0;
     bool compile_only = false, no_trace = false;

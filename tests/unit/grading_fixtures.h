@@ -8,6 +8,10 @@
 #include <map>
 #include <string>
 
+#include <nlohmann/json.hpp>
+#include <vector>
+
+#include "grading/src/class/results.h"
 #include "grading/src/intake/rubric.h"
 #include "grading/src/util/util.h"
 
@@ -57,6 +61,20 @@ inline grading::Rubric rubric_of(std::initializer_list<grading::TestSpec> tests)
     r.lab = "01";
     r.tests = tests;
     return r;
+}
+
+// The students of a class, in its order.
+inline std::vector<std::string> ids_of(const std::vector<grading::StudentResult>& c) {
+    std::vector<std::string> ids;
+    for (const grading::StudentResult& r : c) ids.push_back(r.student);
+    return ids;
+}
+
+// A submission's line of the audit log, as a run of lab 01 with seed 42 writes it.
+inline std::string audit_line(const grading::StudentResult& r) {
+    nlohmann::json line = nlohmann::json::parse(grading::audit_json(r, "01", 42, "GPU", "bwrap", "nvcc", "ff"));
+    line["event"] = "submission";
+    return line.dump();
 }
 
 // The message of the `Error` that `call` throws; "" when it throws none.

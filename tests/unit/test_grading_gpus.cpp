@@ -61,18 +61,6 @@ std::vector<StudentResult> sample_class(size_t n) {
     return c;
 }
 
-std::vector<std::string> ids_of(const std::vector<StudentResult>& c) {
-    std::vector<std::string> ids;
-    for (const StudentResult& r : c) ids.push_back(r.student);
-    return ids;
-}
-
-std::string audit_line(const StudentResult& r) {
-    json line = json::parse(audit_json(r, "01", 42, "GPU", "bwrap", "nvcc", "ff"));
-    line["event"] = "submission";
-    return line.dump();
-}
-
 // Writes the class with ClassResults, `workers` at once, each submission after a random delay.
 void write_class(const std::string& dir, const std::vector<StudentResult>& c, const Rubric& rubric, size_t workers,
                  std::vector<size_t>* finish_order = nullptr) {

@@ -1,6 +1,7 @@
 #include "util/util.h"
 
 #include <dirent.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -9,6 +10,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cctype>
+#include <cerrno>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -29,6 +31,77 @@ void write_file(const std::string& path, const std::string& text) {
     std::ofstream f(path, std::ios::binary);
     f << text;
     if (!f) throw std::runtime_error("cannot write " + path);
+}
+
+namespace {
+
+std::string folder_of(const std::string& path) {
+    const size_t slash = path.find_last_of('/');
+    return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
+}
+
+[[noreturn]] void storage_failed(const std::string& what, const std::string& path, int error) {
+    throw StorageError("cannot " + what + " " + path + " (" + std::strerror(error) + ")");
+}
+
+// Writes all of `text` to `fd` and flushes it to the disk; false (errno set) when it cannot.
+bool write_all_synced(int fd, const std::string& text) {
+    for (size_t done = 0; done < text.size();) {
+        const ssize_t n = ::write(fd, text.data() + done, text.size() - done);
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) return false;
+        done += static_cast<size_t>(n);
+    }
+    return fsync(fd) == 0;
+}
+
+}  // namespace
+
+void write_file_atomic(const std::string& path, const std::string& text) {
+    const std::string temp = path + ".tmp";
+    const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+    if (fd < 0) storage_failed("write", temp, errno);
+    if (!write_all_synced(fd, text)) {
+        const int error = errno;
+        ::close(fd);
+        unlink(temp.c_str());  // a partial copy would only take space
+        storage_failed("write", temp, error);
+    }
+    ::close(fd);
+    if (std::rename(temp.c_str(), path.c_str()) != 0) storage_failed("replace", path, errno);
+    // The rename itself reaches the disk with its folder: a lost machine keeps one file or the other.
+    const int dir = ::open(folder_of(path).c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dir >= 0) {
+        fsync(dir);
+        ::close(dir);
+    }
+}
+
+void append_line_synced(const std::string& path, const std::string& line) {
+    const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    if (fd < 0) storage_failed("write", path, errno);
+    const bool ok = write_all_synced(fd, line + "\n");
+    const int error = errno;
+    ::close(fd);
+    if (!ok) storage_failed("write", path, error);
+}
+
+std::string complete_lines(const std::string& text, bool* torn) {
+    const size_t last = text.find_last_of('\n');
+    const size_t keep = last == std::string::npos ? 0 : last + 1;
+    if (torn) *torn = keep < text.size();
+    return text.substr(0, keep);
+}
+
+void check_writable(const std::string& dir) {
+    const std::string probe = dir + "/.write-probe-" + std::to_string(getpid());
+    const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+    if (fd < 0) storage_failed("write in", dir, errno);
+    const bool ok = write_all_synced(fd, std::string(64 << 10, '\0'));
+    const int error = errno;
+    ::close(fd);
+    unlink(probe.c_str());
+    if (!ok) storage_failed("write in", dir, error);
 }
 
 bool exists(const std::string& path) {

@@ -1,5 +1,6 @@
 // Small file, string and process utilities of the grader. Host-only: unit-tested with g++.
 #pragma once
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -9,6 +10,22 @@ namespace grading {
 
 std::string read_file(const std::string& path);
 void write_file(const std::string& path, const std::string& text);  // throws when it cannot
+// A write of the grader's own records that failed (a full disk, a folder that cannot be written):
+// the environment's failure, never a student's, so it stops the run; what was recorded stays.
+struct StorageError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+// Writes a temporary file beside `path`, flushes it to the disk and renames it over `path`: a run
+// killed at any moment leaves the old text or the new, never half of it. Throws StorageError.
+void write_file_atomic(const std::string& path, const std::string& text);
+// Appends `line` and a newline in one write, flushed to the disk: a kill leaves at most a torn
+// last line, which complete_lines drops. Throws StorageError.
+void append_line_synced(const std::string& path, const std::string& line);
+// The text up to its last newline: a last line without one was cut by a kill (`torn` says so).
+std::string complete_lines(const std::string& text, bool* torn = nullptr);
+// Writes and removes a probe file of 64 KiB in `dir`: throws StorageError, naming the folder and
+// why, when the folder cannot be written or its disk is full.
+void check_writable(const std::string& dir);
 bool exists(const std::string& path);
 bool is_dir(const std::string& path);
 void make_dirs(const std::string& path);  // mkdir -p; throws when the folder cannot be made
