@@ -34,7 +34,7 @@ RUNG, RUNGS = "RUNG", "RUNGS"
 
 def rungs_of(description):
     """The student's variants of a lab's --describe JSON in the order declared: its ladder."""
-    return [v["name"] for v in description["variants"] if not v.get("yardstick")]
+    return [v["name"] for v in description.get("variants", []) if not v.get("yardstick")]
 
 
 def expand_rungs(tests, rungs):
