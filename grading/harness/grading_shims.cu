@@ -208,10 +208,13 @@ cudaError_t watched_rows(cudalabs::RoundTripLedger& ledger, const char* api, boo
 }
 
 // Where a copy from `src` of `extent` bytes reads them: from the seal's copy when it lies in a
-// sealed input of the call under way (host_seal.h), so the sealed pages stay unread.
-const void* sealed_source(const void* src, size_t extent) {
+// sealed input of the call under way (host_seal.h) and goes to the device, so the sealed pages
+// stay unread. A copy into host memory (`dst_is_host`, asked only while a seal is on) is never
+// given the seal's copy: it would hand the CPU the inputs; it reads the sealed pages, and stops.
+template <class DstIsHost>
+const void* sealed_source(const void* src, size_t extent, DstIsHost&& dst_is_host) {
     const cudalabs::HostSeal* seal = cudalabs::HostSeal::active();
-    return seal ? seal->readable(src, extent) : src;
+    return seal && !dst_is_host() ? seal->readable(src, extent) : src;
 }
 
 // `copy(from)` moves `rows` rows of `width` bytes, `spitch` apart at `from` (where the copy of
@@ -219,7 +222,7 @@ const void* sealed_source(const void* src, size_t extent) {
 template <class Copy>
 cudaError_t watched(const char* api, const void* dst, size_t dpitch, const void* src, size_t spitch, size_t width,
                     size_t rows, Copy&& copy, Queue queue = {}) {
-    const void* from = rows ? sealed_source(src, (rows - 1) * spitch + width) : src;
+    const void* from = rows ? sealed_source(src, (rows - 1) * spitch + width, [&] { return host_memory(dst); }) : src;
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();
     if (!ledger) return copy(from);
     return watched_rows(
@@ -258,7 +261,8 @@ cudaError_t watched_3d(const char* api, const cudaMemcpy3DParms* p, Copy&& copy,
     if (!p->srcArray && p->srcPtr.ptr) {
         const char* first = row(p->srcPtr, p->srcPos, 0);
         const char* end = row(p->srcPtr, p->srcPos, height * depth - 1) + width;
-        const uintptr_t from = reinterpret_cast<uintptr_t>(sealed_source(first, static_cast<size_t>(end - first)));
+        const uintptr_t from = reinterpret_cast<uintptr_t>(
+            sealed_source(first, static_cast<size_t>(end - first), [&] { return !p->dstArray && host_memory(p->dstPtr.ptr); }));
         sent.srcPtr.ptr = reinterpret_cast<void*>(reinterpret_cast<uintptr_t>(p->srcPtr.ptr) + (from - reinterpret_cast<uintptr_t>(first)));
     }
     cudalabs::RoundTripLedger* ledger = cudalabs::RoundTripLedger::active();

@@ -29,8 +29,9 @@ public:
     HostSeal(const HostSeal&) = delete;
     HostSeal& operator=(const HostSeal&) = delete;
 
-    // Where the shims copy `bytes` from, for a copy the program asked to make from `src`: the
-    // seal's copy of the same bytes when [src, src + bytes) lies in a sealed input, else `src`.
+    // Where the shims copy `bytes` from, for a copy to the device the program asked to make from
+    // `src`: the seal's copy of the same bytes when [src, src + bytes) lies in a sealed input,
+    // else `src`. (A copy into host memory must not be given it: grading_shims.cu.)
     const void* readable(const void* src, size_t bytes) const;
     // Whether any byte of [p, p + bytes) is on a sealed page.
     bool sealed(const void* p, size_t bytes) const;
