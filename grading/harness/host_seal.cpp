@@ -5,7 +5,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <cerrno>
+#include <cstdlib>
 #include <cstring>
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -77,7 +80,7 @@ void uninstall_handler() {
 void protect(HostSeal::Pages pages, int prot) {
     if (pages.empty()) return;
     if (mprotect(reinterpret_cast<void*>(pages.first), pages.last - pages.first, prot) != 0)
-        throw std::runtime_error("the grading harness could not seal host memory (mprotect failed)");
+        throw std::runtime_error(std::string(kSealFailedMessage) + " (mprotect: " + std::strerror(errno) + ")");
 }
 
 }  // namespace
@@ -150,6 +153,14 @@ bool HostSeal::sealed(const void* p, size_t bytes) const {
     for (const Sealed& s : sealed_)
         if (!s.pages.empty() && lo < s.pages.last && s.pages.first < hi) return true;
     return false;
+}
+
+void HostSeal::probe() {
+    const size_t page = page_size();
+    void* scratch = nullptr;
+    if (posix_memalign(&scratch, page, 2 * page) != 0) throw std::runtime_error(std::string(kSealFailedMessage) + " (no memory to try it on)");
+    std::unique_ptr<void, void (*)(void*)> owned(scratch, std::free);
+    HostSeal seal({}, {HostSpan{scratch, 2 * page, 0}});
 }
 
 HostSeal*& HostSeal::active() {

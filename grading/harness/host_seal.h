@@ -36,6 +36,10 @@ public:
     // Whether any byte of [p, p + bytes) is on a sealed page.
     bool sealed(const void* p, size_t bytes) const;
 
+    // Seals two pages of scratch memory and opens them again: throws std::runtime_error (its text
+    // begins with kSealFailedMessage, sealed_memory.h) where this process may not seal memory.
+    static void probe();
+
     // The seal of the call under way, for the shims: nullptr when none.
     static HostSeal*& active();
 

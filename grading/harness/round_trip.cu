@@ -64,6 +64,14 @@ private:
 
 }  // namespace
 
+// The trusted reference runs without the shims, so its calls are never sealed: before its lab
+// begins it proves instead that this process, in this sandbox, may seal memory. A student's run
+// whose seal was refused is judged by what the reference finds in the same sandbox
+// (runs/failures.cpp): a refusal there too is the environment's.
+void GradedRun::prove_sealing() const {
+    if (!copies_shimmed()) HostSeal::probe();
+}
+
 std::unique_ptr<CallWatch> GradedRun::host_call_started(const HostCall& call) {
     if (!options_.grading()) return nullptr;
     if (call.round_trip) return std::make_unique<RoundTripWatch>(call);

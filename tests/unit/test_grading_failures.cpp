@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "grading/harness/fresh_inputs.h"
+#include "grading/protocol/sealed_memory.h"
 #include "grading/src/context.h"
 #include "grading/src/runs/failures.h"
 #include "grading/src/sandbox/gpus.h"
@@ -199,6 +200,14 @@ TEST_CASE("failures: what the program itself can say makes a failure only unclea
     CHECK(failure_origin(pr).blame == Blame::Unclear);
     pr.cases[0].faults = {"CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered)"};
     CHECK(failure_origin(pr).blame == Blame::Program);
+    // The harness's seal refused inside the program: unclear, with one reason whatever errno said
+    // (the reason is what a persisting failure is recognised by).
+    pr.cases[0].faults = {std::string(cudalabs::kSealFailedMessage) + " (mprotect: Cannot allocate memory)"};
+    CHECK(failure_origin(pr).blame == Blame::Unclear);
+    const std::string sealed_reason = failure_origin(pr).reason;
+    pr.cases[0].faults = {std::string(cudalabs::kSealFailedMessage) + " (mprotect: Permission denied)"};
+    CHECK(failure_origin(pr).reason == sealed_reason);
+    pr.cases[0].faults = {"CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered)"};
     pr.run.timed_out = true;
     CHECK(failure_origin(pr).blame == Blame::Program);
     ProgramRun never;

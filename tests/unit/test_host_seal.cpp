@@ -4,14 +4,17 @@
 #include <doctest/doctest.h>
 
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include <cstring>
+#include <stdexcept>
 #include <string>
 
 #include "common/host_array.h"
 #include "grading/harness/host_seal.h"
+#include "grading/protocol/sealed_memory.h"
 
 using namespace cudalabs;
 
@@ -108,4 +111,26 @@ TEST_CASE("while sealed, the CPU cannot read an input or hidden data; copies rea
     });
     CHECK(end.signal == SIGSEGV);
     CHECK(end.err.empty());
+}
+
+TEST_CASE("a seal the system refuses throws the harness's own sentence, and leaves nothing sealed") {
+    HostSeal::probe();  // here, sealing works
+    CHECK(HostSeal::active() == nullptr);
+    // mprotect refuses pages that are not mapped (ENOMEM): memory given back before it is sealed.
+    const size_t page = static_cast<size_t>(sysconf(_SC_PAGESIZE));
+    void* gone = mmap(nullptr, 3 * page, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    REQUIRE(gone != MAP_FAILED);
+    REQUIRE(munmap(gone, 3 * page) == 0);
+    HostArray<float> input(3000);
+    std::string what;
+    try {
+        HostSeal seal({input.span()}, {HostSpan{gone, 2 * page, 2 * page}});
+    } catch (const std::runtime_error& e) {
+        what = e.what();
+    }
+    CHECK(what.rfind(cudalabs::kSealFailedMessage, 0) == 0);
+    CHECK(what.find("mprotect") != std::string::npos);
+    CHECK(HostSeal::active() == nullptr);
+    input[2999] = 1.0f;  // the input sealed before the refusal is open again
+    CHECK(input[2999] == 1.0f);
 }

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "runs/runs.h"
+#include "sealed_memory.h"
 
 namespace grading {
 
@@ -62,9 +63,15 @@ FailureOrigin failure_origin(const ProgramRun& pr) {
     if (!pr.began && !r.ok())
         return {Blame::Unclear, with_message("the program ended before the lab began (" + r.describe() + ")", r.err)};
     if (r.signal == SIGKILL) return {Blame::Unclear, "the program was killed from outside (SIGKILL, not the time limit)"};
-    for (const CaseEvidence& c : pr.cases)
+    for (const CaseEvidence& c : pr.cases) {
         if (const char* name = environment_error_in(c.faults))
             return {Blame::Unclear, std::string("CUDA reported ") + name + " while the program ran"};
+        // The seal is the grader's, made inside the program: where it was refused, the reference
+        // (which proves at start that it may seal) decides whose failure that is.
+        for (const std::string& f : c.faults)
+            if (f.find(cudalabs::kSealFailedMessage) != std::string::npos)
+                return {Blame::Unclear, std::string(cudalabs::kSealFailedMessage) + " while a graded call ran"};
+    }
     return {Blame::Program, ""};
 }
 
