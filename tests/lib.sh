@@ -45,6 +45,22 @@ student_file() {
     [ -n "$dir" ] && ls "$dir"/*.cu 2>/dev/null | grep -v '/driver\.cu$' | head -n1
 }
 
+# patch_base PATCH: the file a unified diff (diff -u) patches, as its "---" line names it.
+patch_base() { head -n1 "$1" | sed -n 's/^--- \([^[:space:]]*\).*/\1/p'; }
+
+# patched_copy PATCH BASE DEST: writes DEST, a copy of BASE with PATCH applied by GNU patch. No
+# fuzz: a hunk whose context changed fails instead of landing somewhere else. When it does not
+# apply, it prints patch's first three lines (on one line), removes DEST and returns 1.
+patched_copy() {
+    local patch=$1 base=$2 dest=$3 log
+    cp "$base" "$dest" || return 1
+    if ! log=$(patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$dest" < "$patch" 2>&1); then
+        echo "$log" | head -n 3 | tr '\n' ' '
+        rm -f "$dest"
+        return 1
+    fi
+}
+
 # lacks_tools NAME DEPS MISSING: true when MISSING (the tools a suite lacks, " a b") is not empty,
 # after failing NAME in CI (where tools/install-deps.sh has installed every list) or skipping it
 # elsewhere, with what is missing and the command that installs it (DEPS: the list of

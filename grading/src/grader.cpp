@@ -1696,10 +1696,29 @@ int merge_main(const std::vector<std::string>& args) {
     return 0;
 }
 
+namespace {
+
+// Runs a subcommand of grading/grade (`who` names it in its errors): a usage error exits 2, any
+// other error 1, each with one line on stderr.
+template <class Command>
+int exit_of(const std::string& who, Command command) {
+    try {
+        return command();
+    } catch (const UsageError& e) {
+        std::cerr << who << ": error: " << e.what() << "\n";
+        return cudalabs::kExitUsage;
+    } catch (const std::exception& e) {
+        std::cerr << who << ": error: " << e.what() << "\n";
+        return cudalabs::kExitFail;
+    }
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
     const int first = argc > 2 && std::string(argv[1]) == "--root" ? 3 : 1;
     if (argc > first && std::string(argv[first]) == "leaderboard") {
-        try {
+        return exit_of("grade leaderboard", [&]() -> int {
             const std::vector<std::string> args(argv + first + 1, argv + argc);
             if (std::find(args.begin(), args.end(), "--help") != args.end() || std::find(args.begin(), args.end(), "-h") != args.end()) {
                 std::cout << kUsage;
@@ -1707,25 +1726,10 @@ int main(int argc, char** argv) {
             }
             std::cout << leaderboard_command(args);
             return 0;
-        } catch (const UsageError& e) {
-            std::cerr << "grade leaderboard: error: " << e.what() << "\n";
-            return cudalabs::kExitUsage;
-        } catch (const std::exception& e) {
-            std::cerr << "grade leaderboard: error: " << e.what() << "\n";
-            return cudalabs::kExitFail;
-        }
+        });
     }
-    if (argc > first && std::string(argv[first]) == "merge") {
-        try {
-            return merge_main(std::vector<std::string>(argv + first + 1, argv + argc));
-        } catch (const UsageError& e) {
-            std::cerr << "grade merge: error: " << e.what() << "\n";
-            return cudalabs::kExitUsage;
-        } catch (const std::exception& e) {
-            std::cerr << "grade merge: error: " << e.what() << "\n";
-            return cudalabs::kExitFail;
-        }
-    }
+    if (argc > first && std::string(argv[first]) == "merge")
+        return exit_of("grade merge", [&] { return merge_main(std::vector<std::string>(argv + first + 1, argv + argc)); });
     Config cfg;
     try {
         cfg = parse_command_line(argc, argv);
@@ -1733,16 +1737,12 @@ int main(int argc, char** argv) {
         std::cerr << "grade: error: " << e.what() << "\n";
         return cudalabs::kExitUsage;
     }
-    try {
-        return Grader(cfg).run();
-    } catch (const UsageError& e) {
-        std::cerr << "grade: error: " << e.what() << "\n";
-        return cudalabs::kExitUsage;
-    } catch (const RubricError& e) {
-        std::cerr << "grade: rubric error: " << e.what() << "\n";
-        return cudalabs::kExitUsage;
-    } catch (const std::exception& e) {
-        std::cerr << "grade: error: " << e.what() << "\n";
-        return cudalabs::kExitFail;
-    }
+    return exit_of("grade", [&]() -> int {
+        try {
+            return Grader(cfg).run();
+        } catch (const RubricError& e) {
+            std::cerr << "grade: rubric error: " << e.what() << "\n";
+            return cudalabs::kExitUsage;
+        }
+    });
 }

@@ -139,16 +139,15 @@ grading_corpus() {
     for p in tests/grading/$nn/*.patch; do
         [ -f "$p" ] || continue
         name=$(basename "$p" .patch)
-        base=$(head -n1 "$p" | sed -n 's/^--- \([^[:space:]]*\).*/\1/p')
+        base=$(patch_base "$p")
         if [ "$base" != "$soldir/$topic" ] && [ "$base" != "$labdir/$topic" ]; then
             fail "corpus lab$nn $name" "$p patches '$base', not $soldir/$topic or $labdir/$topic"
             grading_broken="${grading_broken:-} $nn/$name"; continue
         fi
         dest=$subs/$name
-        mkdir -p "$dest" && cp "$base" "$dest/$topic"
-        # No fuzz: a hunk whose context changed fails instead of landing somewhere else.
-        if ! log=$(patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$dest/$topic" < "$p" 2>&1); then
-            fail "corpus lab$nn $name" "$p no longer applies to $base: $(echo "$log" | head -n 3 | tr '\n' ' ')"
+        mkdir -p "$dest"
+        if ! log=$(patched_copy "$p" "$base" "$dest/$topic"); then
+            fail "corpus lab$nn $name" "$p no longer applies to $base: $log"
             grading_broken="${grading_broken:-} $nn/$name"; rm -rf "$dest"; continue
         fi
         [ -d "tests/grading/$nn/$name.files" ] && cp -r "tests/grading/$nn/$name.files/." "$dest/"

@@ -28,6 +28,7 @@
 #include "grading/src/runs/runs.h"
 #include "grading/src/judge/test_kinds.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
 
@@ -35,10 +36,9 @@ namespace {
 
 // A folder of made-up tools: lab programs, a verifier and a compute-sanitizer.
 struct FakeLab {
-    std::string dir;
+    grading_fixtures::TempDir scratch{"grading-failures"};
+    const std::string dir = scratch.path;
     FakeLab() {
-        char tmpl[] = "/tmp/grading-failures-XXXXXX";
-        dir = mkdtemp(tmpl);
         chmod(dir.c_str(), 0755);
         make_dirs(dir + "/cuda/bin");
         make_dirs(dir + "/priv");
@@ -63,7 +63,6 @@ def case(variant, size, output=None, fault=None):
     record(CASE_END)
 )");
     }
-    ~FakeLab() { remove_tree(dir); }
 
     // A lab program: `body` is Python run after `from channel import *`, with the run's
     // variant and sizes in `variant` and `sizes`; a file `count` counts its runs.
@@ -469,8 +468,8 @@ TEST_CASE("a run that timed out is made again with four times the limit: scored 
 }
 
 TEST_CASE("machine locks: each grading run gets its own sandbox identity; a GPU grades one submission at a time") {
-    char tmpl[] = "/tmp/grading-locks-XXXXXX";
-    const std::string folder = mkdtemp(tmpl);
+    grading_fixtures::TempDir scratch("grading-locks");
+    const std::string folder = scratch.path;
     SandboxIdentity a = claim_sandbox_identity(64000, 64000, 3, folder);
     SandboxIdentity b = claim_sandbox_identity(64000, 64000, 3, folder);
     CHECK(a.uid == 64000);
@@ -512,7 +511,6 @@ TEST_CASE("machine locks: each grading run gets its own sandbox identity; a GPU 
     gpu.release();
     other.join();
     CHECK(got.load());
-    remove_tree(folder);
 }
 
 TEST_CASE("results that are no grade: compile-only and grader errors show no total anywhere") {

@@ -26,6 +26,14 @@ std::string error_of(const std::string& text) {
     return error_from<RosterError>([&] { parse_roster(text, "roster.csv"); });
 }
 
+// The roster `text` of the file `path`, read as the export `form` with `students` rows of students.
+Roster parsed_export(const std::string& text, const std::string& path, const std::string& form, size_t students) {
+    const Roster r = parse_roster(text, path);
+    CHECK(r.form == form);
+    REQUIRE(r.entries.size() == students);
+    return r;
+}
+
 SubmissionName named(const std::string& id, const std::string& name = "") { return {id, name.empty() ? id : name, false, {}}; }
 
 const char* kPlain =
@@ -38,9 +46,7 @@ const char* kPlain =
 }  // namespace
 
 TEST_CASE("roster: a plain id,name,email,section table") {
-    const Roster r = parse_roster(kPlain, "roster.csv");
-    REQUIRE(r.entries.size() == 4);
-    CHECK(r.form == "plain");
+    const Roster r = parsed_export(kPlain, "roster.csv", "plain", 4);
     CHECK(r.entries[0].id == "s001");
     CHECK(r.entries[0].name == "Doe, Jane");
     CHECK(r.entries[0].email == "jdoe@uni.edu");
@@ -57,9 +63,7 @@ TEST_CASE("roster: Canvas's gradebook export, with its byte-order mark, Points P
         "\"Doe, Jane\",4321,S-17,jdoe@uni.edu,CS 480 A,\r\n"
         "\"Martin, Alice\",4322,,amartin,CS 480 B,\r\n"
         "\"Student, Test\",9999,,,CS 480 A,\r\n";
-    const Roster r = parse_roster(text, "canvas.csv");
-    CHECK(r.form == "canvas");
-    REQUIRE(r.entries.size() == 2);
+    const Roster r = parsed_export(text, "canvas.csv", "canvas", 2);
     CHECK(r.entries[0].id == "S-17");  // the SIS User ID where there is one
     CHECK(r.entries[0].canvas_id == "4321");
     CHECK(r.entries[0].sis_id == "S-17");
@@ -71,14 +75,20 @@ TEST_CASE("roster: Canvas's gradebook export, with its byte-order mark, Points P
     CHECK(r.entries[1].email.empty());
 }
 
+TEST_CASE("roster: a lone CR ends a row as LF and CR LF do") {
+    const Roster r = parsed_export("id,name\rs1,Ann\r\ns2,Bo\ns3,Cy\r", "roster.csv", "plain", 3);
+    CHECK(r.entries[0].name == "Ann");
+    CHECK(r.entries[1].id == "s2");
+    CHECK(r.entries[2].name == "Cy");
+    CHECK(r.entries[2].line == 4);
+}
+
 TEST_CASE("roster: Moodle's export (semicolons, First name and Surname, ID number, Email address, Groups)") {
     const std::string text =
         "First name;Surname;ID number;Institution;Department;Email address;Groups\n"
         "Jane;Doe;20231;Uni;CS;jdoe@uni.edu;Group 1\n"
         "Alice;Martin;;Uni;CS;alice@uni.edu;Group 2\n";
-    const Roster r = parse_roster(text, "moodle.csv");
-    CHECK(r.form == "moodle");
-    REQUIRE(r.entries.size() == 2);
+    const Roster r = parsed_export(text, "moodle.csv", "moodle", 2);
     CHECK(r.entries[0].name == "Jane Doe");
     CHECK(r.entries[0].id == "20231");
     CHECK(r.entries[0].section == "Group 1");
@@ -90,9 +100,7 @@ TEST_CASE("roster: Gradescope's roster export keeps the students only") {
         "First Name,Last Name,SID,Email,Role,Sections\n"
         "Jane,Doe,S-17,jdoe@uni.edu,Student,Lab A\n"
         "Terry,Assist,,ta@uni.edu,TA,\n";
-    const Roster r = parse_roster(text, "gs.csv");
-    CHECK(r.form == "gradescope");
-    REQUIRE(r.entries.size() == 1);
+    const Roster r = parsed_export(text, "gs.csv", "gradescope", 1);
     CHECK(r.entries[0].id == "S-17");
     CHECK(r.entries[0].section == "Lab A");
 }

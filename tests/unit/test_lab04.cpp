@@ -4,31 +4,26 @@
 
 #include "labs/04-constant-memory/reference.h"
 
+namespace {
+// poly_reference's values at the points `x`, each with the set of `terms` coefficients it uses.
+std::vector<float> horner(const std::vector<float>& c, int terms, int sets, const std::vector<float>& x) {
+    std::vector<float> y(x.size());
+    poly_reference(c.data(), terms, sets, x.data(), y.data(), x.size());
+    return y;
+}
+}  // namespace
+
 TEST_CASE("lab 04 Horner reference evaluates c0 + c1 x + c2 x^2") {
-    const float c[] = {1.0f, 2.0f, 3.0f};
-    const float x[] = {0.0f, 1.0f, 0.5f, -1.0f};
-    float y[4];
-    poly_reference(c, 3, 1, x, y, 4);
-    CHECK(y[0] == 1.0f);
-    CHECK(y[1] == 6.0f);
-    CHECK(y[2] == 2.75f);
-    CHECK(y[3] == 2.0f);
+    const std::vector<float> x = {0.0f, 1.0f, 0.5f, -1.0f};
+    CHECK(horner({1.0f, 2.0f, 3.0f}, 3, 1, x) == std::vector<float>{1.0f, 6.0f, 2.75f, 2.0f});
     // One coefficient: a constant.
-    const float k[] = {-0.5f};
-    poly_reference(k, 1, 1, x, y, 4);
-    for (float v : y) CHECK(v == -0.5f);
+    CHECK(horner({-0.5f}, 1, 1, x) == std::vector<float>(4, -0.5f));
 }
 
 TEST_CASE("lab 04 divergent reference: point i uses set i % sets") {
     // Two sets of 2 coefficients: set 0 = 1 + 0 x, set 1 = 0 + 1 x.
-    const float c[] = {1.0f, 0.0f, 0.0f, 1.0f};
-    const float x[] = {0.25f, 0.25f, 0.75f, 0.75f};
-    float y[4];
-    poly_reference(c, 2, 2, x, y, 4);
-    CHECK(y[0] == 1.0f);
-    CHECK(y[1] == 0.25f);
-    CHECK(y[2] == 1.0f);
-    CHECK(y[3] == 0.75f);
+    CHECK(horner({1.0f, 0.0f, 0.0f, 1.0f}, 2, 2, {0.25f, 0.25f, 0.75f, 0.75f}) ==
+          std::vector<float>{1.0f, 0.25f, 1.0f, 0.75f});
 }
 
 TEST_CASE("lab 04 error bound grows with the terms and the largest set") {

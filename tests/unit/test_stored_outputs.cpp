@@ -9,18 +9,14 @@
 
 #include "grading/harness/stored_outputs.h"
 #include "grading/src/util/util.h"
+#include "grading_fixtures.h"
 
 using namespace cudalabs;
 
 namespace {
 // The grader's folder of what a run sent, made up file by file.
-struct Folder {
-    std::string path;
-    Folder() {
-        char tmpl[] = "/tmp/stored-outputs-XXXXXX";
-        path = mkdtemp(tmpl);
-    }
-    ~Folder() { grading::remove_tree(path); }
+struct Folder : grading_fixtures::TempDir {
+    Folder() : TempDir("stored-outputs") {}
     void write(const std::string& name, const std::string& bytes) const { grading::write_file(path + "/" + name, bytes); }
 };
 }  // namespace

@@ -74,17 +74,10 @@ std::vector<CsvRecord> parse_csv(const std::string& text, char sep, const std::s
             rec.cells.push_back(cell);
             cell.clear();
             any = true;
-        } else if (c == '\r') {
-            // CR LF or a lone CR: the LF (or nothing) ends the record
-            if (i + 1 >= text.size() || text[i + 1] != '\n') {
-                rec.cells.push_back(cell);
-                out.push_back(rec);
-                rec = CsvRecord();
-                cell.clear();
-                any = false;
-                rec.line = ++line;
-            }
-        } else if (c == '\n') {
+        } else if (c == '\r' && i + 1 < text.size() && text[i + 1] == '\n') {
+            // CR LF: the CR is dropped, the LF ends the record
+        } else if (c == '\n' || c == '\r') {
+            // LF, or a lone CR (old Mac exports), ends the record
             rec.cells.push_back(cell);
             out.push_back(rec);
             rec = CsvRecord();
