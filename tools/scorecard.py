@@ -301,6 +301,24 @@ def against_ceiling(kind, value, frac):
     return f"{fmt(value, 1)} {unit} = {frac:.2f} × the {name}"
 
 
+def ceiling_words(copy_gbs, peak, roles=("", "")):
+    """The two ceilings in words ("measured copy bandwidth 2,862 GB/s; FP32 peak 66,910 GFLOP/s"),
+    each followed by its role on the picture."""
+    words = [f'measured copy bandwidth {fmt(copy_gbs, 0)} GB/s{roles[0]}'] if copy_gbs else []
+    words.append(f'FP32 peak {fmt(peak, 0)} GFLOP/s{roles[1]}' if peak else "FP32 peak: not known for this GPU")
+    return "; ".join(words)
+
+
+def legend_line(add, y, subject, references):
+    """The legend's line at y: the subject's colour, then each reference GPU's."""
+    lx = 8
+    for label, colour in [(subject, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
+                                               for i, n in enumerate(references)]:
+        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
+        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
+        lx += 24 + 6.2 * len(label)
+
+
 def fmt(x, digits=2):
     return "–" if x is None else f"{x:,.{digits}f}"
 
@@ -399,12 +417,8 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
     add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
         f'{esc(rm["device"])}</text>')
     y += 14
-    roofs = []
-    if rm["copy_gbs"]:
-        roofs.append(f'measured copy bandwidth {fmt(rm["copy_gbs"], 0)} GB/s (the slope)')
-    roofs.append(f'FP32 peak {fmt(rm["fp32_peak_gflops"], 0)} GFLOP/s (the flat roof)' if rm["fp32_peak_gflops"]
-                 else "FP32 peak: not known for this GPU")
-    add(f'<text x="8" y="{y}" fill="#555">Ceilings: {esc("; ".join(roofs))}. Hollow red: past a ceiling, not a speed.</text>')
+    roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
+    add(f'<text x="8" y="{y}" fill="#555">Ceilings: {esc(roofs)}. Hollow red: past a ceiling, not a speed.</text>')
     y += 12
     plot_top = y + 6
     if not rm["points"]:
@@ -462,13 +476,8 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
             add(f'<text x="{cx + 7:.1f}" y="{cy - 5:.1f}" font-size="9">{i}</text>')
         add('</g>')
         y = plot_top + height + 34
-    # The legend: each point in words, yours and the reference's.
-    lx = 8
-    for label, colour in [(subject, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
-                                               for i, n in enumerate(rm["references"])]:
-        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
-        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
-        lx += 24 + 6.2 * len(label)
+    # The legend, then each point in words, yours and the reference's.
+    legend_line(add, y, subject, rm["references"])
     y += 24
     for i, p in enumerate(rm["points"], 1):
         colour = "#c0392b" if p["beyond"] else "#000"
@@ -530,13 +539,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
     add(f'<text x="8" y="{y}" fill="#555">Ratio to {esc(m["ratio_to"])} (1.0 = as fast as the yardstick);'
         f' red marks: speed targets.</text>')
     y += 12
-    # legend
-    lx = 8
-    for label, colour in [(legend, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
-                                              for i, n in enumerate(m["references"])]:
-        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
-        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
-        lx += 24 + 6.2 * len(label)
+    legend_line(add, y, legend, m["references"])
     y += 22
     top = y
     for g in m["groups"]:
@@ -600,12 +603,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; the largest '
             f'size measured of each variant)</text>')
         y += 14
-        ceilings = []
-        if m["copy_gbs"]:
-            ceilings.append(f'measured copy bandwidth {fmt(m["copy_gbs"], 0)} GB/s')
-        ceilings.append(f'FP32 peak {fmt(m["fp32_peak_gflops"], 0)} GFLOP/s' if m["fp32_peak_gflops"]
-                        else "FP32 peak: not known for this GPU")
-        add(f'<text x="8" y="{y}" fill="#555">1.0 = {esc("; ".join(ceilings))}</text>')
+        add(f'<text x="8" y="{y}" fill="#555">1.0 = {esc(ceiling_words(m["copy_gbs"], m["fp32_peak_gflops"]))}</text>')
         y += 10
         for p in m["hardware"]:
             for kind, frac, value, unit in (("bandwidth", p["bw_fraction"], p["gbs"], "GB/s"),
@@ -677,7 +675,7 @@ def draw_grader_roofline(args):
     section, taken = draw_roofline(rm, 0, title="Roofline of the timed performance tests")
     out = args.out or "roofline.svg"
     with open(out, "w", encoding="utf-8") as f:
-        f.write(svg_document([section], taken, 920, str(figs.get("lab", "??"))[:2]))
+        f.write(svg_document([section], taken, 920, str(figs.get("lab", ""))))
     print(f"Roofline of {len(rm['points'])} performance test(s) on {rm['device']}: {out}")
     return 0
 
