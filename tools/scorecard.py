@@ -332,6 +332,9 @@ def esc(s):
 # its achieved GFLOP/s (those operations over its time), under two ceilings: the measured copy
 # bandwidth times the intensity, and the FP32 peak.
 
+NOT_COUNTED = "these results count no roofline bytes or FP operations (a run from before they were counted)"
+
+
 def roofline_place(row):
     """{"intensity", "gflops"} of a row on the roofline, or a string saying why it is not placed."""
     status = row.get("status") or "?"
@@ -341,7 +344,7 @@ def roofline_place(row):
         return "not timed"
     flops, nbytes = row.get("roofline_flops"), row.get("roofline_bytes")
     if "roofline_flops" not in row and "roofline_bytes" not in row:
-        return "these results count no roofline bytes or FP operations (a run from before they were counted)"
+        return NOT_COUNTED
     if not flops:
         return "no FP operations counted for it (intensity is FLOP per byte)"
     if not nbytes:
@@ -391,8 +394,10 @@ def roofline_model(run, refs):
         roof = roof_at(place["intensity"], copy, peak)
         place["of_roof"] = place["gflops"] / roof if roof else None
         points.append({"variant": key[0], "size": key[1], **place, "refs": refs_here})
+    counted = any("roofline_flops" in r or "roofline_bytes" in r for r in run.get("results", []))
     return {"device": device.get("name") or "unknown GPU", "copy_gbs": copy, "fp32_peak_gflops": peak,
-            "references": [name for name, _ in refs], "points": points, "unplaced": unplaced}
+            "references": [name for name, _ in refs], "points": points, "counted": counted,
+            "unplaced": unplaced if counted else []}
 
 
 def log_axis(values, pad=0.3):
@@ -421,6 +426,9 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
     add(f'<text x="8" y="{y}" fill="#555">Ceilings: {esc(roofs)}. Hollow red: past a ceiling, not a speed.</text>')
     y += 12
     plot_top = y + 6
+    if not rm["counted"]:  # one line, not one per row
+        add(f'<text class="rl-not-counted" x="8" y="{y + 14}" fill="#555">Nothing placed: {esc(NOT_COUNTED)}.</text>')
+        return "\n".join(out), y + 22 - top
     if not rm["points"]:
         add(f'<text class="rl-empty" x="8" y="{y + 14}" fill="#c0392b">No row placed on the roofline (below: why).</text>')
         y += 22
@@ -756,7 +764,8 @@ def draw_card(args):
             value, frac = (p["gbs"], p["bw_fraction"]) if kind == "bandwidth" else (p["gflops"], p["peak_fraction"])
             print(f"{p['variant']} at {p['size']}: {against_ceiling(kind, value, frac)}. " + " ".join(CEILINGS[kind][2]))
     rm = m["roofline"]
-    print(f"Roofline: {len(rm['points'])} row(s) placed, {len(rm['unplaced'])} not placed (the card says why)")
+    print(f"Roofline: {len(rm['points'])} row(s) placed, {len(rm['unplaced'])} not placed (the card says why)" if rm["counted"]
+          else f"Roofline: nothing placed: {NOT_COUNTED}")
     for p in rm["points"]:
         if p["beyond"]:
             print(f"roofline: {p['variant']} at {p['size']}: {fmt(p['gflops'], 1)} GFLOP/s at {p['intensity']:.3g} "
