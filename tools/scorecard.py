@@ -19,7 +19,8 @@ Below it, the roofline: every passed, timed row placed by its arithmetic intensi
 "roofline_flops" over the "roofline_bytes" its lab counts) and its GFLOP/s, log-log, under the
 measured copy bandwidth's slope and the FP32 peak, the reference's point of the same row beside
 it; a point past a ceiling is hollow and said to be no speed, and a row without both counts is
-listed as not placed, with the reason. --grader-figures draws only that roofline, from the
+listed as not placed, with the reason (double-precision rows sit under the FP32 peak too, a
+looser roof than their own). --grader-figures draws only that roofline, from the
 figures the grader writes beside a submission's feedback (NAME.roofline.json).
 
 Standard library only; the PNG goes through rsvg-convert (Debian: librsvg2-bin) when it is there.
