@@ -38,6 +38,10 @@ struct Outcome {
     double time_ms = -1;           // median; < 0 when not timed
     double bytes = 0;              // bytes that must move through device memory
     double flops = 0;              // floating-point operations
+    // For the roofline (report.h, Row): the problem's compulsory device-memory traffic and FP
+    // operations, both, whichever of bytes/flops the rate measures; 0: not counted.
+    double roofline_bytes = 0;
+    double roofline_flops = 0;
     std::string note;              // shown in the table
     std::string failure;           // non-empty: the variant failed for this reason
     bool skipped = false;          // not applicable at this size (say why in note)

@@ -225,6 +225,8 @@ void write_json(std::ostream& out, const Report& r) {
             << ", \"gbs\": " << json_number(w.gbs()) << ", \"gflops\": "
             << json_number(w.gflops()) << ", \"bytes\": " << json_number(w.bytes > 0 ? w.bytes : -1)
             << ", \"flops\": " << json_number(w.flops > 0 ? w.flops : -1) << ", \"ratio\": " << json_number(w.ratio)
+            << ", \"roofline_bytes\": " << json_number(w.roofline_bytes > 0 ? w.roofline_bytes : -1)
+            << ", \"roofline_flops\": " << json_number(w.roofline_flops > 0 ? w.roofline_flops : -1)
             << ", \"status\": " << q(status_name(w.status)) << ", \"note\": " << q(w.note) << "}";
     }
     out << "\n  ],\n  \"targets\": [";

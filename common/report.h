@@ -17,6 +17,11 @@ struct Row {
     double bytes = 0;      // bytes moved through device memory (for GB/s)
     double flops = 0;      // floating-point operations (for GFLOP/s); wins over bytes
     double ratio = -1;     // rate / yardstick rate; < 0: none
+    // The roofline's counts: the problem's compulsory device-memory traffic and its FP
+    // operations, both counted whatever `bytes`/`flops` measure (their intensity places the row
+    // on the roofline); 0: not counted. They change no rate, ratio or column.
+    double roofline_bytes = 0;
+    double roofline_flops = 0;
     Status status = Status::Skip;
     std::string note;
 

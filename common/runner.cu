@@ -169,6 +169,8 @@ Row make_row(const Lab& lab, const Variant& v, const Dims& dims, const Outcome& 
     row.time_ms = out.time_ms;
     row.bytes = out.bytes;
     row.flops = out.flops;
+    row.roofline_bytes = out.roofline_bytes;
+    row.roofline_flops = out.roofline_flops;
     row.note = out.note;
     if (out.skipped) {
         row.status = Status::Skip;

@@ -15,6 +15,14 @@ judged against the targets the lab declares now: --describe, which `./labNN --de
 else --targets or the course tree's bench/targets.json, else the ones in RESULTS.json), and one point per variant against the hardware: achieved GB/s
 over the measured copy bandwidth, achieved GFLOP/s over the GPU's FP32 peak.
 
+Below it, the roofline: every passed, timed row placed by its arithmetic intensity (the
+"roofline_flops" over the "roofline_bytes" its lab counts) and its GFLOP/s, log-log, under the
+measured copy bandwidth's slope and the FP32 peak, the reference's point of the same row beside
+it; a point past a ceiling is hollow and said to be no speed, and a row without both counts is
+listed as not placed, with the reason (double-precision rows sit under the FP32 peak too, a
+looser roof than their own). --grader-figures draws only that roofline, from the
+figures the grader writes beside a submission's feedback (NAME.roofline.json).
+
 Standard library only; the PNG goes through rsvg-convert (Debian: librsvg2-bin) when it is there.
 Also a module: judge_targets() re-judges a run against current targets (handouts, bench checks).
 """
@@ -266,7 +274,7 @@ def model(run, refs, targets=None, declared=None):
             "copy_gbs": device.get("copy_gbs"), "fp32_peak_gflops": peak, "mode": run.get("mode"),
             "date": str(run.get("date") or "")[:10], "ratio_to": run.get("ratio_to") or "the yardstick",
             "references": [name for name, _ in refs], "targets_from": targets_from, "groups": groups, "missing": missing,
-            "targets": judged, "hardware": hardware}
+            "targets": judged, "hardware": hardware, "roofline": roofline_model(run, refs)}
 
 
 # Each roofline ceiling: its name, its unit, and what a figure past it means (lines of the
@@ -294,12 +302,220 @@ def against_ceiling(kind, value, frac):
     return f"{fmt(value, 1)} {unit} = {frac:.2f} × the {name}"
 
 
+def ceiling_words(copy_gbs, peak, roles=("", "")):
+    """The two ceilings in words ("measured copy bandwidth 2,862 GB/s; FP32 peak 66,910 GFLOP/s"),
+    each followed by its role on the picture."""
+    words = [f'measured copy bandwidth {fmt(copy_gbs, 0)} GB/s{roles[0]}'] if copy_gbs else []
+    words.append(f'FP32 peak {fmt(peak, 0)} GFLOP/s{roles[1]}' if peak else "FP32 peak: not known for this GPU")
+    return "; ".join(words)
+
+
+def legend_line(add, y, subject, references):
+    """The legend's line at y: the subject's colour, then each reference GPU's."""
+    lx = 8
+    for label, colour in [(subject, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
+                                               for i, n in enumerate(references)]:
+        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
+        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
+        lx += 24 + 6.2 * len(label)
+
+
 def fmt(x, digits=2):
     return "–" if x is None else f"{x:,.{digits}f}"
 
 
 def esc(s):
     return html.escape(str(s), quote=True)
+
+
+# The roofline: every row placed by its arithmetic intensity (the FP operations over the
+# compulsory bytes the lab counts for it: "roofline_flops" and "roofline_bytes" of --json) and
+# its achieved GFLOP/s (those operations over its time), under two ceilings: the measured copy
+# bandwidth times the intensity, and the FP32 peak.
+
+NOT_COUNTED = "these results count no roofline bytes or FP operations (a run from before they were counted)"
+
+
+def roofline_place(row):
+    """{"intensity", "gflops"} of a row on the roofline, or a string saying why it is not placed."""
+    status = row.get("status") or "?"
+    if status not in ("PASS", "REF"):
+        return failure(row)
+    if not row.get("time_ms") or row["time_ms"] <= 0:
+        return "not timed"
+    flops, nbytes = row.get("roofline_flops"), row.get("roofline_bytes")
+    if "roofline_flops" not in row and "roofline_bytes" not in row:
+        return NOT_COUNTED
+    if not flops:
+        return "no FP operations counted for it (intensity is FLOP per byte)"
+    if not nbytes:
+        return "no compulsory bytes counted for it"
+    return {"intensity": flops / nbytes, "gflops": flops / (row["time_ms"] * 1e6)}
+
+
+def roof_at(intensity, copy_gbs, peak):
+    """The attainable GFLOP/s at an intensity: the lower ceiling (None when neither is known)."""
+    roofs = [r for r in (copy_gbs * intensity if copy_gbs else None, peak) if r]
+    return min(roofs) if roofs else None
+
+
+def past_ceiling(intensity, gflops, copy_gbs, peak):
+    """Which ceiling a point is past ("compute", "bandwidth"), or None: the copy's with its slack."""
+    if peak and gflops > peak * CEILING_SLACK["compute"]:
+        return "compute"
+    if copy_gbs and gflops > copy_gbs * intensity * CEILING_SLACK["bandwidth"]:
+        return "bandwidth"
+    return None
+
+
+def roofline_model(run, refs):
+    """The roofline's points (every passed, timed row of the run with both counts, and the
+    reference's row of the same variant and size on each GPU, drawn against its own GPU's
+    ceilings) and the run's rows it could not place, with the reason."""
+    device = run.get("device") or {}
+    copy, peak = device.get("copy_gbs"), fp32_peak(device.get("name"))
+    points, unplaced = [], []
+    for r in run.get("results", []):
+        key = (r.get("variant"), r.get("size"))
+        if any((p["variant"], p["size"]) == key for p in points) or any((u["variant"], u["size"]) == key for u in unplaced):
+            continue
+        place = roofline_place(r)
+        if isinstance(place, str):
+            unplaced.append({"variant": key[0], "size": key[1], "reason": place})
+            continue
+        refs_here = []
+        for name, ref in refs:
+            row = next((x for x in ref.get("results", []) if (x.get("variant"), x.get("size")) == key), None)
+            at = roofline_place(row) if row else "not measured at this size"
+            if isinstance(at, dict):
+                rdev = ref.get("device") or {}
+                at["beyond"] = past_ceiling(at["intensity"], at["gflops"], rdev.get("copy_gbs"), fp32_peak(rdev.get("name")))
+            refs_here.append({"device": name, **(at if isinstance(at, dict) else {"reason": at})})
+        place["beyond"] = past_ceiling(place["intensity"], place["gflops"], copy, peak)
+        roof = roof_at(place["intensity"], copy, peak)
+        place["of_roof"] = place["gflops"] / roof if roof else None
+        points.append({"variant": key[0], "size": key[1], **place, "refs": refs_here})
+    counted = any("roofline_flops" in r or "roofline_bytes" in r for r in run.get("results", []))
+    return {"device": device.get("name") or "unknown GPU", "copy_gbs": copy, "fp32_peak_gflops": peak,
+            "references": [name for name, _ in refs], "points": points, "counted": counted,
+            "unplaced": unplaced if counted else []}
+
+
+def log_axis(values, pad=0.3):
+    """(lo, hi) in log10 of a positive sample, padded and widened to whole decades' halves."""
+    import math
+    logs = [math.log10(v) for v in values if v and v > 0] or [0.0]
+    lo, hi = min(logs) - pad, max(logs) + pad
+    if hi - lo < 1:
+        lo, hi = lo - (1 - (hi - lo)) / 2, hi + (1 - (hi - lo)) / 2
+    return math.floor(lo * 2) / 2, math.ceil(hi * 2) / 2
+
+
+def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
+    """The roofline as SVG elements from y = top, and the height they take. The plot carries its
+    axes in data-* attributes (data-log-x0/x1, data-log-y0/y1 and the plot's box), every point
+    its intensity and GFLOP/s, so that a test can recompute any position."""
+    import math
+    left, width, height = 90, 520, 300
+    out = []
+    add = out.append
+    y = top + 16
+    add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
+        f'{esc(rm["device"])}</text>')
+    y += 14
+    roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
+    add(f'<text x="8" y="{y}" fill="#555">Ceilings: {esc(roofs)}. Hollow red: past a ceiling, not a speed.</text>')
+    y += 12
+    plot_top = y + 6
+    if not rm["counted"]:  # one line, not one per row
+        add(f'<text class="rl-not-counted" x="8" y="{y + 14}" fill="#555">Nothing placed: {esc(NOT_COUNTED)}.</text>')
+        return "\n".join(out), y + 22 - top
+    if not rm["points"]:
+        add(f'<text class="rl-empty" x="8" y="{y + 14}" fill="#c0392b">No row placed on the roofline (below: why).</text>')
+        y += 22
+    else:
+        xs = [p["intensity"] for p in rm["points"]] + [r["intensity"] for p in rm["points"] for r in p["refs"] if "intensity" in r]
+        ys = [p["gflops"] for p in rm["points"]] + [r["gflops"] for p in rm["points"] for r in p["refs"] if "gflops" in r]
+        copy, peak = rm["copy_gbs"], rm["fp32_peak_gflops"]
+        if copy and peak:
+            xs.append(peak / copy)
+        if peak:
+            ys.append(peak)
+        lx0, lx1 = log_axis(xs)
+        ly0, ly1 = log_axis(ys)
+        px = lambda v: left + (math.log10(v) - lx0) / (lx1 - lx0) * width
+        py = lambda v: plot_top + height - (math.log10(v) - ly0) / (ly1 - ly0) * height
+        add(f'<g class="rl-plot" data-log-x0="{lx0:g}" data-log-x1="{lx1:g}" data-log-y0="{ly0:g}" data-log-y1="{ly1:g}" '
+            f'data-left="{left}" data-top="{plot_top}" data-width="{width}" data-height="{height}">')
+        add(f'<clipPath id="rl-clip{top}"><rect x="{left}" y="{plot_top}" width="{width}" height="{height}"/></clipPath>')
+        add(f'<rect x="{left}" y="{plot_top}" width="{width}" height="{height}" fill="none" stroke="#888"/>')
+        for d in range(math.ceil(lx0), math.floor(lx1) + 1):
+            add(f'<line x1="{px(10 ** d):.1f}" y1="{plot_top}" x2="{px(10 ** d):.1f}" y2="{plot_top + height}" stroke="#eee"/>')
+            add(f'<text x="{px(10 ** d):.1f}" y="{plot_top + height + 12}" text-anchor="middle" font-size="9">{10 ** d:g}</text>')
+        for d in range(math.ceil(ly0), math.floor(ly1) + 1):
+            add(f'<line x1="{left}" y1="{py(10 ** d):.1f}" x2="{left + width}" y2="{py(10 ** d):.1f}" stroke="#eee"/>')
+            add(f'<text x="{left - 4}" y="{py(10 ** d) + 3:.1f}" text-anchor="end" font-size="9">{10 ** d:g}</text>')
+        add(f'<text x="{left + width / 2}" y="{plot_top + height + 26}" text-anchor="middle">arithmetic intensity (FLOP per byte)</text>')
+        add(f'<text x="14" y="{plot_top + height / 2}" transform="rotate(-90 14 {plot_top + height / 2})" '
+            f'text-anchor="middle">GFLOP/s</text>')
+        # The ceiling: the copy bandwidth's slope up to the ridge, then the FP32 peak.
+        samples = [10 ** (lx0 + (lx1 - lx0) * i / 200) for i in range(201)]
+        line = [(x, roof_at(x, copy, peak)) for x in samples]
+        if any(v for _, v in line):
+            pts = " ".join(f"{px(x):.1f},{py(v):.1f}" for x, v in line if v)
+            add(f'<polyline class="rl-ceiling" points="{pts}" fill="none" stroke="#444" stroke-width="2" '
+                f'clip-path="url(#rl-clip{top})" data-copy-gbs="{copy or 0:g}" data-peak-gflops="{peak or 0:g}"/>')
+        for i, p in enumerate(rm["points"], 1):
+            for j, r in enumerate(p["refs"]):
+                if "intensity" not in r:
+                    continue
+                colour = REF_COLOURS[rm["references"].index(r["device"]) % len(REF_COLOURS)]
+                fill = "none" if r["beyond"] else colour
+                add(f'<rect class="rl-point rl-reference{" rl-beyond" if r["beyond"] else ""}" '
+                    f'x="{px(r["intensity"]) - 3.5:.1f}" y="{py(r["gflops"]) - 3.5:.1f}" width="7" height="7" '
+                    f'fill="{fill}" stroke="{"#c0392b" if r["beyond"] else colour}" data-variant="{esc(p["variant"])}" '
+                    f'data-size="{esc(p["size"])}" data-device="{esc(r["device"])}" data-intensity="{r["intensity"]:.6g}" '
+                    f'data-gflops="{r["gflops"]:.6g}"/>')
+            cls = "rl-point rl-yours" + (" rl-beyond" if p["beyond"] else "")
+            cx, cy = px(p["intensity"]), py(p["gflops"])
+            add(f'<circle class="{cls}" cx="{cx:.2f}" cy="{cy:.2f}" r="5" fill="{"none" if p["beyond"] else YOURS}" '
+                f'stroke="{"#c0392b" if p["beyond"] else YOURS}" stroke-width="2" data-variant="{esc(p["variant"])}" '
+                f'data-size="{esc(p["size"])}" data-intensity="{p["intensity"]:.6g}" data-gflops="{p["gflops"]:.6g}" '
+                f'data-beyond="{esc(p["beyond"] or "")}"/>')
+            add(f'<text x="{cx + 7:.1f}" y="{cy - 5:.1f}" font-size="9">{i}</text>')
+        add('</g>')
+        y = plot_top + height + 34
+    # The legend, then each point in words, yours and the reference's.
+    legend_line(add, y, subject, rm["references"])
+    y += 24
+    for i, p in enumerate(rm["points"], 1):
+        colour = "#c0392b" if p["beyond"] else "#000"
+        add(f'<text class="rl-row" x="8" y="{y}" font-size="10" fill="{colour}" data-variant="{esc(p["variant"])}" '
+            f'data-size="{esc(p["size"])}">{esc(roofline_words(i, p, rm))}</text>')
+        y += 13
+    for u in rm["unplaced"]:
+        add(f'<text class="rl-unplaced" x="8" y="{y}" font-size="10" fill="#555" data-variant="{esc(u["variant"])}" '
+            f'data-size="{esc(u["size"])}">Not placed: {esc(u["variant"])} {esc(u["size"])}: {esc(u["reason"])}</text>')
+        y += 13
+    for kind in [k for k in CEILINGS if any(p["beyond"] == k for p in rm["points"])]:
+        for line in CEILINGS[kind][2]:
+            add(f'<text class="ceiling-note" x="8" y="{y}" font-size="10" fill="#c0392b">{esc(line)}</text>')
+            y += 13
+    return "\n".join(out), y - top
+
+
+def roofline_words(i, p, rm):
+    """One point in words: its number on the plot, where it lies, and the reference's."""
+    where = f'{p["intensity"]:.3g} FLOP/byte, {fmt(p["gflops"], 1)} GFLOP/s'
+    if p["beyond"]:
+        where += f' (past the {CEILINGS[p["beyond"]][0]}: not a speed)'
+    elif p["of_roof"] is not None:
+        where += f' ({p["of_roof"]:.2f} of the roof)'
+    refs = []
+    for r in p["refs"]:
+        refs.append(f'{r["device"]}: ' + (f'{fmt(r["gflops"], 1)} GFLOP/s' + (" (past a ceiling)" if r["beyond"] else "")
+                                           if "gflops" in r else r["reason"]))
+    return f'{i}. {p["variant"]} {p["size"]}: {where}' + (f'; reference {"; ".join(refs)}' if refs else "")
 
 
 YOURS = "#2f6db5"
@@ -332,13 +548,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
     add(f'<text x="8" y="{y}" fill="#555">Ratio to {esc(m["ratio_to"])} (1.0 = as fast as the yardstick);'
         f' red marks: speed targets.</text>')
     y += 12
-    # legend
-    lx = 8
-    for label, colour in [(legend, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
-                                              for i, n in enumerate(m["references"])]:
-        add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
-        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
-        lx += 24 + 6.2 * len(label)
+    legend_line(add, y, legend, m["references"])
     y += 22
     top = y
     for g in m["groups"]:
@@ -402,12 +612,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; the largest '
             f'size measured of each variant)</text>')
         y += 14
-        ceilings = []
-        if m["copy_gbs"]:
-            ceilings.append(f'measured copy bandwidth {fmt(m["copy_gbs"], 0)} GB/s')
-        ceilings.append(f'FP32 peak {fmt(m["fp32_peak_gflops"], 0)} GFLOP/s' if m["fp32_peak_gflops"]
-                        else "FP32 peak: not known for this GPU")
-        add(f'<text x="8" y="{y}" fill="#555">1.0 = {esc("; ".join(ceilings))}</text>')
+        add(f'<text x="8" y="{y}" fill="#555">1.0 = {esc(ceiling_words(m["copy_gbs"], m["fp32_peak_gflops"]))}</text>')
         y += 10
         for p in m["hardware"]:
             for kind, frac, value, unit in (("bandwidth", p["bw_fraction"], p["gbs"], "GB/s"),
@@ -441,11 +646,47 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
             for line in CEILINGS[kind][2]:
                 y += 13
                 add(f'<text class="ceiling-note" x="8" y="{y}" font-size="10" fill="#c0392b">{esc(line)}</text>')
-    height = y + 14
-    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 300}" height="{height:.0f}" '
-            f'font-family="DejaVu Sans" font-size="11" data-lab="{esc(m["lab"])}">\n'
+    section, taken = draw_roofline(m["roofline"], y + 10, subject=legend)
+    out.append(section)
+    y += 10 + taken
+    return svg_document(out, y, left + width + 300, m["lab"])
+
+
+def svg_document(elements, height, width, lab):
+    """The SVG file of a list of elements: white background, the card's font."""
+    head = (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + 14:.0f}" '
+            f'font-family="DejaVu Sans" font-size="11" data-lab="{esc(lab)}">\n'
             f'<rect width="100%" height="100%" fill="white"/>')
-    return head + "\n" + "\n".join(out) + "\n</svg>\n"
+    return head + "\n" + "\n".join(elements) + "\n</svg>\n"
+
+
+def grader_runs(path):
+    """The grader's figures of one submission (grading/README.md, Feedback: NAME.roofline.json)
+    as a run of the student's and one of the reference's, each a row per timed performance test."""
+    figs = read_json(path, "the grader's figures")
+    if not isinstance(figs, dict) or not isinstance(figs.get("tests"), list):
+        raise BadInput(f"{path} is not the grader's roofline figures (no list \"tests\")")
+    device = {"name": figs.get("device"), "copy_gbs": figs.get("copy_gbs")}
+
+    def side(ms_key):
+        return {"lab": figs.get("lab", "??"), "device": device, "results": [
+            {"variant": t.get("variant"), "size": t.get("size"), "time_ms": t.get(ms_key), "status": "PASS",
+             "roofline_bytes": t.get("roofline_bytes"), "roofline_flops": t.get("roofline_flops")}
+            for t in figs["tests"]]}
+    return side("student_ms"), side("reference_ms"), figs
+
+
+def draw_grader_roofline(args):
+    """The roofline of the grader's figures: each timed performance test's point, yours and the
+    reference solution's in the same run on the same GPU."""
+    student, reference, figs = grader_runs(args.grader_figures)
+    rm = roofline_model(student, [("same run", reference)])
+    section, taken = draw_roofline(rm, 0, title="Roofline of the timed performance tests")
+    out = args.out or "roofline.svg"
+    with open(out, "w", encoding="utf-8") as f:
+        f.write(svg_document([section], taken, 920, str(figs.get("lab", ""))))
+    print(f"Roofline of {len(rm['points'])} performance test(s) on {rm['device']}: {out}")
+    return 0
 
 
 def to_png(svg_path, png_path):
@@ -457,8 +698,11 @@ def to_png(svg_path, png_path):
 
 
 def main(argv=None):
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("results", help="a lab's --json results (or a make bench file with --lab)")
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0], epilog=(
+        "The card ends with a roofline: each row's FLOP per byte (its roofline_flops over its roofline_bytes) "
+        "against its GFLOP/s, log-log, under the measured copy bandwidth and the FP32 peak, the reference's beside "
+        "it; a point past a ceiling is hollow and flagged, a row without both counts listed as not placed."))
+    ap.add_argument("results", nargs="?", help="a lab's --json results (or a make bench file with --lab)")
     ap.add_argument("--lab", help="the lab (two digits) when RESULTS holds several")
     ap.add_argument("--describe", help="the lab's --describe JSON: the targets and variants it declares now")
     ap.add_argument("--targets", help="the targets every lab declares now, {\"NN\": [...]} "
@@ -468,11 +712,16 @@ def main(argv=None):
     ap.add_argument("--out", help="the SVG to write (default: scorecard-NN.svg)")
     ap.add_argument("--png", action="store_true", help="also a PNG beside it (rsvg-convert)")
     ap.add_argument("--json-model", help="also write what the card shows as JSON")
+    ap.add_argument("--grader-figures", metavar="FIGURES.json",
+                    help="draw only the roofline of the grader's figures of one submission (the grader's "
+                    "NAME.roofline.json), instead of a card of RESULTS")
     args = ap.parse_args(argv)
+    if (args.results is None) == (args.grader_figures is None):
+        ap.error("give either RESULTS.json or --grader-figures FIGURES.json")
     if args.lab is not None and not re.fullmatch(r"\d\d", args.lab):
         ap.error(f"--lab takes two digits, got {args.lab!r}")
     try:
-        return draw_card(args)
+        return draw_grader_roofline(args) if args.grader_figures else draw_card(args)
     except BadInput as e:
         print(f"scorecard.py: {e}", file=sys.stderr)
         return 2
@@ -515,6 +764,13 @@ def draw_card(args):
         for kind in p["beyond"]:
             value, frac = (p["gbs"], p["bw_fraction"]) if kind == "bandwidth" else (p["gflops"], p["peak_fraction"])
             print(f"{p['variant']} at {p['size']}: {against_ceiling(kind, value, frac)}. " + " ".join(CEILINGS[kind][2]))
+    rm = m["roofline"]
+    print(f"Roofline: {len(rm['points'])} row(s) placed, {len(rm['unplaced'])} not placed (the card says why)" if rm["counted"]
+          else f"Roofline: nothing placed: {NOT_COUNTED}")
+    for p in rm["points"]:
+        if p["beyond"]:
+            print(f"roofline: {p['variant']} at {p['size']}: {fmt(p['gflops'], 1)} GFLOP/s at {p['intensity']:.3g} "
+                  f"FLOP/byte is past the {CEILINGS[p['beyond']][0]}: not a speed")
     for t in m["targets"]:
         verdict = t.get("failed") or {True: "met", False: "MISSED", None: "not measured (run with --bench)"}[t["met"]]
         print(f"target: {t['variant']} at {t['size']} >= {t['min_ratio']:.2f} x {t['yardstick']}: "

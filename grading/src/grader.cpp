@@ -365,6 +365,7 @@ int Grader::run_stages() {
     build_and_audit(slice.subs);
     ClassResults book(setup_.out, setup_.rubric, "Lab " + setup_.cfg.lab + (setup_.rubric.title.empty() ? "" : " -- " + setup_.rubric.title),
                       ids_of(slice.subs));
+    book.use_roofline_drawer(scorecard_drawer(absolute(setup_.cfg.root), setup_.priv));
     const std::vector<std::string> regrade_note = grade_class(slice, inputs, book);
     const int code = write_class_results(slice, book, regrade_note);
     record_.finished = true;  // a later run in OUT starts afresh
@@ -1538,7 +1539,9 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
         else regrade_notes.push_back(note);
     }
     const std::vector<StudentResult> all = book.results();
-    if (!cfg.gradescope.empty()) write_file(cfg.gradescope, with_gradescope_leaderboard(gradescope_json(subs[0].result), subs[0].result, setup_.rubric));
+    if (!cfg.gradescope.empty())
+        write_file(cfg.gradescope, with_gradescope_roofline(with_gradescope_leaderboard(gradescope_json(subs[0].result), subs[0].result, setup_.rubric),
+                                                            book.roofline_picture(0)));
     const std::string roster_text = write_roster_outputs(setup_.out);  // with --roster: the LMS files and what did not match
     std::string summary = summary_table(all, setup_.rubric);
     std::ostringstream tail;

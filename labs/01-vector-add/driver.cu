@@ -59,6 +59,8 @@ std::function<Outcome(const Length&, RunContext&)> add_by(Launcher launch) {
         db.upload(v.b.data());
         Outcome out;
         out.bytes = 3.0 * sizeof(float) * v.n;  // read a and b, write c
+        out.roofline_bytes = out.bytes;
+        out.roofline_flops = v.n;  // one addition per element
         ctx.run_checked(out, [&] { launch(da.data(), db.data(), dc.data(), v.n, 0); }, dc, v.expected.data(),
                         kTolerance, out.bytes);
         return out;

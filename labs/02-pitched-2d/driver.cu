@@ -98,6 +98,8 @@ Outcome run_pitched(const Matrix& m, RunContext& ctx) {
 
     Outcome out;
     out.bytes = 3.0 * sizeof(float) * o.count;  // read a and b, write c
+    out.roofline_bytes = out.bytes;  // the row padding is not the problem's
+    out.roofline_flops = 2.0 * o.count;  // alpha * a + b: a multiply and an add per element
     ctx.run_checked(
         out, [&] { add_scaled_pitched(da.data(), db.data(), dc.data(), pitch, o.width, o.height, kAlpha, 0); },
         [&] {
@@ -127,6 +129,8 @@ Outcome run_packed(const Matrix& m, RunContext& ctx) {
     db.upload(o.b.data());
     Outcome out;
     out.bytes = 3.0 * sizeof(float) * o.count;  // read a and b, write c
+    out.roofline_bytes = out.bytes;  // the row padding is not the problem's
+    out.roofline_flops = 2.0 * o.count;  // alpha * a + b: a multiply and an add per element
     ctx.run_checked(
         out, [&] { add_scaled_packed(da.data(), db.data(), dc.data(), o.width, o.height, kAlpha, 0); }, dc,
         o.expected.data(), kTolerance, out.bytes, o.shape);

@@ -40,16 +40,17 @@ Input input_for(const Volume& v, RunContext& ctx) {
 struct Expected {
     std::vector<float> values;
     Tolerance tol;
+    double flops_per_element = 0;  // of the computation (reference.h), for the roofline
 };
 
 Expected scaled(const Input& in) {
-    Expected e{std::vector<float>(in.count), Tolerance::elementwise(kFloatRoundoff)};
+    Expected e{std::vector<float>(in.count), Tolerance::elementwise(kFloatRoundoff), kScaleFlops};
     scale_reference(in.values.data(), e.values.data(), in.count, kAlpha);
     return e;
 }
 
 Expected stenciled(const Input& in) {
-    Expected e{std::vector<float>(in.count), Tolerance::accumulation(7, kFloatRoundoff, 1.0)};
+    Expected e{std::vector<float>(in.count), Tolerance::accumulation(7, kFloatRoundoff, 1.0), kStencil7Flops};
     stencil7_reference(in.values.data(), e.values.data(), in.width, in.height, in.depth, kCenter, kSide);
     return e;
 }
@@ -79,6 +80,8 @@ Outcome run_on_volumes(const Input& in, const Expected& expected, RunContext& ct
 
     Outcome out;
     out.bytes = 2.0 * sizeof(float) * in.count;  // read the volume once, write it once
+    out.roofline_bytes = out.bytes;  // the row padding is not the problem's
+    out.roofline_flops = expected.flops_per_element * in.count;
     ctx.run_checked(
         out, [&] { kernel(din.pitched(), dout.pitched(), in); },
         [&] {

@@ -11,6 +11,11 @@ inline size_t clamp_index(long long i, size_t extent) {
     return i < 0 ? 0 : static_cast<size_t>(i) >= extent ? extent - 1 : static_cast<size_t>(i);
 }
 
+// FP operations per element, for the roofline: scale is one multiply; the stencil sums six
+// neighbours (5 adds), then center * v + side * sum (2 multiplies, 1 add).
+constexpr double kScaleFlops = 1;
+constexpr double kStencil7Flops = 8;
+
 // The 7-point stencil on a packed volume (x fastest), neighbours clamped to the volume, in
 // double precision and rounded once.
 inline void stencil7_reference(const float* in, float* out, size_t width, size_t height,

@@ -34,6 +34,8 @@ Outcome evaluate(const Polynomials& p, RunContext& ctx, int sets, bool uses_cons
 
     Outcome out;
     out.bytes = 2.0 * sizeof(float) * n;  // read x, write y (the coefficients come from caches)
+    out.roofline_bytes = poly_bytes(n, terms, sets);
+    out.roofline_flops = horner_flops(n, terms);
     ctx.run_checked(out, [&] { launch(dtable.data(), dx.data(), dy.data(), n, terms); }, dy, expected.data(), tol,
                     out.bytes);
     return out;

@@ -36,6 +36,14 @@ inline void poly_reference(const float* coefficients, int terms, int sets, const
     }
 }
 
+// The roofline's counts of one evaluation of n points with `sets` sets of T coefficients:
+// Horner's rule takes T - 1 multiply-adds (2 FP operations each) per point; every x is read and
+// every y written once, and the coefficients the points use are read once.
+inline double horner_flops(size_t n, int terms) { return 2.0 * (terms - 1) * static_cast<double>(n); }
+inline double poly_bytes(size_t n, int terms, int sets) {
+    return sizeof(float) * (2.0 * static_cast<double>(n) + static_cast<double>(terms) * sets);
+}
+
 // A bound on the rounding error of Horner's rule in float for |x| <= 1: 2 T u sum|c_k| (the
 // classic gamma_2T bound), taken over the sets the points use.
 inline double horner_error_bound(const float* coefficients, int terms, int sets,

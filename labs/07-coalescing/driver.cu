@@ -31,6 +31,8 @@ std::function<Outcome(const Length&, RunContext&)> gather_by(Gather launch, size
         din.upload(in.data());
         Outcome out;
         out.bytes = 2.0 * sizeof(float) * un;  // the bytes the computation needs
+        out.roofline_bytes = out.bytes;  // the skipped elements of a stride are not the problem's
+        out.roofline_flops = 2.0 * un;   // one multiply-add per element
         ctx.run_checked(out, [&] { launch(din.data(), dout.data(), n, 0); }, dout, expected.data(), kTolerance,
                         out.bytes);
         out.note = note;
@@ -46,6 +48,7 @@ struct Points {
     std::vector<float> x, y, z, expected;
     std::vector<size_t> shape;  // messages name [point, component]
     double bytes() const { return 2.0 * 3 * sizeof(float) * count; }  // 12 bytes in, 12 out per point
+    double flops() const { return 2.0 * 3 * count; }  // a multiply-add per component
 };
 
 Points points_for(const Length& len, RunContext& ctx) {
@@ -85,6 +88,8 @@ std::function<Outcome(const Length&, RunContext&)> aos_by(void (*launch)(const P
         dout.poison();
         Outcome out;
         out.bytes = p.bytes();  // useful bytes: the holes of vec3a move too but do not count
+        out.roofline_bytes = p.bytes();
+        out.roofline_flops = p.flops();
         ctx.run_checked(
             out, [&] { launch(din.data(), dout.data(), p.n, 0); },
             [&] {
@@ -115,6 +120,8 @@ Outcome run_soa(const Length& len, RunContext& ctx) {
     oz.poison();
     Outcome out;
     out.bytes = p.bytes();
+    out.roofline_bytes = p.bytes();
+    out.roofline_flops = p.flops();
     ctx.run_checked(
         out, [&] { transform_soa(ix.data(), iy.data(), iz.data(), ox.data(), oy.data(), oz.data(), p.n, 0); },
         [&] {

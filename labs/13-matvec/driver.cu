@@ -73,6 +73,8 @@ std::function<Outcome(const Matrix&, RunContext&)> gemv_variant(bool vecmat, Gem
         Outcome out;
         out.note = about;
         out.bytes = 4.0 * (static_cast<double>(rows) * cols + rows + cols);  // A, x, y once each
+        out.roofline_bytes = out.bytes;
+        out.roofline_flops = 2.0 * rows * cols;  // a multiply-add per element of A
         // Products of two numbers uniform in [-1, 1) have a root mean square of 1/3.
         ctx.run_checked(out, [&] { launch(dA.data(), dx.data(), dy.data(), rows, cols); }, dy, expected.data(),
                         Tolerance::accumulation(terms, kFloatRoundoff, 1.0 / 3.0), out.bytes);

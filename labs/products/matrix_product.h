@@ -59,6 +59,13 @@ inline double gemm_bytes(const GemmDims& g, size_t element_bytes) {
             static_cast<double>(g.m) * g.n) * static_cast<double>(element_bytes);
 }
 
+// The roofline's compulsory traffic of one product: gemm_bytes, except that where B is A (lab
+// 11's A * A^T) A is read once, not twice.
+inline double product_roofline_bytes(const GemmDims& g, size_t element_bytes, bool b_is_a) {
+    return gemm_bytes(g, element_bytes) -
+           (b_is_a ? static_cast<double>(g.k) * g.n * static_cast<double>(element_bytes) : 0.0);
+}
+
 // Products up to this many multiply-adds are checked against the full CPU reference (well under
 // a second); larger ones against cuBLAS, whose own result is checked at sampled elements.
 constexpr double kCpuReferenceMaxMacs = 268435456.0;  // 2^28
@@ -282,6 +289,14 @@ const Product<T>& product_of(const GemmDims& g, RunContext& ctx, ProductForm for
     return product_for<T>(g, ctx.seed(), form.b_transposed, form.b_is_a);
 }
 
+// Every product's roofline counts: the full product's multiply-adds (A * A^T included, symmetry
+// unused) and its compulsory traffic.
+template <class T>
+void count_for_roofline(Outcome& out, const Product<T>& p) {
+    out.roofline_flops = gemm_flops(p.dims);
+    out.roofline_bytes = product_roofline_bytes(p.dims, sizeof(T), p.b_is_a);
+}
+
 // Runs cuBLAS as a variant (the yardstick, or the double-precision row): computes into a
 // poisoned C, checks the result at sampled elements against double precision (the full CPU
 // reference when the product is small), and times it when it passed.
@@ -289,6 +304,7 @@ template <class T>
 Outcome run_cublas_case(const Product<T>& p, RunContext& ctx) {
     Outcome out;
     out.flops = gemm_flops(p.dims);
+    count_for_roofline(out, p);
     DeviceBuffer<T> dc(p.c_count());
     dc.poison();
     const double roundoff = sizeof(T) == 4 ? kFloatRoundoff : kDoubleRoundoff;
@@ -318,6 +334,7 @@ template <class T, class Launch>
 Outcome run_product_case(const Product<T>& p, RunContext& ctx, Launch&& launch) {
     Outcome out;
     out.flops = gemm_flops(p.dims);
+    count_for_roofline(out, p);
     DeviceBuffer<T> dc(p.c_count());
     dc.poison();
     ctx.run_checked(

@@ -5,8 +5,10 @@
 # failed row), and its content is checked against the JSON (tests/tools/check_scorecard.py):
 # the bars' values and labels, the reference's bars, the targets marked, the student's GPU
 # named, a missing variant said, a failed row's TODO pointer kept, a figure past its roofline
-# ceiling flagged. A missing, broken or other lab's results file is refused in one sentence
-# (exit 2). Then the PNG, and make scorecard with RESULTS= (also of another lab: refused).
+# ceiling flagged; the roofline's points where their counts and times put them (tests/tools/
+# check_roofline.py), one past a ceiling hollow and flagged, rows without counts listed as not
+# placed, and the roofline of the grader's figures. A missing, broken or other lab's results file
+# is refused in one sentence (exit 2). Then the PNG, and make scorecard with RESULTS= (also of another lab: refused).
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -114,6 +116,51 @@ PY
         && grep -q 'class="roofline bandwidth"[^>]*data-variant="fast"' "$tmp/f01.svg" && ! grep -q 'beyond-ceiling' "$tmp/f01.svg"; then
         pass "scorecard flags a figure past its roofline ceiling (4.50 x a T4's FP32 peak) as such, and leaves one within it (0.99 of the copy) a plain bar"
     else fail "scorecard flags a figure past its ceiling" "${out:-$(grep -m1 'warptile' "$tmp/f12.txt")}"; fi
+
+    # 2c. The roofline (tests/tools/check_roofline.py recomputes every point from the counts and
+    #     the time, and its place from the plot's axes): a fixture of lab 01 whose simple row is
+    #     too fast for its bytes (2.81 x the copy), two rows without FP operations and a failed one.
+    local rl=tests/fixtures/scorecard/01-roofline.json
+    "$py" tools/scorecard.py "$rl" --out "$tmp/rl.svg" > "$tmp/rl.txt" 2>&1
+    if out=$("$py" tests/tools/check_roofline.py "$tmp/rl.svg" "$rl" --peak 66910 2>&1) \
+        && grep -q 'class="rl-point rl-yours"[^>]*data-variant="fast" data-size="67108864" data-intensity="0.0833333" data-gflops="236.632"' "$tmp/rl.svg" \
+        && grep -q 'class="rl-point rl-yours rl-beyond"[^>]*fill="none"[^>]*data-variant="simple" data-size="67108864"' "$tmp/rl.svg" \
+        && grep -q 'class="rl-row"[^>]*data-variant="simple" data-size="67108864">3. simple 67108864: 0.0833 FLOP/byte, 671.1 GFLOP/s (past the measured copy bandwidth: not a speed)' "$tmp/rl.svg" \
+        && grep -q 'class="rl-unplaced"[^>]*data-variant="host" data-size="1048576">Not placed: host 1048576: no FP operations counted' "$tmp/rl.svg" \
+        && grep -qF 'Not placed: simple 1048576: FAIL: output never written: did you launch the kernel and store the result?; see TODO(lab01) at labs/01-vector-add/vector_add.cu:14' "$tmp/rl.svg" \
+        && grep -q '^roofline: simple at 67108864: 671.1 GFLOP/s at 0.0833 FLOP/byte is past the measured copy bandwidth: not a speed$' "$tmp/rl.txt" \
+        && grep -q '^Roofline: 3 row(s) placed, 3 not placed' "$tmp/rl.txt"; then
+        pass "scorecard roofline: each point where its counts and time put it, the one past the copy hollow and flagged, rows without counts or that failed listed as not placed"
+    else fail "scorecard roofline" "${out:-$(head -n 3 "$tmp/rl.txt")}"; fi
+    # The check fails on a point moved, and on a flag taken off.
+    sed 's/\(class="rl-point rl-yours" cx="\)[0-9.]*\("[^>]*data-variant="fast" data-size="67108864"\)/\1999\2/' "$tmp/rl.svg" > "$tmp/rl-moved.svg"
+    sed 's/class="rl-point rl-yours rl-beyond" \(cx="[0-9.]*" cy="[0-9.]*" r="5"\) fill="none"/class="rl-point rl-yours" \1 fill="#2f6db5"/' "$tmp/rl.svg" > "$tmp/rl-unflagged.svg"
+    if ! "$py" tests/tools/check_roofline.py "$tmp/rl-moved.svg" "$rl" > "$tmp/rl-bad.txt" 2>&1 \
+        && grep -q "('fast', '67108864'): point at (999" "$tmp/rl-bad.txt" \
+        && ! "$py" tests/tools/check_roofline.py "$tmp/rl-unflagged.svg" "$rl" > "$tmp/rl-bad.txt" 2>&1 \
+        && grep -q "('simple', '67108864'): .* past its ceiling but not drawn as past it" "$tmp/rl-bad.txt"; then
+        pass "roofline check fails on a point out of place and on a point past its ceiling drawn as a speed"
+    else fail "roofline check fails on a wrong point" "$(head -n 2 "$tmp/rl-bad.txt")"; fi
+    # A results file from before the counts: every row said not placed, and why.
+    "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/rl12.svg" > /dev/null 2>&1
+    if ! grep -q 'class="rl-point' "$tmp/rl12.svg" && ! grep -q 'class="rl-unplaced"' "$tmp/rl12.svg" \
+        && grep -q 'class="rl-not-counted"[^>]*>Nothing placed: these results count no roofline bytes or FP operations (a run from before they were counted)' "$tmp/rl12.svg"; then
+        pass "scorecard roofline of results without counts: no point, and one line that says why"
+    else fail "scorecard roofline of results without counts" "$(grep -m1 'rl-' "$tmp/rl12.svg" | head -c 300)"; fi
+    # The grader's figures (NAME.roofline.json beside a submission's feedback): yours and the
+    # reference's point per performance test, on one GPU; a broken file refused in one sentence.
+    local gf=tests/fixtures/scorecard/grader-roofline.json
+    run_capture "scorecard --grader-figures" "$py" tools/scorecard.py --grader-figures "$gf" --out "$tmp/grader.svg"
+    if [ "$rc" -eq 0 ] && out=$("$py" tests/tools/check_roofline.py "$tmp/grader.svg" "$gf" --grader --peak 66910 2>&1) \
+        && grep -q 'class="rl-point rl-reference"[^>]*data-variant="fast" data-size="67108864"' "$tmp/grader.svg" \
+        && grep -q 'class="rl-unplaced"[^>]*data-variant="simple" data-size="1000"' "$tmp/grader.svg"; then
+        pass "scorecard --grader-figures: the student's and the reference's point of each performance test, one past the copy flagged"
+    else fail "scorecard --grader-figures" "exit $rc: ${out:-$err}"; fi
+    run_capture "scorecard --grader-figures of a broken file" "$py" tools/scorecard.py --grader-figures "$tmp/cut.json" --out "$tmp/refused2.svg"
+    if [ "$rc" -eq 2 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] && [[ $err == "scorecard.py: "*"is not valid JSON"* ]] \
+        && [ ! -e "$tmp/refused2.svg" ]; then
+        pass "scorecard --grader-figures of a broken file: one sentence, exit 2"
+    else fail "scorecard --grader-figures of a broken file" "exit $rc: ${err:0:300}"; fi
 
     # 3. The PNG, and make scorecard with RESULTS= (no nvcc needed for a results file).
     if command -v rsvg-convert > /dev/null; then

@@ -63,6 +63,16 @@ inline grading::Rubric rubric_of(std::initializer_list<grading::TestSpec> tests)
     return r;
 }
 
+// A submission of `student` that compiled from `file` (its sha256 made up), with no tests yet.
+inline grading::StudentResult compiled_result(const std::string& student, const std::string& file) {
+    grading::StudentResult r;
+    r.student = student;
+    r.file = file;
+    r.sha256 = std::string(64, 'a');
+    r.compiled = true;
+    return r;
+}
+
 // The students of a class, in its order.
 inline std::vector<std::string> ids_of(const std::vector<grading::StudentResult>& c) {
     std::vector<std::string> ids;

@@ -146,6 +146,9 @@ TEST_CASE("performance: copies into scratch memory are charged at the measured c
     const PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
     CHECK(j.slowdown == doctest::Approx(1.2));
     CHECK(j.text.find("copies into scratch memory charged at the measured copy bandwidth") != std::string::npos);
+    // The roofline picture's times are the ones the ratio took: the copies charged.
+    CHECK(j.student_ms == doctest::Approx(1.2));
+    CHECK(j.reference_ms == doctest::Approx(1.0));
 }
 
 TEST_CASE("performance: the median slowdown on the curve") {

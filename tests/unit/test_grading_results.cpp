@@ -9,17 +9,14 @@
 #include "grading/src/class/audit_log.h"
 #include "grading/src/class/results.h"
 #include "grading/src/util/sha256.h"
+#include "grading_fixtures.h"
 
 using namespace grading;
 using nlohmann::json;
 
 namespace {
 StudentResult sample() {
-    StudentResult r;
-    r.student = "alice";
-    r.file = "vector_add.cu";
-    r.sha256 = std::string(64, 'a');
-    r.compiled = true;
+    StudentResult r = grading_fixtures::compiled_result("alice", "vector_add.cu");
     r.notes = {"note one"};
     r.tests = {{"correct", "Correctness \"quoted\"", 20, 20, Visibility::Visible, "all sizes passed\n"},
                {"memcheck", "Memcheck", 0, 15, Visibility::Hidden, "Invalid __global__ write\x01\xff\n"},

@@ -56,3 +56,10 @@ TEST_CASE("lab 04 sizes: N points with 16 coefficients, or NxT") {
                          "size '3000000000' is too large: N must be at most 2147483647 (the kernels index with int)",
                          UsageError);
 }
+
+TEST_CASE("lab 04 roofline counts: T - 1 multiply-adds per point, x and y once, the sets' coefficients once") {
+    CHECK(horner_flops(1000, 16) == doctest::Approx(30000));
+    CHECK(horner_flops(1000, 1) == 0);  // a constant: no FP operation
+    CHECK(poly_bytes(1000, 16, 1) == doctest::Approx(4.0 * (2000 + 16)));
+    CHECK(poly_bytes(1000, 16, 32) == doctest::Approx(4.0 * (2000 + 512)));
+}

@@ -23,6 +23,9 @@ TEST_CASE("GemmDims::parse: N is square, MxNxK is general, other shapes are refu
     CHECK_THROWS_AS(GemmDims::parse({2000000, 1, 1}), UsageError);      // past the grid's y limit
     CHECK(gemm_flops({2, 3, 4}) == 48.0);
     CHECK(gemm_bytes({2, 3, 4}, 4) == 4.0 * (8 + 12 + 6));
+    // The roofline's traffic: A, B and C; A once where B is A (A * A^T, m = n).
+    CHECK(product_roofline_bytes({2, 3, 4}, 4, false) == 4.0 * (8 + 12 + 6));
+    CHECK(product_roofline_bytes({3, 3, 5}, 8, true) == 8.0 * (15 + 9));
 }
 
 TEST_CASE("GemmDims::parse refuses extents whose products would overflow") {

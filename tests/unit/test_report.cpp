@@ -74,6 +74,26 @@ TEST_CASE("the JSON report parses and holds every row, target and the verdict") 
     CHECK(j["verdict"] == "FAIL");
 }
 
+TEST_CASE("the roofline's counts are new keys of the JSON, and change no rate, ratio or column") {
+    Report r = sample_report();
+    std::ostringstream before_json, before_table;
+    write_json(before_json, r);
+    print_table(before_table, r);
+    r.rows[0].roofline_bytes = 750e6;
+    r.rows[0].roofline_flops = 2.5e8;
+    CHECK(r.rows[0].rate() == doctest::Approx(3000));  // still the GB/s the ratio compares
+    std::ostringstream after_json, after_table;
+    write_json(after_json, r);
+    print_table(after_table, r);
+    CHECK(after_table.str() == before_table.str());
+    nlohmann::json was = nlohmann::json::parse(before_json.str()), now = nlohmann::json::parse(after_json.str());
+    CHECK(now["results"][0]["roofline_bytes"].get<double>() == doctest::Approx(750e6));
+    CHECK(now["results"][0]["roofline_flops"].get<double>() == doctest::Approx(2.5e8));
+    CHECK(was["results"][0]["roofline_flops"].is_null());  // not counted
+    for (const char* key : {"bytes", "flops", "gbs", "gflops", "ratio", "time_ms", "status"})
+        CHECK_MESSAGE(now["results"][0][key] == was["results"][0][key], key);
+}
+
 TEST_CASE("json_escape escapes quotes, backslashes and control characters") {
     CHECK(json_escape("a\"b\\c") == "a\\\"b\\\\c");
     CHECK(json_escape(std::string("x\x01y")) == "x\\u0001y");

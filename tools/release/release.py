@@ -291,7 +291,8 @@ def zip_command(args):
 
 # ---- Gradescope -----------------------------------------------------------------------------
 GRADESCOPE_FILES = ["Makefile", "common/*", "grading/*", "grading/src/*", "grading/src/*/*", "grading/harness/*",
-                    "grading/protocol/*", "tools/install-deps.sh", "tools/deps/*.txt"]
+                    "grading/protocol/*", "tools/install-deps.sh", "tools/deps/*.txt",
+                    "tools/scorecard.py"]  # draws the roofline picture of a graded submission's feedback
 
 
 def shared_lab_files(lab):

@@ -14,7 +14,7 @@ namespace grading {
 
 ClassResults::ClassResults(std::string out, const Rubric& rubric, std::string title, std::vector<std::string> ids)
     : out_(std::move(out)), title_(std::move(title)), rubric_(rubric), ids_(std::move(ids)),
-      done_(ids_.size(), false), results_(ids_.size()), lines_(ids_.size()), rows_(ids_.size()) {}
+      done_(ids_.size(), false), results_(ids_.size()), lines_(ids_.size()), rows_(ids_.size()), pictures_(ids_.size()) {}
 
 long long ClassResults::audit_prefix() const {
     const std::string path = out_ + "/audit.jsonl";
@@ -60,8 +60,20 @@ void ClassResults::record_locked(size_t index, const StudentResult& result, cons
 
 void ClassResults::write_submission_files_locked(size_t index) {
     const StudentResult& result = results_[index];
-    write_file_atomic(out_ + "/feedback/" + ids_[index] + ".md", feedback_markdown(result, title_));
-    write_file_atomic(out_ + "/results/" + ids_[index] + ".json", with_gradescope_leaderboard(gradescope_json(result), result, rubric_));
+    pictures_[index] = draw_roofline_picture(result, title_, out_ + "/feedback", ids_[index], draw_roofline_);
+    write_file_atomic(out_ + "/feedback/" + ids_[index] + ".md", with_roofline_markdown(feedback_markdown(result, title_), pictures_[index]));
+    write_file_atomic(out_ + "/results/" + ids_[index] + ".json",
+                      with_gradescope_roofline(with_gradescope_leaderboard(gradescope_json(result), result, rubric_), pictures_[index]));
+}
+
+void ClassResults::use_roofline_drawer(RooflineDrawer draw) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    draw_roofline_ = std::move(draw);
+}
+
+RooflinePicture ClassResults::roofline_picture(size_t index) const {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return index < pictures_.size() ? pictures_[index] : RooflinePicture{};
 }
 
 size_t ClassResults::finish(size_t index, const StudentResult& result, const std::string& audit_line) {

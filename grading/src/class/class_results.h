@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "class/results.h"
+#include "class/roofline_picture.h"
 #include "class/roster.h"
 #include "intake/rubric.h"
 
@@ -52,6 +53,11 @@ public:
     // With --roster: the gradebook gains the roster's columns (both must outlive this object).
     // Call it before the first submission finishes.
     void use_roster(const Roster* roster, const RosterMatch* match);
+    // How each submission's roofline picture is drawn (roofline_picture.h); without it, a
+    // feedback with timed figures says it was not drawn. Call it before the first one finishes.
+    void use_roofline_drawer(RooflineDrawer draw);
+    // Submission `index`'s picture, as its files show it (none before it finished).
+    RooflinePicture roofline_picture(size_t index) const;
 
 private:
     std::string out_, title_;
@@ -64,6 +70,8 @@ private:
     std::vector<StudentResult> results_;  // by index
     std::vector<std::string> lines_;      // audit lines, by index
     std::vector<std::string> rows_;       // gradebook rows, by index
+    std::vector<RooflinePicture> pictures_;  // by index
+    RooflineDrawer draw_roofline_;
     size_t last_row_in_file_ = 0;         // the class index of the gradebook's last row (when it has any)
     std::vector<size_t> finish_order_;
     const Roster* roster_ = nullptr;

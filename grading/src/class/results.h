@@ -41,6 +41,16 @@ struct PerformanceTiming {
     bool measured() const { return !ratios.empty(); }
 };
 
+// A timed performance test's figures for the feedback's roofline picture (roofline_picture.h):
+// the reference's counts of the variant at its size (its --json "roofline_bytes" and
+// "roofline_flops"), the copy bandwidth it measured, and each side's median kernel time per
+// repetition, as the score's ratio takes them. Empty where the test was not timed, or was forged.
+struct RooflineFigures {
+    std::string variant, size, device;
+    double roofline_bytes = 0, roofline_flops = 0, copy_gbs = 0, student_ms = 0, reference_ms = 0;
+    bool measured() const { return student_ms > 0 && reference_ms > 0; }
+};
+
 struct TestResult {
     std::string id, name;
     double score = 0, max_score = 0;
@@ -51,6 +61,7 @@ struct TestResult {
     // to the reference's (the leaderboard's figure); 0 where not timed or forged.
     double slowdown = 0;
     PerformanceTiming timing{};  // a performance test's samples and interval (empty where not timed)
+    RooflineFigures roofline{};  // a timed performance test's figures for the roofline picture
     bool passed() const { return max_score <= 0 ? score >= 0 : score >= max_score - 1e-9; }
 };
 

@@ -23,8 +23,14 @@ Visibility visibility_named(const std::string& name) {
 }
 
 json test_record_json(const TestResult& t) {
-    return {{"id", t.id}, {"name", t.name}, {"score", t.score}, {"max_score", t.max_score},
-            {"visibility", visibility_name(t.visibility)}, {"output", t.output}, {"not_run", t.not_run}, {"slowdown", t.slowdown}};
+    json j = {{"id", t.id}, {"name", t.name}, {"score", t.score}, {"max_score", t.max_score},
+              {"visibility", visibility_name(t.visibility)}, {"output", t.output}, {"not_run", t.not_run}, {"slowdown", t.slowdown}};
+    const RooflineFigures& f = t.roofline;
+    if (f.measured())  // the feedback's picture is drawn again from them
+        j["roofline"] = {{"variant", f.variant}, {"size", f.size}, {"device", f.device}, {"roofline_bytes", f.roofline_bytes},
+                         {"roofline_flops", f.roofline_flops}, {"copy_gbs", f.copy_gbs}, {"student_ms", f.student_ms},
+                         {"reference_ms", f.reference_ms}};
+    return j;
 }
 
 TestResult test_from_record(const json& j) {
@@ -37,6 +43,12 @@ TestResult test_from_record(const json& j) {
     t.output = j.at("output").get<std::string>();
     t.not_run = j.at("not_run").get<bool>();
     t.slowdown = j.at("slowdown").get<double>();
+    if (j.contains("roofline")) {
+        const json& f = j["roofline"];
+        t.roofline = {f.at("variant").get<std::string>(), f.at("size").get<std::string>(), f.at("device").get<std::string>(),
+                      f.at("roofline_bytes").get<double>(), f.at("roofline_flops").get<double>(), f.at("copy_gbs").get<double>(),
+                      f.at("student_ms").get<double>(), f.at("reference_ms").get<double>()};
+    }
     return t;
 }
 

@@ -311,6 +311,9 @@ void copy_student_files(const std::string& out, const MergedClass& c) {
         const Shard& s = c.of(id);
         write_file(out + "/feedback/" + id + ".md", read_file(s.dir + "/feedback/" + id + ".md"));
         write_file(out + "/results/" + id + ".json", read_file(s.dir + "/results/" + id + ".json"));
+        for (const char* picture : {".roofline.json", ".roofline.svg"})  // beside the feedback, where drawn
+            if (exists(s.dir + "/feedback/" + id + picture))
+                write_file(out + "/feedback/" + id + picture, read_file(s.dir + "/feedback/" + id + picture));
     }
 }
 

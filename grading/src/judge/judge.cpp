@@ -144,7 +144,9 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
                   j.slowdown, ratios.size(), 100 * j.fraction);
     j.text += buf;
-    j.text += scorecard_lines(e, median_ms(e, false), median_ms(e, true));
+    j.student_ms = median_ms(e, false);
+    j.reference_ms = median_ms(e, true);
+    j.text += scorecard_lines(e, j.student_ms, j.reference_ms);
     return j;
 }
 

@@ -64,6 +64,9 @@ struct PerformanceEvidence {
     double bytes = 0;     // what one repetition must move through device memory (0: unknown)
     double flops = 0;     // what one repetition computes (0: unknown)
     double copy_gbs = 0;  // the device's copy bandwidth, measured by the trusted reference run
+    // The reference's roofline counts of the variant (its --json "roofline_bytes" and
+    // "roofline_flops"): only for the feedback's picture, never for the score (0: not counted).
+    double roofline_bytes = 0, roofline_flops = 0;
 };
 
 struct PerformanceJudgement {
@@ -73,6 +76,8 @@ struct PerformanceJudgement {
     double floor_ms = 0;   // the fastest time physically plausible for one repetition
     bool tampering = false;
     std::string text;      // what the student reads
+    // Each side's median time per repetition, copies into scratch memory charged (0 where not judged).
+    double student_ms = 0, reference_ms = 0;
 };
 
 // The student's and the reference's median time per repetition, as rates: the bytes a

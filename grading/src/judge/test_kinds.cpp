@@ -311,6 +311,10 @@ TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
     return t;
 }
 
+double number_or_zero(const nlohmann::json& row, const char* key) {
+    return row.contains(key) && row[key].is_number() ? row[key].get<double>() : 0;
+}
+
 // The reference's timed run of one round, as a trusted program beside the student's; the figures
 // its --json names (the copy bandwidth, variant v's bytes and flops) go into `evidence`.
 TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, int round,
@@ -336,6 +340,8 @@ TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vect
             if (row["variant"] == v) {
                 if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
                 if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
+                evidence.roofline_bytes = number_or_zero(row, "roofline_bytes");
+                evidence.roofline_flops = number_or_zero(row, "roofline_flops");
             }
     } catch (const std::exception&) {
     }
@@ -445,6 +451,8 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
     if (!j.tampering) res.slowdown = j.slowdown;
+    if (!j.tampering) res.roofline = {v, size, ctx.worker.device.substr(0, ctx.worker.device.find(" (driver ")), evidence.roofline_bytes,
+                                      evidence.roofline_flops, evidence.copy_gbs, j.student_ms, j.reference_ms};
     // The interval beside the score (the score itself is the median's, as above).
     if (!j.tampering && !j.ratios.empty()) {
         res.timing = performance_timing(samples, j.ratios, j.slowdown, res.score, t.points, t.curve,

@@ -31,6 +31,8 @@ Outcome run_scale(const Length& len, RunContext& ctx) {
     dx.upload(x.data());
     Outcome out;
     out.bytes = 2.0 * sizeof(float) * n;  // read x, write y
+    out.roofline_bytes = out.bytes;        // the roofline places the row by both counts
+    out.roofline_flops = n;                // one multiplication per element
     ctx.run_checked(out, [&] { @TOPIC@_scale(kFactor, dx.data(), dy.data(), n, 0); }, dy, expected.data(),
                     kTolerance, out.bytes);
     return out;
