@@ -103,7 +103,7 @@ EOF
     done
 
     # 2. Every row passes: every previewed point, the other tests said not previewed.
-    run_capture "grade preview, all rows pass" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
+    run_capture "grade preview, all rows pass" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: simple +28  28  \(7 of 7 rows pass\)$' \
         && printf '%s' "$out" | grep -qE '^Memory safety: memcheck +15  not previewed \(the grader runs it\)$' \
@@ -131,7 +131,7 @@ rows = [{"variant": v, "size": s, "status": "PASS", "note": ""}
 json.dump({"results": rows}, open(get("--json"), "w"))
 EOF
     chmod +x "$prog"
-    run_capture "grade preview through runs of a program" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog"
+    run_capture "grade preview through runs of a program" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --program "$prog"
     local v runs=0
     for v in host simple fast; do
         grep -qxE -- "--variant $v --size 1,7,997,1000,65537,1000003,16777219 --json [^ ]+ --reps 1 --guard-buffers" \
@@ -143,7 +143,7 @@ EOF
     else fail "grade preview through runs of a program" "exit $rc: $(head -n 3 "$tmp/args.log" 2> /dev/null) ${err:0:200}"; fi
 
     # 3. Failures: per_row in proportion (5 of 7 rows: 20), all_or_nothing nothing; exit 1.
-    run_capture "grade preview, rows fail" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
+    run_capture "grade preview, rows fail" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
     if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 40 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
         && printf '%s' "$out" | grep -qE '^Correctness: simple +28  20  \(5 of 7 rows pass; first failure: simple at 997: element 3 is 0, expected 2\)$' \
@@ -159,7 +159,7 @@ EOF
     done
     sed '/^ *\(sizes\|size\|random_sizes\) *=/d' "$tmp/01.rubric" > "$tmp/nosizes.rubric"
     local with_sizes=$out
-    run_capture "grade preview of a rubric without sizes" "${gp[@]}" --rubric "$tmp/nosizes.rubric" --json-from "$tmp/fail"
+    run_capture "grade preview of a rubric without sizes" "${gp[@]}" --no-audit --rubric "$tmp/nosizes.rubric" --json-from "$tmp/fail"
     if [ -z "$leaked" ] && [ "${out//nosizes/01}" = "$with_sizes" ]; then
         pass "grade preview shows none of the rubric's hidden sizes, and gives the same preview without them"
     else fail "grade preview hides the rubric's hidden sizes" "shown:${leaked:- none}; same without sizes: $([ "${out//nosizes/01}" = "$with_sizes" ] && echo yes || echo no)"; fi
@@ -187,7 +187,7 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
 
     # 5. A rubric with no visible test says so.
     sed 's/^visibility = .*//; /^\[test/a visibility = after_published' "$tmp/01.rubric" > "$tmp/none.rubric"
-    run_capture "grade preview, no visible test" "${gp[@]}" --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
+    run_capture "grade preview, no visible test" "${gp[@]}" --no-audit --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'has no visible test: nothing to preview\.$' \
         && printf '%s' "$out" | grep -q "^$hand_in\$" && ! printf '%s' "$out" | grep -q 'Previewed'; then
         pass "grade preview of a rubric without visible tests says so, and names the file"
