@@ -3,11 +3,58 @@
 # without a GPU and for one that passes every row, and fixture results (--json-from) for runs:
 # every row passing (full points), rows failing (per_row in proportion, all_or_nothing none),
 # the rubric's hidden sizes never shown nor read, a rubric without visible tests; make check of
-# a lab that does not exist. With a GPU: lab 01's solution (every point) and starter (none).
+# a lab that does not exist. The grader's verdict: its build and audit (grading/grade
+# --compile-only, with nvcc) keep the reference's points and zero corpus cases it refuses; a fake
+# grader stands for its runs on a GPU (a test it scores lower previews its score), for one that
+# finds no GPU, and a missing one is said. With a GPU: lab 01's solution (every point), starter
+# (none), and a corpus case the grader's runs zero for copies through the host.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
+
+# grade_preview_audit TMP: the suite's section 8, the grader's build and audit of lab 01 files
+# (TMP/pass: every row of lab 01 passing, as ./lab01 --json writes them).
+grade_preview_audit() {
+    local tmp=$1 case file want reason rows
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "grade preview with the grader's audit" "no nvcc"; return
+    fi
+    [ -x grading/grade ] && [ -d solutions/01-vector-add ] \
+        || { skip "grade preview with the grader's audit" "no grader or solutions in this edition"; return; }
+    local gp=("$py" tools/grade_preview.py --lab 01 --json-from "$tmp/pass" --rubric grading/rubrics/01.rubric)
+    run_capture "grade preview of the reference with the grader's audit" "${gp[@]}" --file solutions/01-vector-add/vector_add.cu
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);"; then
+        pass "grade preview of the reference with the grader's audit: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
+    else fail "grade preview of the reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+    # CASE  FILE-OR-PATCH  pattern of the grader's reason
+    while read -r case file want; do
+        if [[ $file == *.patch ]]; then
+            grep -qE "^$case +rejected=yes total=0 " tests/grading/01/expected.txt \
+                || { fail "grade preview of corpus case $case" "tests/grading/01/expected.txt no longer says the grader refuses it"; continue; }
+            mkdir -p "$tmp/$case" && cp solutions/01-vector-add/vector_add.cu "$tmp/$case/"
+            patch --batch --fuzz=0 -s "$tmp/$case/vector_add.cu" < "$file" \
+                || { fail "grade preview of corpus case $case" "$file does not apply"; continue; }
+            file=$tmp/$case/vector_add.cu
+        else
+            grep -qE "^$case +reject " tests/grading/build/expected.txt \
+                || { fail "grade preview of corpus case $case" "tests/grading/build/expected.txt no longer says the grader refuses it"; continue; }
+        fi
+        run_capture "grade preview of corpus case $case" "${gp[@]}" --file "$file"
+        reason=$(printf '%s' "$out" | grep '^The grader refuses your file, so each of its tests gives 0: ')
+        rows=$(printf '%s' "$out" | grep -E '^(Correctness|Memory safety|Performance)')
+        if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
+            && [ -n "$rows" ] && ! printf '%s\n' "$rows" | grep -vqE '  0  \(the grader refuses your file: below\)$' \
+            && printf '%s' "$reason" | grep -qE -- "$want"; then
+            pass "grade preview of corpus case $case: refused by the grader's audit (/$want/), 0 on every visible test, exit 1"
+        else fail "grade preview of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+    done <<'EOF'
+forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
+proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
+reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
+EOF
+}
 
 grade_preview_suite() {
     local py tmp hidden leaked s prog
@@ -208,6 +255,67 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     if [ -z "$missing" ]; then pass "make check LAB=NN is named by make help, the student README and the course guide"
     else fail "make check LAB=NN is named where students look" "not in:$missing"; fi
 
+    # 8. The grader judges the file, with its own code and rubric. Without runs (--json-from,
+    #    here every row passing) it builds and audits it (grading/grade --compile-only, no GPU):
+    #    the reference keeps every previewed point; corpus cases the grader refuses -- a cuBLAS
+    #    call, a forbidden import (fopen), a line marker -- preview 0 on every visible test, with
+    #    the grader's reason, exit 1; where the corpus no longer refuses a case, the test says so.
+    grade_preview_audit "$tmp"
+
+    # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
+    #     test it scores lower previews its score with its reason (a fake grader stands for one
+    #     on a GPU: it zeroes simple for a copy to the host); a grader that finds no GPU builds
+    #     and audits only; a copy without the grader says the audit was skipped.
+    prog=$tmp/fakegpu
+    cat > "$tmp/fakegrader" <<EOF
+#!/usr/bin/env python3
+import json, os, shutil, sys
+a = sys.argv[1:]
+get = lambda k: a[a.index(k) + 1]
+out = get("--out")
+open("$tmp/grader.log", "a").write(" ".join(a) + "\n")
+shutil.copy(get("--rubric"), "$tmp/grader.rubric")
+if "--compile-only" not in a and os.environ.get("FAKE_GRADER_GPU") == "0":
+    sys.exit(77)
+runs = "--compile-only" not in a
+scores = {"correct_host": 20.0, "correct_simple": 0.0, "correct_fast": 25.0} if runs else {}
+os.makedirs(out + "/results")
+with open(out + "/audit.jsonl", "w") as f:
+    f.write(json.dumps({"event": "run"}) + "\n")
+    f.write(json.dumps({"event": "submission", "rejected": "", "scores": scores}) + "\n")
+tests = [{"name": "Correctness: simple", "output": "\nrow simple at 997: copied 3988 bytes from the device to the host inside the timed call\nmore"}]
+json.dump({"tests": tests if runs else []}, open(out + "/results/you.json", "w"))
+EOF
+    chmod +x "$tmp/fakegrader"
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview with the grader's runs" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    local drawn
+    drawn=$(grep -cE '^ *(random_sizes|kind *= *(sanitizer|performance))' "$tmp/grader.rubric" 2> /dev/null)
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 45 of 73 points\.$' \
+        && printf '%s' "$out" | grep -qE "^Correctness: simple +28  0  \(7 of 7 rows pass; the grader's own run at these sizes gives 0: row simple at 997: copied 3988 bytes from the device to the host inside the timed call\)$" \
+        && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*its own runs at these sizes count above" \
+        && [ "$(wc -l < "$tmp/grader.log")" -eq 1 ] && ! grep -q -- '--compile-only' "$tmp/grader.log" \
+        && grep -q -- '--isolation unsafe' "$tmp/grader.log" && grep -q "vector_add.cu\$" "$tmp/grader.log" \
+        && [ "$(grep -c '^sizes = 1 7 997 1000 65537 1000003 16777219$' "$tmp/grader.rubric")" -eq 3 ] \
+        && [ "$(grep -c '^trials = 1$' "$tmp/grader.rubric")" -eq 3 ] && [ "$drawn" -eq 0 ] \
+        && ! grep -qwE '255|4097|33333' "$tmp/grader.rubric"; then
+        pass "grade preview with the grader's runs: its correctness tests alone at the check sizes, one trial; simple previews its 0 and its reason"
+    else fail "grade preview with the grader's runs" "exit $rc: $(printf '%s' "$out" | head -n 9) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview, the grader finds no GPU" env FAKE_GRADER_GPU=0 "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(wc -l < "$tmp/grader.log")" -eq 2 ] && [ "$(grep -c -- '--compile-only' "$tmp/grader.log")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the tests did not run on a GPU here\.$"; then
+        pass "grade preview, the grader finds no GPU: it builds and audits only, and the preview says its run-time rules were not checked"
+    else fail "grade preview, the grader finds no GPU" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(printf '%s' "$out" | grep -cF "The grader's audit was not run: this copy of the course has no grader ($tmp/no-grader).")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^PREVIEW — .* The grader's audit was skipped: what your file may call was not checked\.$"; then
+        pass "grade preview without the grader: one sentence says the audit was not run and why, and the banner says it was skipped"
+    else fail "grade preview without the grader" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
+
     # 7. With a GPU: the reference solution earns every previewed point, the starter none.
     if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
         run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01
@@ -219,6 +327,18 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
             && printf '%s' "$out" | grep -q 'TODO(lab01)'; then
             pass "grade preview of the untouched ./lab01: no point, its TODO named"
         else fail "grade preview of ./lab01" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 8)"; fi
+        # The grader's own runs: corpus case cpu_empty_kernel (simple and fast compute on the CPU,
+        # copying through the host; the grader gives them 0) judged beside ./sol01's runs, which
+        # pass every row: simple and fast preview the grader's 0, with its reason.
+        if [ -x grading/grade ] && grep -qE '^cpu_empty_kernel +correct_host=20 correct_simple=0 correct_fast=0 ' tests/grading/01/expected.txt; then
+            mkdir -p "$tmp/cpu_empty_kernel" && cp solutions/01-vector-add/vector_add.cu "$tmp/cpu_empty_kernel/" \
+                && patch --batch --fuzz=0 -s "$tmp/cpu_empty_kernel/vector_add.cu" < tests/grading/01/cpu_empty_kernel.patch
+            run_capture "grade preview with the grader's runs of cpu_empty_kernel" "${gp[@]}" --program ./sol01 --file "$tmp/cpu_empty_kernel/vector_add.cu"
+            if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 20 of 70 points\.$' \
+                && [ "$(printf '%s' "$out" | grep -cE "^Correctness: vector_add_(simple|fast).*  0  \(7 of 7 rows pass; the grader's own run at these sizes gives 0: ")" -eq 2 ]; then
+                pass "grade preview with the grader's runs: cpu_empty_kernel's simple and fast preview the grader's 0"
+            else fail "grade preview with the grader's runs of cpu_empty_kernel" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 12)"; fi
+        fi
     else
         skip "grade preview of ./sol01 and ./lab01 on a GPU" "no GPU, or ./sol01 and ./lab01 not built"
     fi
