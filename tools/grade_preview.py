@@ -18,7 +18,8 @@ as a grading run, `grading/grade --lab NN --isolation unsafe` builds and audits 
 libraries and calls, imports, line directives) and, where the tests ran on a GPU, runs its
 correctness tests at the check sizes only, one seed, so that its run-time rules count too (no
 copy between host and device where a test forbids them, the file's own kernels ran, the trusted
-verifier); without runs (--json-from) it builds and audits only (--compile-only). A file it
+verifier); without runs (--json-from), or where the grader cannot run them, it builds and
+audits only (--compile-only), and says that its rules at run time were not checked. A file it
 refuses previews 0 on every visible test, with its reason; a test it scores lower previews its
 score. Where the grader is missing or fails, one sentence says that its audit was not run, and
 the banner says so; --no-audit skips it (said the same way).
@@ -129,9 +130,10 @@ GRADER = "grading/grade"
 
 class GraderVerdict:
     """What the grader said of the file: its refusal (rejected), the scores of the tests it ran
-    (only with runs) and their outputs by test name; or, in skipped, why it said nothing."""
-    def __init__(self, skipped="", rejected="", scores=None, outputs=None, runs=False):
-        self.skipped, self.rejected, self.runs = skipped, rejected, runs
+    (only with runs) and their outputs by test name, or why it did not run them (no_runs); or, in
+    skipped, why it said nothing."""
+    def __init__(self, skipped="", rejected="", scores=None, outputs=None, runs=False, no_runs=""):
+        self.skipped, self.rejected, self.runs, self.no_runs = skipped, rejected, runs, no_runs
         self.scores, self.outputs = scores or {}, outputs or {}
 
 
@@ -168,10 +170,11 @@ def first_line(text, limit=240):
     return " ".join(next((l for l in text.splitlines() if l.strip()), "").split())[:limit]
 
 
-def grader_verdict(args, sizes, with_runs, tmp):
+def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run on a GPU here"):
     """The grader's verdict on args.file: `grading/grade --lab NN --isolation unsafe` with the
-    rubric, built and audited only (--compile-only), or with runs of its correctness tests at the
-    check sizes (grader_rubric). A grader that finds no GPU to run on builds and audits only."""
+    rubric, built and audited only (--compile-only; `no_runs` says why), or with runs of its
+    correctness tests at the check sizes (grader_rubric). Where those runs fail (no GPU the
+    grader can use, no kernel trace...), it builds and audits only, and says why."""
     if not os.path.isfile(args.grader):
         return GraderVerdict(skipped=f"this copy of the course has no grader ({args.grader})")
     if not os.path.isfile(args.file):
@@ -188,10 +191,12 @@ def grader_verdict(args, sizes, with_runs, tmp):
     print(f"grade_preview: the grader {'builds, audits and runs' if with_runs else 'builds and audits'} "
           f"{args.file} (the first time it builds the course's trusted programs: minutes)...", file=sys.stderr)
     p = subprocess.run(cmd + [args.file], capture_output=True, text=True)
-    if with_runs and p.returncode == 77:
-        return grader_verdict(args, sizes, False, tmp)
+    said = first_line((p.stderr.strip().splitlines() or [""])[-1])
+    failed = f"exit {p.returncode}" + (f": {said.rstrip('.')}" if said else "")
+    if with_runs and p.returncode != 0:
+        return grader_verdict(args, sizes, False, tmp, f"the grader could not run them ({failed})")
     if p.returncode != 0:
-        return GraderVerdict(skipped=f"the grader failed (exit {p.returncode}: {first_line(p.stderr.strip().splitlines()[-1] if p.stderr.strip() else '')})")
+        return GraderVerdict(skipped=f"the grader failed ({failed})")
     lines = []
     if os.path.isfile(os.path.join(out, "audit.jsonl")):
         with open(os.path.join(out, "audit.jsonl"), encoding="utf-8") as f:
@@ -205,7 +210,8 @@ def grader_verdict(args, sizes, with_runs, tmp):
     for name in os.listdir(os.path.join(out, "results")) if os.path.isdir(os.path.join(out, "results")) else []:
         with open(os.path.join(out, "results", name), encoding="utf-8") as f:
             outputs.update({t.get("name"): t.get("output", "") for t in json.load(f).get("tests", [])})
-    return GraderVerdict(rejected=line.get("rejected", ""), scores=line.get("scores", {}), outputs=outputs, runs=with_runs)
+    return GraderVerdict(rejected=line.get("rejected", ""), scores=line.get("scores", {}), outputs=outputs,
+                         runs=with_runs, no_runs="" if with_runs else no_runs)
 
 
 def grader_summary(verdict):
@@ -220,7 +226,7 @@ def grader_summary(verdict):
                 "own runs at these sizes count above (copies between host and device, your kernels ran).")
     return ("The grader's audit passed (forbidden libraries and calls, imports, line directives); its rules "
             "at run time (no copies between host and device where a test forbids them, your own kernels "
-            "ran) were not checked: the tests did not run on a GPU here.")
+            f"ran) were not checked: {verdict.no_runs}.")
 
 
 class NoGpu(Exception):

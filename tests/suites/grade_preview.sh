@@ -276,6 +276,7 @@ out = get("--out")
 open("$tmp/grader.log", "a").write(" ".join(a) + "\n")
 shutil.copy(get("--rubric"), "$tmp/grader.rubric")
 if "--compile-only" not in a and os.environ.get("FAKE_GRADER_GPU") == "0":
+    print("grade: no usable CUDA GPU (fake).", file=sys.stderr)
     sys.exit(77)
 runs = "--compile-only" not in a
 scores = {"correct_host": 20.0, "correct_simple": 0.0, "correct_fast": 25.0} if runs else {}
@@ -306,7 +307,7 @@ EOF
     run_capture "grade preview, the grader finds no GPU" env FAKE_GRADER_GPU=0 "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
         && [ "$(wc -l < "$tmp/grader.log")" -eq 2 ] && [ "$(grep -c -- '--compile-only' "$tmp/grader.log")" -eq 1 ] \
-        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the tests did not run on a GPU here\.$"; then
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (exit 77: grade: no usable CUDA GPU (fake))\.$"; then
         pass "grade preview, the grader finds no GPU: it builds and audits only, and the preview says its run-time rules were not checked"
     else fail "grade preview, the grader finds no GPU" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
     run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader"
