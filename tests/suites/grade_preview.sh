@@ -317,6 +317,33 @@ EOF
         pass "grade preview without the grader: one sentence says the audit was not run and why, and the banner says it was skipped"
     else fail "grade preview without the grader" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
 
+    # 8c. The rubric the grader's runs get, for every lab's rubric: each correctness test (a test
+    #     for each rung stays one), with its keys but the sizes; no other test; the rubric's own
+    #     keys (forbidden symbols, imports) untouched.
+    local bad
+    bad=$(cd tools && "$py" - <<'EOF'
+import glob, os, tempfile, grade_preview as g
+bad = []
+for path in sorted(glob.glob("../grading/rubrics/[0-9][0-9].rubric")):
+    text = g.grader_rubric(path, ["1", "7x9"])
+    with tempfile.NamedTemporaryFile("w", suffix=".rubric", delete=False) as f:
+        f.write(text)
+    ours = g.parse_rubric(f.name)
+    os.remove(f.name)
+    want = [(i, t) for i, t in g.parse_rubric(path) if t["kind"] == "correctness"]
+    lines = text.splitlines()
+    sized = [l for l in lines if g.rubric_key(l) in ("sizes", "size", "random_sizes", "trials")]
+    with open(path) as f:
+        same_head = f.read().split("[test", 1)[0] == text.split("[test", 1)[0]
+    if ours != want or not same_head or sorted(sized) != sorted(["sizes = 1 7x9", "trials = 1"] * len(want)):
+        bad.append(os.path.basename(path))
+print(" ".join(bad))
+EOF
+)
+    if [ -z "$(ls grading/rubrics/[0-9][0-9].rubric 2> /dev/null)" ]; then skip "the rubric of the grader's runs" "no rubrics in this edition"
+    elif [ -z "$bad" ]; then pass "the grader's runs get every rubric's correctness tests alone, at the check sizes, one trial, nothing drawn"
+    else fail "the rubric of the grader's runs" "wrong for:$bad"; fi
+
     # 7. With a GPU: the reference solution earns every previewed point, the starter none.
     if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
         run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01
