@@ -239,7 +239,7 @@ define check_recipe
 @[ -n "$(call lab_dir,$(1))" ] || { echo "make check: no lab $(1) (labs: $(LAB_NUMS))" >&2; exit 2; }
 @[ -f tools/grade_preview.py ] && { [ -f grading/rubrics/$(1).rubric ] || [ -f tools/preview/$(1).tests ]; } || { echo "make check: this copy has no tools/grade_preview.py, or no tests of lab $(1) to preview with" >&2; exit 2; }
 +@$(MAKE) --no-print-directory $(PROGRAM)$(1)
-@BUILD=$(BUILD) $(SCORECARD_PYTHON) tools/grade_preview.py --lab $(1) --program ./$(PROGRAM)$(1)
+@BUILD='$(BUILD)' ARCH='$(ARCH)' $(SCORECARD_PYTHON) tools/grade_preview.py --lab $(1) --program ./$(PROGRAM)$(1)
 endef
 .PHONY: check
 check:
