@@ -204,8 +204,11 @@ def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run o
     if len(lines) != 1:
         return GraderVerdict(skipped=f"the grader wrote {len(lines)} results for one file in {out}/audit.jsonl")
     line = lines[0]
-    if line.get("grader_error"):
-        return GraderVerdict(skipped=f"the grader failed ({first_line(line['grader_error'])})")
+    if line.get("grader_error"):  # the environment's failure, never the file's: nothing to cap with
+        failed = first_line(line["grader_error"])
+        if with_runs:
+            return grader_verdict(args, sizes, False, tmp, f"the grader could not run them ({failed})")
+        return GraderVerdict(skipped=f"the grader failed ({failed})")
     outputs = {}
     for name in os.listdir(os.path.join(out, "results")) if os.path.isdir(os.path.join(out, "results")) else []:
         with open(os.path.join(out, "results", name), encoding="utf-8") as f:

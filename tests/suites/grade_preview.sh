@@ -283,7 +283,10 @@ scores = {"correct_host": 20.0, "correct_simple": 0.0, "correct_fast": 25.0} if 
 os.makedirs(out + "/results")
 with open(out + "/audit.jsonl", "w") as f:
     f.write(json.dumps({"event": "run"}) + "\n")
-    f.write(json.dumps({"event": "submission", "rejected": "", "scores": scores}) + "\n")
+    line = {"event": "submission", "rejected": "", "scores": scores}
+    if runs and os.environ.get("FAKE_GRADER_ERROR"):
+        line.update(scores={}, total=None, grader_error=os.environ["FAKE_GRADER_ERROR"])
+    f.write(json.dumps(line) + "\n")
 tests = [{"name": "Correctness: simple", "output": "\nrow simple at 997: copied 3988 bytes from the device to the host inside the timed call\nmore"}]
 json.dump({"tests": tests if runs else []}, open(out + "/results/you.json", "w"))
 EOF
@@ -310,6 +313,13 @@ EOF
         && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (exit 77: grade: no usable CUDA GPU (fake))\.$"; then
         pass "grade preview, the grader finds no GPU: it builds and audits only, and the preview says its run-time rules were not checked"
     else fail "grade preview, the grader finds no GPU" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview, the grader's runs fail" env FAKE_GRADER_ERROR="the GPU fell off the bus" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(grep -c -- '--compile-only' "$tmp/grader.log")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (the GPU fell off the bus)\.$"; then
+        pass "grade preview, the grader's runs end in a grader error: no score capped by it, it builds and audits only, and the preview says why"
+    else fail "grade preview, the grader's runs fail" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
     run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
         && [ "$(printf '%s' "$out" | grep -cF "The grader's audit was not run: this copy of the course has no grader ($tmp/no-grader).")" -eq 1 ] \
