@@ -13,30 +13,54 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
-# grade_preview_audit TMP: the suite's section 8, the grader's build and audit of lab 01 files
-# (TMP/pass: every row of lab 01 passing, as ./lab01 --json writes them).
+# grade_preview_passing TMP NN: TMP/passNN, lab NN's visible correctness tests with every row
+# passing (one size, 64), as ./labNN --json writes them, and a description of its variants.
+grade_preview_passing() {
+    "$py" - "$1/pass$2" "$2" <<'EOF'
+import json, os, sys
+sys.path.insert(0, "tools")
+import grade_preview as g
+out, nn = sys.argv[1:]
+tests = g.parse_rubric(f"grading/rubrics/{nn}.rubric")
+os.makedirs(out, exist_ok=True)
+variants = sorted({v for _, t in tests if t["kind"] == "correctness" for v in t["variants"]})
+json.dump({"lab": nn, "variants": [{"name": v} for v in variants], "check_sizes": ["64"]},
+          open(os.path.join(out, "describe.json"), "w"))
+for test_id, t in tests:
+    rows = [{"variant": v, "size": "64", "status": "PASS", "note": ""} for v in t["variants"]]
+    json.dump({"results": rows}, open(os.path.join(out, test_id + ".json"), "w"))
+EOF
+}
+
+# grade_preview_audit TMP: the suite's section 8, the grader's build and audit of reference
+# solutions and of corpus cases it refuses, each previewed from rows that all pass.
 grade_preview_audit() {
-    local tmp=$1 case file want reason rows
+    local tmp=$1 nn case file want reason rows sol expected
     if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
         skip "grade preview with the grader's audit" "no nvcc"; return
     fi
-    [ -x grading/grade ] && [ -d solutions/01-vector-add ] \
+    [ -x grading/grade ] && [ -d solutions ] \
         || { skip "grade preview with the grader's audit" "no grader or solutions in this edition"; return; }
-    local gp=("$py" tools/grade_preview.py --lab 01 --json-from "$tmp/pass" --rubric grading/rubrics/01.rubric)
-    run_capture "grade preview of the reference with the grader's audit" "${gp[@]}" --file solutions/01-vector-add/vector_add.cu
-    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
-        && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);"; then
-        pass "grade preview of the reference with the grader's audit: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
-    else fail "grade preview of the reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
-    # CASE  FILE-OR-PATCH  pattern of the grader's reason
-    while read -r case file want; do
+    # LAB  CASE  FILE-OR-PATCH  pattern of the grader's reason (CASE reference: the solution)
+    while read -r nn case file want; do
+        sol=$(ls solutions/"$nn"-*/*.cu | grep -v '/driver\.cu$')
+        [ -d "$tmp/pass$nn" ] || grade_preview_passing "$tmp" "$nn"
+        local gp=("$py" tools/grade_preview.py --lab "$nn" --json-from "$tmp/pass$nn")
+        if [ "$case" = reference ]; then
+            run_capture "grade preview of lab $nn's reference with the grader's audit" "${gp[@]}" --file "$sol"
+            if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
+                && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);"; then
+                pass "grade preview of lab $nn's reference with the grader's audit: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
+            else fail "grade preview of lab $nn's reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+            continue
+        fi
         if [[ $file == *.patch ]]; then
-            grep -qE "^$case +rejected=yes total=0 " tests/grading/01/expected.txt \
-                || { fail "grade preview of corpus case $case" "tests/grading/01/expected.txt no longer says the grader refuses it"; continue; }
-            mkdir -p "$tmp/$case" && cp solutions/01-vector-add/vector_add.cu "$tmp/$case/"
-            patch --batch --fuzz=0 -s "$tmp/$case/vector_add.cu" < "$file" \
+            expected="^$case +rejected=yes total=0 " && grep -qE "$expected" "tests/grading/$nn/expected.txt" \
+                || { fail "grade preview of corpus case $case" "tests/grading/$nn/expected.txt no longer says the grader refuses it"; continue; }
+            mkdir -p "$tmp/$case" && cp "$sol" "$tmp/$case/"
+            patch --batch --fuzz=0 -s "$tmp/$case/$(basename "$sol")" < "$file" \
                 || { fail "grade preview of corpus case $case" "$file does not apply"; continue; }
-            file=$tmp/$case/vector_add.cu
+            file=$tmp/$case/$(basename "$sol")
         else
             grep -qE "^$case +reject " tests/grading/build/expected.txt \
                 || { fail "grade preview of corpus case $case" "tests/grading/build/expected.txt no longer says the grader refuses it"; continue; }
@@ -47,12 +71,15 @@ grade_preview_audit() {
         if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
             && [ -n "$rows" ] && ! printf '%s\n' "$rows" | grep -vqE '  0  \(the grader refuses your file: below\)$' \
             && printf '%s' "$reason" | grep -qE -- "$want"; then
-            pass "grade preview of corpus case $case: refused by the grader's audit (/$want/), 0 on every visible test, exit 1"
+            pass "grade preview of lab $nn's corpus case $case: refused by the grader's audit (/$want/), 0 on every visible test, exit 1"
         else fail "grade preview of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
     done <<'EOF'
-forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
-proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
-reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
+01 reference -
+01 forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
+01 proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
+01 reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
+13 reference -
+13 cub_dot_slash tests/grading/13/cub_dot_slash.patch cub
 EOF
 }
 
@@ -257,9 +284,10 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
 
     # 8. The grader judges the file, with its own code and rubric. Without runs (--json-from,
     #    here every row passing) it builds and audits it (grading/grade --compile-only, no GPU):
-    #    the reference keeps every previewed point; corpus cases the grader refuses -- a cuBLAS
-    #    call, a forbidden import (fopen), a line marker -- preview 0 on every visible test, with
-    #    the grader's reason, exit 1; where the corpus no longer refuses a case, the test says so.
+    #    the references of labs 01 and 13 keep every previewed point; corpus cases the grader
+    #    refuses -- a cuBLAS call, a forbidden import (fopen), a line marker, CUB in lab 13 --
+    #    preview 0 on every visible test, with the grader's reason, exit 1; where the corpus no
+    #    longer refuses a case, the test says so.
     grade_preview_audit "$tmp"
 
     # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
