@@ -79,7 +79,7 @@ grade_preview_audit() {
 01 proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
 01 reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
 13 reference -
-13 cub_dot_slash tests/grading/13/cub_dot_slash.patch cub
+13 cub_dot_slash tests/grading/13/cub_dot_slash.patch 'cub' is not allowed in this lab
 EOF
 }
 
