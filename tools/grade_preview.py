@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A preview of a lab's grade: the rubric's visible correctness tests at the sizes ./labNN shows.
+"""A preview of a lab's grade: the rubric's visible correctness tests at the sizes ./labNN shows, and the grader's own audit.
 
   make check LAB=01                        builds ./lab01, then runs this
   grade_preview.py --lab 01                runs ./lab01 once per visible correctness test
@@ -11,11 +11,23 @@ read. Its tests of the lab's rungs (RUNG, RUNGS) expand from ./labNN --describe,
 FILE --reps 1 --guard-buffers, CHECK_SIZES being the lab's own (./labNN --describe). Its score
 is points x the fraction of rows that pass (per_row), or all or nothing (all_or_nothing).
 Sanitizer and performance tests are not previewed: the grader runs them.
+
+Then the grader itself judges the file (--file; default the one PROGRAM was built from), where
+this copy has it (grading/grade; the student edition does not): with the same code and rubric
+as a grading run, `grading/grade --lab NN --isolation unsafe` builds and audits it (forbidden
+libraries and calls, imports, line directives) and, where the tests ran on a GPU, runs its
+correctness tests at the check sizes only, one seed, so that its run-time rules count too (no
+copy between host and device where a test forbids them, the file's own kernels ran, the trusted
+verifier); without runs (--json-from), or where the grader cannot run them, it builds and
+audits only (--compile-only), and says that its rules at run time were not checked. A file it
+refuses previews 0 on every visible test, with its reason; a test it scores lower previews its
+score. Where the grader is missing or fails, one sentence says that its audit was not run, and
+the banner says so; --no-audit skips it (said the same way).
 Prints a table, what the previewed tests would give, and the file to hand in.
 
-Exit codes: 0 every previewed point earned, 1 points lost or a correctness test not run,
-2 bad command line or rubric, 77 no usable CUDA GPU (nothing previewed; the file to hand in
-is still printed).
+Exit codes: 0 every previewed point earned, 1 points lost, a correctness test not run or the
+file refused by the grader, 2 bad command line or rubric, 77 no usable CUDA GPU (nothing
+previewed; the file to hand in is still printed).
 """
 import argparse
 import json
@@ -25,8 +37,9 @@ import subprocess
 import sys
 import tempfile
 
-BANNER = ("PREVIEW — the grader also uses sizes and seeds it does not show, and checks much more "
-          "(memory safety, speed, what your file may call): this is not your grade.")
+BANNER = ("PREVIEW — the grader also uses sizes and seeds it does not show, and runs the tests of "
+          "memory safety and speed: this is not your grade.")
+SKIPPED = " The grader's audit was skipped: what your file may call was not checked."
 
 
 RUNG, RUNGS = "RUNG", "RUNGS"
@@ -96,18 +109,127 @@ def parse_rubric(path, rungs=None):
     return tests
 
 
-def student_file(nn):
-    """labs/NN-topic/TOPIC.cu: the one .cu besides driver.cu."""
+def student_file(nn, tree="labs"):
+    """labs/NN-topic/TOPIC.cu: the one .cu besides driver.cu (of solutions/ with tree="solutions")."""
     folders = sorted(d for d in os.listdir("labs") if d.startswith(nn + "-"))
     if not folders:
         raise SystemExit(f"grade_preview: no lab {nn} (no folder labs/{nn}-*/)")
-    folder = os.path.join("labs", folders[0])
+    folder = os.path.join(tree, folders[0])
+    if not os.path.isdir(folder):
+        return f"the .cu file of {folder}/ (not in this copy)"
     files = sorted(f for f in os.listdir(folder) if f.endswith(".cu") and f != "driver.cu")
     return os.path.join(folder, files[0]) if len(files) == 1 else f"the .cu file of {folder}/ besides driver.cu"
 
 
 def points(x):
     return f"{round(x, 1):g}"
+
+
+GRADER = "grading/grade"
+
+
+class GraderVerdict:
+    """What the grader said of the file: its refusal (rejected), the scores of the tests it ran
+    (only with runs) and their outputs by test name, or why it did not run them (no_runs); or, in
+    skipped, why it said nothing."""
+    def __init__(self, skipped="", rejected="", scores=None, outputs=None, runs=False, no_runs=""):
+        self.skipped, self.rejected, self.runs, self.no_runs = skipped, rejected, runs, no_runs
+        self.scores, self.outputs = scores or {}, outputs or {}
+
+
+def rubric_key(raw):
+    """The key of a rubric line ('sizes' of 'sizes = 1 2  # hidden'), or ''."""
+    line = raw.split("#", 1)[0]
+    return line.split("=", 1)[0].strip() if "=" in line else ""
+
+
+def grader_rubric(path, sizes):
+    """The rubric's text for the grader's runs of a preview: its correctness tests only (hidden
+    ones too: the grader wants every variant graded), at the lab's check sizes, one trial and no
+    drawn sizes; everything else (forbidden symbols, imports, each test's transfer rule) as written."""
+    head, sections = [], []
+    with open(path, encoding="utf-8") as f:
+        for raw in f:
+            if raw.split("#", 1)[0].strip().startswith("[test"):
+                sections.append([raw])
+            elif sections:
+                sections[-1].append(raw)
+            else:
+                head.append(raw)
+    out = head
+    for header, *lines in sections:
+        kind = next((r.split("#", 1)[0].split("=", 1)[1].strip() for r in lines if rubric_key(r) == "kind"), "correctness")
+        if kind != "correctness":
+            continue
+        out += [header, f"sizes = {' '.join(sizes)}\n", "trials = 1\n"]
+        out += [r for r in lines if rubric_key(r) not in ("sizes", "size", "random_sizes", "trials")]
+    return "".join(out)
+
+
+def first_line(text, limit=240):
+    return " ".join(next((l for l in text.splitlines() if l.strip()), "").split())[:limit]
+
+
+def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run on a GPU here"):
+    """The grader's verdict on args.file: `grading/grade --lab NN --isolation unsafe` with the
+    rubric, built and audited only (--compile-only; `no_runs` says why), or with runs of its
+    correctness tests at the check sizes (grader_rubric). Where those runs fail (no GPU the
+    grader can use, no kernel trace...), it builds and audits only, and says why."""
+    if not os.path.isfile(args.grader):
+        return GraderVerdict(skipped=f"this copy of the course has no grader ({args.grader})")
+    if not os.path.isfile(args.file):
+        return GraderVerdict(skipped=f"there is no file {args.file}")
+    out = os.path.join(tmp, "grader-runs" if with_runs else "grader-build")
+    cmd = [args.grader, "--lab", args.lab, "--isolation", "unsafe", "--seed", "1", "--out", out]
+    if with_runs:
+        rubric = os.path.join(tmp, "preview.rubric")
+        with open(rubric, "w", encoding="utf-8") as f:
+            f.write(grader_rubric(args.rubric, sizes))
+        cmd += ["--rubric", rubric]
+    else:
+        cmd += ["--rubric", args.rubric, "--compile-only"]
+    print(f"grade_preview: the grader {'builds, audits and runs' if with_runs else 'builds and audits'} "
+          f"{args.file} (the first time it builds the course's trusted programs: minutes)...", file=sys.stderr)
+    p = subprocess.run(cmd + [args.file], capture_output=True, text=True)
+    said = first_line((p.stderr.strip().splitlines() or [""])[-1])
+    failed = f"exit {p.returncode}" + (f": {said.rstrip('.')}" if said else "")
+    if with_runs and p.returncode != 0:
+        return grader_verdict(args, sizes, False, tmp, f"the grader could not run them ({failed})")
+    if p.returncode != 0:
+        return GraderVerdict(skipped=f"the grader failed ({failed})")
+    lines = []
+    if os.path.isfile(os.path.join(out, "audit.jsonl")):
+        with open(os.path.join(out, "audit.jsonl"), encoding="utf-8") as f:
+            lines = [j for j in map(json.loads, filter(str.strip, f)) if j.get("event") == "submission"]
+    if len(lines) != 1:
+        return GraderVerdict(skipped=f"the grader wrote {len(lines)} results for one file in {out}/audit.jsonl")
+    line = lines[0]
+    if line.get("grader_error"):  # the environment's failure, never the file's: nothing to cap with
+        failed = first_line(line["grader_error"])
+        if with_runs:
+            return grader_verdict(args, sizes, False, tmp, f"the grader could not run them ({failed})")
+        return GraderVerdict(skipped=f"the grader failed ({failed})")
+    outputs = {}
+    for name in os.listdir(os.path.join(out, "results")) if os.path.isdir(os.path.join(out, "results")) else []:
+        with open(os.path.join(out, "results", name), encoding="utf-8") as f:
+            outputs.update({t.get("name"): t.get("output", "") for t in json.load(f).get("tests", [])})
+    return GraderVerdict(rejected=line.get("rejected", ""), scores=line.get("scores", {}), outputs=outputs,
+                         runs=with_runs, no_runs="" if with_runs else no_runs)
+
+
+def grader_summary(verdict):
+    """The sentence that says what the grader's verdict did to the preview."""
+    if verdict.skipped:
+        return f"The grader's audit was not run: {verdict.skipped}."
+    if verdict.rejected:
+        return ("The grader refuses your file, so each of its tests gives 0: "
+                + " ".join(verdict.rejected.split())[:1200])
+    if verdict.runs:
+        return ("The grader's audit passed (forbidden libraries and calls, imports, line directives), and its "
+                "own runs at these sizes count above (copies between host and device, your kernels ran).")
+    return ("The grader's audit passed (forbidden libraries and calls, imports, line directives); its rules "
+            "at run time (no copies between host and device where a test forbids them, your own kernels "
+            f"ran) were not checked: {verdict.no_runs}.")
 
 
 class NoGpu(Exception):
@@ -140,6 +262,51 @@ def run_test(args, test_id, variants, sizes, tmp):
         return json.load(f).get("results", []), ""
 
 
+class Row:
+    """One visible test's line of the preview: its score (None: not previewed, `missing` says
+    why), the detail in brackets, and whether points were lost."""
+    def __init__(self, test_id, test, score, missing="", detail="", lost=False):
+        self.id, self.name, self.kind, self.points = test_id, test.get("name", test_id), test["kind"], test["points"]
+        self.score, self.missing, self.detail, self.lost = score, missing, detail, lost
+
+    def judge(self, verdict):
+        """The grader's verdict on the file, applied: a refusal is 0 on every test; a correctness
+        test its runs scored lower takes that score, with the grader's reason."""
+        if verdict.rejected:
+            self.score, self.missing, self.lost = 0.0, "", True
+            self.detail = "the grader refuses your file: below"
+        elif verdict.runs and self.kind == "correctness" and self.score is not None \
+                and verdict.scores.get(self.id, self.score) < self.score - 1e-9:
+            self.score, self.lost = float(verdict.scores[self.id]), True
+            why = first_line(verdict.outputs.get(self.name, "")) or "no reason given"
+            self.detail += f"; the grader's own run at these sizes gives {points(self.score)}: {why}"
+
+
+def score_rows(test_id, t, results, why, sizes):
+    """A correctness test's Row from the rows of its run (None: not run, `why` says why)."""
+    if results is None:
+        return Row(test_id, t, None, "not previewed", why, lost=True)
+    status = {(r.get("variant"), r.get("size")): r for r in results}
+    wanted = [(v, s) for v in t["variants"] for s in sizes]
+    failed = [(v, s) for v, s in wanted if status.get((v, s), {}).get("status") != "PASS"]
+    n_pass = len(wanted) - len(failed)
+    if t.get("scoring") == "all_or_nothing":
+        score = t["points"] if not failed else 0.0
+    else:
+        score = t["points"] * n_pass / len(wanted) if wanted else 0.0
+    detail = f"{n_pass} of {len(wanted)} rows pass"
+    if t.get("scoring") == "all_or_nothing":
+        detail += ", all or nothing"
+    if why:
+        detail += "; " + why
+    elif failed:
+        v, s = failed[0]
+        first = status.get((v, s)) or {}
+        note = first.get("note") or first.get("status") or "no result"
+        detail += f"; first failure: {v} at {s}: {' '.join(note.split())[:240]}"
+    return Row(test_id, t, score, "", detail, lost=score < t["points"])
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0],
                                  epilog="\n".join(__doc__.splitlines()[2:]),
@@ -152,10 +319,15 @@ def main():
                     help="read each test's results from DIR/TEST_ID.json instead of running PROGRAM "
                          "(and the lab's description from DIR/describe.json when there is one)")
     ap.add_argument("--timeout", type=int, default=600, help="seconds one run may take (default 600)")
+    ap.add_argument("--file", help="the file the grader judges (default: the one PROGRAM was built from, "
+                                    "labs/NN-topic/TOPIC.cu, or solutions/'s for ./solNN)")
+    ap.add_argument("--grader", default=GRADER, help=f"the grader (default {GRADER}, which the student edition lacks)")
+    ap.add_argument("--no-audit", action="store_true", help="do not have the grader judge the file (the preview says so)")
     args = ap.parse_args()
     nn = args.lab
     if not re.fullmatch(r"\d\d", nn):
         ap.error(f"--lab takes two digits, got {nn!r}")
+    args.file = args.file and os.path.abspath(args.file)  # as given, before the move to the course's root
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     # The course's rubric, or in the student edition the copy of its tests without sizes that
     # tools/release/release.py writes.
@@ -165,6 +337,7 @@ def main():
             args.rubric = f"tools/preview/{nn}.tests"
     args.program = args.program or f"./lab{nn}"
     hand_in = f"Hand in: {student_file(nn)}"
+    args.file = args.file or student_file(nn, "solutions" if os.path.basename(args.program).startswith("sol") else "labs")
     if not os.path.isfile(args.rubric):
         print(f"grade_preview: no rubric {args.rubric} in this copy: nothing to preview.", file=sys.stderr)
         print(hand_in)
@@ -199,13 +372,11 @@ def main():
     visible = [(i, t) for i, t in tests if t["visibility"] == "visible"]
     later = [t for _, t in tests if t["visibility"] != "visible"]
 
-    rows, earned, possible, not_previewed, lost = [], 0.0, 0.0, 0.0, False
+    rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for test_id, t in visible:
-            name = t.get("name", test_id)
             if t["kind"] != "correctness":
-                rows.append((name, t["points"], "not previewed (the grader runs it)", ""))
-                not_previewed += t["points"]
+                rows.append(Row(test_id, t, None, "not previewed (the grader runs it)"))
                 continue
             try:
                 results, why = run_test(args, test_id, t["variants"], sizes, tmp)
@@ -214,56 +385,39 @@ def main():
                       f"({str(e).rstrip('.')}).", file=sys.stderr)
                 print(hand_in)
                 return 77
-            if results is None:
-                rows.append((name, t["points"], "not previewed", why))
-                not_previewed += t["points"]
-                lost = True
-                continue
-            status = {(r.get("variant"), r.get("size")): r for r in results}
-            wanted = [(v, s) for v in t["variants"] for s in sizes]
-            failed = [(v, s) for v, s in wanted if status.get((v, s), {}).get("status") != "PASS"]
-            n_pass = len(wanted) - len(failed)
-            if t.get("scoring") == "all_or_nothing":
-                score = t["points"] if not failed else 0.0
-            else:
-                score = t["points"] * n_pass / len(wanted) if wanted else 0.0
-            detail = f"{n_pass} of {len(wanted)} rows pass"
-            if t.get("scoring") == "all_or_nothing":
-                detail += ", all or nothing"
-            if why:
-                detail += "; " + why
-            elif failed:
-                v, s = failed[0]
-                first = status.get((v, s)) or {}
-                note = first.get("note") or first.get("status") or "no result"
-                detail += f"; first failure: {v} at {s}: {' '.join(note.split())[:240]}"
-            rows.append((name, t["points"], points(score), detail))
-            earned += score
-            possible += t["points"]
-            lost = lost or score < t["points"]
+            rows.append(score_rows(test_id, t, results, why, sizes))
+        verdict = (GraderVerdict(skipped="--no-audit") if args.no_audit
+                   else grader_verdict(args, sizes, not args.json_from, tmp))
+    for row in rows:
+        row.judge(verdict)
 
     print(f"Grade preview of lab {nn}: the visible tests of {args.rubric} at the sizes "
           f"{args.program} shows ({', '.join(sizes)})")
     print()
-    width = max(len("test"), *(len(r[0]) for r in rows))
+    width = max(len("test"), *(len(r.name) for r in rows))
     print(f"{'test':<{width}}  points  preview")
     print(f"{'-' * width}  ------  -------")
-    for name, pts, score, detail in rows:
-        print(f"{name:<{width}}  {points(pts):>6}  {score}" + (f"  ({detail})" if detail else ""))
+    for r in rows:
+        shown = points(r.score) if r.score is not None else r.missing
+        print(f"{r.name:<{width}}  {points(r.points):>6}  {shown}" + (f"  ({r.detail})" if r.detail else ""))
     print()
-    if possible:
-        print(f"Previewed: {points(earned)} of {points(possible)} points.")
+    counted = [r for r in rows if r.score is not None]
+    if counted:
+        print(f"Previewed: {points(sum(r.score for r in counted))} of {points(sum(r.points for r in counted))} points.")
     elif any(t["kind"] == "correctness" for _, t in visible):
         print("Previewed: nothing: no visible correctness test could be run.")
     else:
         print("Previewed: nothing (no visible correctness test).")
+    not_previewed = sum(r.points for r in rows if r.score is None)
     if not_previewed:
         print(f"Not previewed: {points(not_previewed)} points of visible tests.")
     if later:
         print(f"Not shown here: {points(sum(t['points'] for t in later))} points in {len(later)} "
               f"test{'s' if len(later) != 1 else ''} whose results you see after grading.")
-    print(BANNER)
+    print(grader_summary(verdict))
+    print(BANNER + (SKIPPED if verdict.skipped else ""))
     print(hand_in)
+    lost = verdict.rejected or any(r.lost for r in rows)
     return 1 if lost else 0
 
 

@@ -3,11 +3,85 @@
 # without a GPU and for one that passes every row, and fixture results (--json-from) for runs:
 # every row passing (full points), rows failing (per_row in proportion, all_or_nothing none),
 # the rubric's hidden sizes never shown nor read, a rubric without visible tests; make check of
-# a lab that does not exist. With a GPU: lab 01's solution (every point) and starter (none).
+# a lab that does not exist. The grader's verdict: its build and audit (grading/grade
+# --compile-only, with nvcc) keep the reference's points and zero corpus cases it refuses; a fake
+# grader stands for its runs on a GPU (a test it scores lower previews its score), for one that
+# finds no GPU, and a missing one is said. With a GPU: lab 01's solution (every point), starter
+# (none), and a corpus case the grader's runs zero for copies through the host.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
+
+# grade_preview_passing TMP NN: TMP/passNN, lab NN's visible correctness tests with every row
+# passing (one size, 64), as ./labNN --json writes them, and a description of its variants.
+grade_preview_passing() {
+    "$py" - "$1/pass$2" "$2" <<'EOF'
+import json, os, sys
+sys.path.insert(0, "tools")
+import grade_preview as g
+out, nn = sys.argv[1:]
+tests = g.parse_rubric(f"grading/rubrics/{nn}.rubric")
+os.makedirs(out, exist_ok=True)
+variants = sorted({v for _, t in tests if t["kind"] == "correctness" for v in t["variants"]})
+json.dump({"lab": nn, "variants": [{"name": v} for v in variants], "check_sizes": ["64"]},
+          open(os.path.join(out, "describe.json"), "w"))
+for test_id, t in tests:
+    rows = [{"variant": v, "size": "64", "status": "PASS", "note": ""} for v in t["variants"]]
+    json.dump({"results": rows}, open(os.path.join(out, test_id + ".json"), "w"))
+EOF
+}
+
+# grade_preview_audit TMP: the suite's section 8, the grader's build and audit of reference
+# solutions and of corpus cases it refuses, each previewed from rows that all pass.
+grade_preview_audit() {
+    local tmp=$1 nn case file want reason rows sol expected
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "grade preview with the grader's audit" "no nvcc"; return
+    fi
+    [ -x grading/grade ] && [ -d solutions ] \
+        || { skip "grade preview with the grader's audit" "no grader or solutions in this edition"; return; }
+    # LAB  CASE  FILE-OR-PATCH  pattern of the grader's reason (CASE reference: the solution)
+    while read -r nn case file want; do
+        sol=$(ls solutions/"$nn"-*/*.cu | grep -v '/driver\.cu$')
+        [ -d "$tmp/pass$nn" ] || grade_preview_passing "$tmp" "$nn"
+        local gp=("$py" tools/grade_preview.py --lab "$nn" --json-from "$tmp/pass$nn")
+        if [ "$case" = reference ]; then
+            run_capture "grade preview of lab $nn's reference with the grader's audit" "${gp[@]}" --file "$sol"
+            if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
+                && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);"; then
+                pass "grade preview of lab $nn's reference with the grader's audit: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
+            else fail "grade preview of lab $nn's reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+            continue
+        fi
+        if [[ $file == *.patch ]]; then
+            expected="^$case +rejected=yes total=0 " && grep -qE "$expected" "tests/grading/$nn/expected.txt" \
+                || { fail "grade preview of corpus case $case" "tests/grading/$nn/expected.txt no longer says the grader refuses it"; continue; }
+            mkdir -p "$tmp/$case" && cp "$sol" "$tmp/$case/"
+            patch --batch --fuzz=0 -s "$tmp/$case/$(basename "$sol")" < "$file" \
+                || { fail "grade preview of corpus case $case" "$file does not apply"; continue; }
+            file=$tmp/$case/$(basename "$sol")
+        else
+            grep -qE "^$case +reject " tests/grading/build/expected.txt \
+                || { fail "grade preview of corpus case $case" "tests/grading/build/expected.txt no longer says the grader refuses it"; continue; }
+        fi
+        run_capture "grade preview of corpus case $case" "${gp[@]}" --file "$file"
+        reason=$(printf '%s' "$out" | grep '^The grader refuses your file, so each of its tests gives 0: ')
+        rows=$(printf '%s' "$out" | grep -E '^(Correctness|Memory safety|Performance)')
+        if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
+            && [ -n "$rows" ] && ! printf '%s\n' "$rows" | grep -vqE '  0  \(the grader refuses your file: below\)$' \
+            && printf '%s' "$reason" | grep -qE -- "$want"; then
+            pass "grade preview of lab $nn's corpus case $case: refused by the grader's audit (/$want/), 0 on every visible test, exit 1"
+        else fail "grade preview of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+    done <<'EOF'
+01 reference -
+01 forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
+01 proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
+01 reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
+13 reference -
+13 cub_dot_slash tests/grading/13/cub_dot_slash.patch 'cub' is not allowed in this lab
+EOF
+}
 
 grade_preview_suite() {
     local py tmp hidden leaked s prog
@@ -103,7 +177,7 @@ EOF
     done
 
     # 2. Every row passes: every previewed point, the other tests said not previewed.
-    run_capture "grade preview, all rows pass" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
+    run_capture "grade preview, all rows pass" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: simple +28  28  \(7 of 7 rows pass\)$' \
         && printf '%s' "$out" | grep -qE '^Memory safety: memcheck +15  not previewed \(the grader runs it\)$' \
@@ -131,7 +205,7 @@ rows = [{"variant": v, "size": s, "status": "PASS", "note": ""}
 json.dump({"results": rows}, open(get("--json"), "w"))
 EOF
     chmod +x "$prog"
-    run_capture "grade preview through runs of a program" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog"
+    run_capture "grade preview through runs of a program" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --program "$prog"
     local v runs=0
     for v in host simple fast; do
         grep -qxE -- "--variant $v --size 1,7,997,1000,65537,1000003,16777219 --json [^ ]+ --reps 1 --guard-buffers" \
@@ -143,7 +217,7 @@ EOF
     else fail "grade preview through runs of a program" "exit $rc: $(head -n 3 "$tmp/args.log" 2> /dev/null) ${err:0:200}"; fi
 
     # 3. Failures: per_row in proportion (5 of 7 rows: 20), all_or_nothing nothing; exit 1.
-    run_capture "grade preview, rows fail" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
+    run_capture "grade preview, rows fail" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
     if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 40 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
         && printf '%s' "$out" | grep -qE '^Correctness: simple +28  20  \(5 of 7 rows pass; first failure: simple at 997: element 3 is 0, expected 2\)$' \
@@ -159,7 +233,7 @@ EOF
     done
     sed '/^ *\(sizes\|size\|random_sizes\) *=/d' "$tmp/01.rubric" > "$tmp/nosizes.rubric"
     local with_sizes=$out
-    run_capture "grade preview of a rubric without sizes" "${gp[@]}" --rubric "$tmp/nosizes.rubric" --json-from "$tmp/fail"
+    run_capture "grade preview of a rubric without sizes" "${gp[@]}" --no-audit --rubric "$tmp/nosizes.rubric" --json-from "$tmp/fail"
     if [ -z "$leaked" ] && [ "${out//nosizes/01}" = "$with_sizes" ]; then
         pass "grade preview shows none of the rubric's hidden sizes, and gives the same preview without them"
     else fail "grade preview hides the rubric's hidden sizes" "shown:${leaked:- none}; same without sizes: $([ "${out//nosizes/01}" = "$with_sizes" ] && echo yes || echo no)"; fi
@@ -187,7 +261,7 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
 
     # 5. A rubric with no visible test says so.
     sed 's/^visibility = .*//; /^\[test/a visibility = after_published' "$tmp/01.rubric" > "$tmp/none.rubric"
-    run_capture "grade preview, no visible test" "${gp[@]}" --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
+    run_capture "grade preview, no visible test" "${gp[@]}" --no-audit --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'has no visible test: nothing to preview\.$' \
         && printf '%s' "$out" | grep -q "^$hand_in\$" && ! printf '%s' "$out" | grep -q 'Previewed'; then
         pass "grade preview of a rubric without visible tests says so, and names the file"
@@ -208,6 +282,106 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     if [ -z "$missing" ]; then pass "make check LAB=NN is named by make help, the student README and the course guide"
     else fail "make check LAB=NN is named where students look" "not in:$missing"; fi
 
+    # 8. The grader judges the file, with its own code and rubric. Without runs (--json-from,
+    #    here every row passing) it builds and audits it (grading/grade --compile-only, no GPU):
+    #    the references of labs 01 and 13 keep every previewed point; corpus cases the grader
+    #    refuses -- a cuBLAS call, a forbidden import (fopen), a line marker, CUB in lab 13 --
+    #    preview 0 on every visible test, with the grader's reason, exit 1; where the corpus no
+    #    longer refuses a case, the test says so.
+    grade_preview_audit "$tmp"
+
+    # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
+    #     test it scores lower previews its score with its reason (a fake grader stands for one
+    #     on a GPU: it zeroes simple for a copy to the host); a grader that finds no GPU builds
+    #     and audits only; a copy without the grader says the audit was skipped.
+    prog=$tmp/fakegpu
+    cat > "$tmp/fakegrader" <<EOF
+#!/usr/bin/env python3
+import json, os, shutil, sys
+a = sys.argv[1:]
+get = lambda k: a[a.index(k) + 1]
+out = get("--out")
+open("$tmp/grader.log", "a").write(" ".join(a) + "\n")
+shutil.copy(get("--rubric"), "$tmp/grader.rubric")
+if "--compile-only" not in a and os.environ.get("FAKE_GRADER_GPU") == "0":
+    print("grade: no usable CUDA GPU (fake).", file=sys.stderr)
+    sys.exit(77)
+runs = "--compile-only" not in a
+scores = {"correct_host": 20.0, "correct_simple": 0.0, "correct_fast": 25.0} if runs else {}
+os.makedirs(out + "/results")
+with open(out + "/audit.jsonl", "w") as f:
+    f.write(json.dumps({"event": "run"}) + "\n")
+    line = {"event": "submission", "rejected": "", "scores": scores}
+    if runs and os.environ.get("FAKE_GRADER_ERROR"):
+        line.update(scores={}, total=None, grader_error=os.environ["FAKE_GRADER_ERROR"])
+    f.write(json.dumps(line) + "\n")
+tests = [{"name": "Correctness: simple", "output": "\nrow simple at 997: copied 3988 bytes from the device to the host inside the timed call\nmore"}]
+json.dump({"tests": tests if runs else []}, open(out + "/results/you.json", "w"))
+EOF
+    chmod +x "$tmp/fakegrader"
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview with the grader's runs" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    local drawn
+    drawn=$(grep -cE '^ *(random_sizes|kind *= *(sanitizer|performance))' "$tmp/grader.rubric" 2> /dev/null)
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 45 of 73 points\.$' \
+        && printf '%s' "$out" | grep -qE "^Correctness: simple +28  0  \(7 of 7 rows pass; the grader's own run at these sizes gives 0: row simple at 997: copied 3988 bytes from the device to the host inside the timed call\)$" \
+        && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*its own runs at these sizes count above" \
+        && [ "$(wc -l < "$tmp/grader.log")" -eq 1 ] && ! grep -q -- '--compile-only' "$tmp/grader.log" \
+        && grep -q -- '--isolation unsafe' "$tmp/grader.log" && grep -q "vector_add.cu\$" "$tmp/grader.log" \
+        && [ "$(grep -c '^sizes = 1 7 997 1000 65537 1000003 16777219$' "$tmp/grader.rubric")" -eq 3 ] \
+        && [ "$(grep -c '^trials = 1$' "$tmp/grader.rubric")" -eq 3 ] && [ "$drawn" -eq 0 ] \
+        && ! grep -qwE '255|4097|33333' "$tmp/grader.rubric"; then
+        pass "grade preview with the grader's runs: its correctness tests alone at the check sizes, one trial; simple previews its 0 and its reason"
+    else fail "grade preview with the grader's runs" "exit $rc: $(printf '%s' "$out" | head -n 9) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview, the grader finds no GPU" env FAKE_GRADER_GPU=0 "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(wc -l < "$tmp/grader.log")" -eq 2 ] && [ "$(grep -c -- '--compile-only' "$tmp/grader.log")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (exit 77: grade: no usable CUDA GPU (fake))\.$"; then
+        pass "grade preview, the grader finds no GPU: it builds and audits only, and the preview says its run-time rules were not checked"
+    else fail "grade preview, the grader finds no GPU" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    rm -f "$tmp/grader.log"
+    run_capture "grade preview, the grader's runs fail" env FAKE_GRADER_ERROR="the GPU fell off the bus" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(grep -c -- '--compile-only' "$tmp/grader.log")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (the GPU fell off the bus)\.$"; then
+        pass "grade preview, the grader's runs end in a grader error: no score capped by it, it builds and audits only, and the preview says why"
+    else fail "grade preview, the grader's runs fail" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
+    run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
+        && [ "$(printf '%s' "$out" | grep -cF "The grader's audit was not run: this copy of the course has no grader ($tmp/no-grader).")" -eq 1 ] \
+        && printf '%s' "$out" | grep -q "^PREVIEW — .* The grader's audit was skipped: what your file may call was not checked\.$"; then
+        pass "grade preview without the grader: one sentence says the audit was not run and why, and the banner says it was skipped"
+    else fail "grade preview without the grader" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
+
+    # 8c. The rubric the grader's runs get, for every lab's rubric: each correctness test (a test
+    #     for each rung stays one), with its keys but the sizes; no other test; the rubric's own
+    #     keys (forbidden symbols, imports) untouched.
+    local bad
+    bad=$(cd tools && "$py" - <<'EOF'
+import glob, os, tempfile, grade_preview as g
+bad = []
+for path in sorted(glob.glob("../grading/rubrics/[0-9][0-9].rubric")):
+    text = g.grader_rubric(path, ["1", "7x9"])
+    with tempfile.NamedTemporaryFile("w", suffix=".rubric", delete=False) as f:
+        f.write(text)
+    ours = g.parse_rubric(f.name)
+    os.remove(f.name)
+    want = [(i, t) for i, t in g.parse_rubric(path) if t["kind"] == "correctness"]
+    lines = text.splitlines()
+    sized = [l for l in lines if g.rubric_key(l) in ("sizes", "size", "random_sizes", "trials")]
+    with open(path) as f:
+        same_head = f.read().split("[test", 1)[0] == text.split("[test", 1)[0]
+    if ours != want or not same_head or sorted(sized) != sorted(["sizes = 1 7x9", "trials = 1"] * len(want)):
+        bad.append(os.path.basename(path))
+print(" ".join(bad))
+EOF
+)
+    if [ -z "$(ls grading/rubrics/[0-9][0-9].rubric 2> /dev/null)" ]; then skip "the rubric of the grader's runs" "no rubrics in this edition"
+    elif [ -z "$bad" ]; then pass "the grader's runs get every rubric's correctness tests alone, at the check sizes, one trial, nothing drawn"
+    else fail "the rubric of the grader's runs" "wrong for:$bad"; fi
+
     # 7. With a GPU: the reference solution earns every previewed point, the starter none.
     if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
         run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01
@@ -219,6 +393,18 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
             && printf '%s' "$out" | grep -q 'TODO(lab01)'; then
             pass "grade preview of the untouched ./lab01: no point, its TODO named"
         else fail "grade preview of ./lab01" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 8)"; fi
+        # The grader's own runs: corpus case cpu_empty_kernel (simple and fast compute on the CPU,
+        # copying through the host; the grader gives them 0) judged beside ./sol01's runs, which
+        # pass every row: simple and fast preview the grader's 0, with its reason.
+        if [ -x grading/grade ] && grep -qE '^cpu_empty_kernel +correct_host=20 correct_simple=0 correct_fast=0 ' tests/grading/01/expected.txt; then
+            mkdir -p "$tmp/cpu_empty_kernel" && cp solutions/01-vector-add/vector_add.cu "$tmp/cpu_empty_kernel/" \
+                && patch --batch --fuzz=0 -s "$tmp/cpu_empty_kernel/vector_add.cu" < tests/grading/01/cpu_empty_kernel.patch
+            run_capture "grade preview with the grader's runs of cpu_empty_kernel" "${gp[@]}" --program ./sol01 --file "$tmp/cpu_empty_kernel/vector_add.cu"
+            if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 20 of 70 points\.$' \
+                && [ "$(printf '%s' "$out" | grep -cE "^Correctness: vector_add_(simple|fast).*  0  \(7 of 7 rows pass; the grader's own run at these sizes gives 0: ")" -eq 2 ]; then
+                pass "grade preview with the grader's runs: cpu_empty_kernel's simple and fast preview the grader's 0"
+            else fail "grade preview with the grader's runs of cpu_empty_kernel" "exit $rc: $(printf '%s\n%s' "$out" "$err" | head -n 12)"; fi
+        fi
     else
         skip "grade preview of ./sol01 and ./lab01 on a GPU" "no GPU, or ./sol01 and ./lab01 not built"
     fi
