@@ -427,7 +427,8 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
         o << "<section class=\"board\" data-lab=\"" << html_escape(b.lab) << "\" data-gpu=\"" << html_escape(b.gpu) << "\">\n"
           << "<h2>Lab " << html_escape(b.lab) << " on " << html_escape(b.gpu) << "</h2>\n"
           << "<p class=\"meta\">GPU: <span class=\"gpu\">" << html_escape(b.gpu) << "</span>. Graded: <span class=\"date\">"
-          << html_escape(b.date) << "</span>" << (b.date_from_file ? " <span class=\"date-source\">(file date)</span>" : "") << ". Tree: <span class=\"tree\">" << html_escape(b.tree) << "</span>. " << b.rows.size()
+          << html_escape(b.date) << "</span>" << (b.date_from_file ? " <span class=\"date-source\">(file date)</span>" : "")
+          << ". Tree: <span class=\"tree\">" << html_escape(b.tree) << "</span>. " << b.rows.size()
           << " ranked, " << b.not_ranked << " not ranked (not full marks in correctness or sanitizer tests, or not timed).</p>\n"
           << "<table>\n<thead><tr><th class=\"num\">Rank</th><th>Student</th><th class=\"num\">Time / reference's</th><th class=\"num\">95% interval</th>";
         for (const std::string& t : tests) o << "<th class=\"num\">" << html_escape(t) << "</th>";
