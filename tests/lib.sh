@@ -85,6 +85,48 @@ grading_class_ready() {
     [ -z "$missing" ] || { fail "$name" "the class is made and checked with tools this machine lacks:$missing (Debian packages of those names)"; return 1; }
 }
 
+# audit_dates_masked AUDIT: the audit log with each line's "graded_at" (when that run began, or
+# when that submission's results were written: every run's own) as "-". Fails where a line has
+# no such date, so that a comparison of masked logs cannot hide a missing one.
+audit_dates_masked() {
+    local masked
+    masked=$(sed -E 's/"graded_at":"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z"/"graded_at":"-"/' "$1") || return 1
+    printf '%s\n' "$masked"
+    ! printf '%s\n' "$masked" | grep -v '^$' | grep -qv '"graded_at":"-"'
+}
+
+# same_audit_but_dates A B: two audit logs alike but for their dates (audit_dates_masked), every
+# line of both dated.
+same_audit_but_dates() {
+    local a b
+    a=$(audit_dates_masked "$1") && b=$(audit_dates_masked "$2") && [ "$a" = "$b" ]
+}
+
+# audit_date AUDIT EVENT [STUDENT]: the "graded_at" of the last run line (EVENT run) or of
+# STUDENT's last line (EVENT submission).
+audit_date() {
+    python3 - "$@" << 'PY'
+import json, sys
+path, event = sys.argv[1], sys.argv[2]
+lines = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
+mine = [l for l in lines if l.get("event") == event and (len(sys.argv) < 4 or l.get("student") == sys.argv[3])]
+print(mine[-1].get("graded_at", "") if mine else "")
+PY
+}
+
+# leaderboard_states_date NAME RUN_DIR DATE: the leaderboard of a graded run, its audit log's file
+# time moved far back (as a copy or a restore may move it), must state DATE, the run's recorded one.
+leaderboard_states_date() {
+    local name=$1 run=$2 date=$3 board=$2-leaderboard
+    touch -d '2001-01-01 00:00:00 UTC' "$run/audit.jsonl"
+    expect "$name: a leaderboard of it" 0 'leaderboard: ' \
+        env GRADING_LEADERBOARD_SECRET="a course secret for the grading tests" grading/grade leaderboard "$board" "$run"
+    if [ -n "$date" ] && grep -qF "Graded: <span class=\"date\">$date</span>. " "$board/leaderboard.html"; then
+        pass "$name: its leaderboard states its newest submission's date, not its file's"
+    else fail "$name: its leaderboard states its newest submission's date, not its file's" \
+        "expected '$date'; $(grep -o 'Graded: <span class="date">[^<]*</span>[^.]*' "$board/leaderboard.html" 2> /dev/null | head -n 1)"; fi
+}
+
 # gradebook_cells CSV COLUMN...: per student (the first column), the named columns of a gradebook
 # (RFC 4180: quoted cells may hold commas, quotes and line breaks), one line each, cells joined by |
 # (a line break in a cell as \n, an absent column empty).

@@ -32,6 +32,7 @@
 #include "args.h"
 #include "build/audit.h"
 #include "build/build.h"
+#include "class/audit_log.h"
 #include "class/class_results.h"
 #include "context.h"
 #include "exit_codes.h"
@@ -1357,11 +1358,13 @@ void Grader::record_result(const Submission& s, size_t index, const std::string&
     book.finish(index, s.result, line);
 }
 
-// The audit log's first line of this run: what it graded with, and on which GPUs.
+// The audit log's first line of this run: what it graded with, on which GPUs, and when it began
+// grading (made once and recorded, so a resumed run keeps its start).
 json Grader::run_line(const ClassSlice& slice, const ClassInputs& inputs) const {
     const Config& cfg = setup_.cfg;
     json line = {{"event", "run"}, {"lab", cfg.lab}, {"seed", cfg.seed}, {"rubric", cfg.rubric_path}, {"rubric_sha256", setup_.rubric_sha},
-                 {"isolation", setup_.isolation_text}, {"tools", setup_.tools}, {"compile_only", cfg.compile_only}, {"submissions", slice.subs.size()}};
+                 {"isolation", setup_.isolation_text}, {"tools", setup_.tools}, {"compile_only", cfg.compile_only}, {"submissions", slice.subs.size()},
+                 {"graded_at", utc_timestamp(std::time(nullptr))}};
     if (inputs.regrade) line["regrade_of"] = cfg.regrade;
     if (!cfg.roster.empty()) line["roster"] = inputs.roster.path;
     if (!setup_.tree.empty()) line["tree"] = setup_.tree;
@@ -1514,10 +1517,12 @@ void Grader::finish_breakdown(const std::vector<Submission>& subs) const {
     std::fprintf(stderr, "%s", table.c_str());
 }
 
-// A submission's line in the audit log: its scores, and where its tests ran, which GPU graded it.
+// A submission's line in the audit log: its scores, when they were written, and where its tests
+// ran, which GPU graded it.
 json Grader::audit_line(const Worker& w, const Submission& s, bool ran) const {
     json line = json::parse(audit_json(s.result, setup_.cfg.lab, setup_.cfg.seed, w.setup.device, isolation_level_name(w.setup.iso.level), setup_.tools, setup_.rubric_sha));
     line["event"] = "submission";
+    line["graded_at"] = utc_timestamp(std::time(nullptr));
     // Which GPU graded whom (a submission that ran nothing was graded on none).
     if (w.gpu >= 0 && ran) line["gpu"] = {{"index", w.gpu}, {"name", w.name}, {"worker", w.slot}};
     // The leaderboard's figures (where a performance test was timed): the grader's own.

@@ -8,9 +8,9 @@
 # is --compile-only, which needs no GPU. Then:
 #   1. grading/slurm/submit.sh grades lab 01's reference, its starter and four corpus cases
 #      (tests/grading/01/*.patch) as a job array of 3 shards and a dependent merge job; every task
-#      must have asked for a GPU and ended well, and the merged gradebook, feedback, audit log and
-#      summary must be those of one grading/grade run with the same seed, byte for byte, and its
-#      results/ too but for each submission's execution_time;
+#      must have asked for a GPU and ended well, and the merged gradebook, feedback and summary
+#      must be those of one grading/grade run with the same seed, byte for byte, its audit log too
+#      but for each line's graded_at, and its results/ but for each submission's execution_time;
 #   2. the same class submitted again with the partition down, shard 1 cancelled before it runs:
 #      the merge job must still run (afterany), fail (exit 2) and name shard 1; the rerun command
 #      submit.sh prints, run as printed, and the merge it prints then give the single run's files;
@@ -211,13 +211,16 @@ cluster_wait_job() {
 cluster_field() { grep -oE "(^| )$1=[^ ]*" <<< "$cluster_job" | sed "s/^ *$1=//"; }
 
 # cluster_differences A B: what differs between two runs' results (nothing when they agree):
-# gradebook, audit log, summary and feedback byte for byte, results/ but for execution_time.
+# gradebook, summary and feedback byte for byte, the audit log but for its dates (graded_at),
+# results/ but for execution_time.
 cluster_differences() {
     local a=$1 b=$2 f
     [ -d "$b" ] || { echo "no $b"; return; }
-    for f in gradebook.csv audit.jsonl summary.txt; do
+    for f in gradebook.csv summary.txt; do
         cmp -s "$a/$f" "$b/$f" || echo "$f: $(diff "$a/$f" "$b/$f" 2>&1 | head -n 3 | tr '\n' ' ' | head -c 300)"
     done
+    same_audit_but_dates "$a/audit.jsonl" "$b/audit.jsonl" ||
+        echo "audit.jsonl: $(diff <(audit_dates_masked "$a/audit.jsonl") <(audit_dates_masked "$b/audit.jsonl") 2>&1 | head -n 3 | tr '\n' ' ' | head -c 300)"
     diff -r "$a/feedback" "$b/feedback" > /dev/null 2>&1 || echo "feedback/ differs"
     [ "$(ls "$a/results" 2> /dev/null)" = "$(ls "$b/results" 2> /dev/null)" ] || echo "results/ holds other files"
     for f in "$a"/results/*.json; do
@@ -333,6 +336,7 @@ cluster_suite() {
                     [ -d "$dir/out/class" ] || d="no merged class in $dir/out/class"
                     note=""
                     [ "$f" = results/ ] && note=" (but execution_time)"
+                    [ "$f" = audit.jsonl ] && note=" (but graded_at)"
                     if [ -z "$d" ]; then pass "cluster grading: the merged $f is the single run's$note"
                     else fail "cluster grading: the merged $f is the single run's$note" "$d"; fi
                 done

@@ -7,8 +7,11 @@
 # (only full correctness and sanitizer marks in the gradebook are ranked, by the audit log's
 # interleaved ratio); the CSV the same; pseudonyms chosen in the roster, else derived with the
 # course secret; a pseudonym that holds HTML shown as text. Without a secret it is refused.
-# (The fixture's folders are what `grading/grade --roster` writes; the date a board states is its
-# run's audit log's last change, set here on a copy.)
+# The date a board states is the newest "graded_at" of its submissions' audit lines (the H200 run
+# records them), never the audit log's last change, which is moved here on a copy as a copy or a
+# restore would; a run written before the grader recorded dates (the H100 one) is dated by that
+# file, and the page and the CSV say "file date". (The fixture's folders are what `grading/grade
+# --roster` writes.)
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -23,11 +26,12 @@ if [ ! -x grading/grade ] || [ ! -d "$lb_fixture" ]; then
 elif ! command -v python3 > /dev/null; then
     fail "leaderboard" "the page is checked with python3 (Debian package python3)"
 else
-    # The boards state when each run was graded: when its audit log was last written.
+    # The H200 run recorded when it graded: a later change of its audit log (a copy, a restore)
+    # moves nothing. The H100 run recorded no date: its audit log's last change is all there is.
     cp -r "$lb_fixture" "$lb_dir/fixture"
     lb_fixture=$lb_dir/fixture
     touch -d '2026-03-04 09:30:00 UTC' "$lb_fixture/h100/audit.jsonl"
-    touch -d '2026-03-05 16:00:00 UTC' "$lb_fixture/h200/audit.jsonl"
+    touch -d '2026-06-01 12:00:00 UTC' "$lb_fixture/h200/audit.jsonl"
     printf 'a course secret for the leaderboard test\n' > "$lb_dir/secret"
     expect "leaderboard: refused without a course secret" 2 'no course secret is given: pass --secret-file' \
         env -u GRADING_LEADERBOARD_SECRET grading/grade leaderboard "$lb_dir/none" "$lb_fixture/h100" "$lb_fixture/h200"
@@ -42,6 +46,23 @@ else
         env GRADING_LEADERBOARD_SECRET="a course secret for the leaderboard test" grading/grade leaderboard "$lb_dir/env" "$lb_fixture/h100" "$lb_fixture/h200"
     if cmp -s "$lb_dir/out/leaderboard.csv" "$lb_dir/env/leaderboard.csv"; then pass "leaderboard: the same pseudonyms from the file and the environment"
     else fail "leaderboard: the same pseudonyms from the file and the environment" "the CSVs differ"; fi
+    # The dates, without a browser: the page's and the CSV's for each board.
+    lb_dates=$(python3 - "$lb_dir/out" << 'PY'
+import csv, re, sys
+html = open(sys.argv[1] + "/leaderboard.html", encoding="utf-8").read()
+for gpu, rest in re.findall(r'<section class="board" data-lab="01" data-gpu="([^"]*)">(.*?)</section>', html, re.S):
+    m = re.search(r'Graded: <span class="date">([^<]*)</span>( <span class="date-source">\(file date\)</span>)?\. ', rest)
+    print(gpu, "page", m.group(1) if m else "none", "file" if m and m.group(2) else "recorded")
+for r in csv.DictReader(open(sys.argv[1] + "/leaderboard.csv", newline="", encoding="utf-8")):
+    print(r["gpu"], "csv", r["date"], r["date_source"])
+PY
+)
+    lb_want="NVIDIA H100 80GB HBM3 page 2026-03-04T09:30:00Z file
+NVIDIA H200 page 2026-03-05T15:07:45Z recorded"
+    if [ "$(printf '%s\n' "$lb_dates" | grep ' page ')" = "$lb_want" ] &&
+        [ "$(printf '%s\n' "$lb_dates" | grep ' csv ' | sort -u)" = "$(printf '%s\n' "$lb_want" | sed 's/ page / csv /')" ]; then
+        pass "leaderboard: a run's recorded date, not its audit log's last change; an older run's file date, said so"
+    else fail "leaderboard: a run's recorded date, not its audit log's last change; an older run's file date, said so" "$(printf '%s' "$lb_dates" | sort -u | tr '\n' ';')"; fi
 
     if ! command -v chromium > /dev/null; then
         skip "leaderboard: the page in headless Chromium" "chromium is not installed (Debian package chromium, tools/deps/handouts.txt)"
@@ -89,12 +110,16 @@ for run in ["h100", "h200"]:
         roster = json.load(open(f"{fixture}/{run}/roster.json", encoding="utf-8"))
     except FileNotFoundError:
         roster = None
+    file_date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.stat(f"{fixture}/{run}/audit.jsonl").st_mtime))
     for l in lines:
         if l["event"] != "submission":
             continue
         gpu = l["gpu"]["name"] if "gpu" in l else l["device"].split(" (driver ")[0]
-        date = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(os.stat(f"{fixture}/{run}/audit.jsonl").st_mtime))
-        board = expected.setdefault(("01", gpu), {"date": date, "tree": run_line["tree"], "rows": [], "not_ranked": 0})
+        # When it was graded: its line's date, else its run's, else the file's (and the page says so).
+        date = l.get("graded_at") or run_line.get("graded_at")
+        board = expected.setdefault(("01", gpu), {"date": "", "source": "", "tree": run_line["tree"], "rows": [], "not_ranked": 0})
+        if (date or file_date) > board["date"]:
+            board["date"], board["source"] = date or file_date, "recorded" if date else "file"
         row = book[l["student"]]
         full = all(float(row[t] or 0) == points[t] for t in kinds if kinds[t] in ("correctness", "sanitizer"))
         ratios = [l["leaderboard"]["slowdown"][t] for t in kinds if kinds[t] == "performance" and "leaderboard" in l and t in l["leaderboard"]["slowdown"]]
@@ -142,7 +167,7 @@ class Page(HTMLParser):
         for k in ("rank", "pseudonym", "figure"):
             if t == "td" and k in c and getattr(self, "row", None) is not None:
                 self.row[k] = self.row.get(k, "") + data
-        for k in ("gpu", "date", "tree"):
+        for k in ("gpu", "date", "date-source", "tree"):
             if t == "span" and k in c:
                 self.boards[-1]["meta"][k] = self.boards[-1]["meta"].get(k, "") + data
 page = Page()
@@ -171,8 +196,9 @@ for b in page.boards:
             if not re.fullmatch(r"[a-z]+-[a-z]+-" + mac[4:8], got["pseudonym"]) or w["id"] in got["pseudonym"]:
                 problems.append(f"{name}: {got['pseudonym']!r} is not the pseudonym the secret derives for rank {w['rank']}")
     mine = [r for r in csv_rows if r["gpu"] == b["gpu"]]
-    same(f"{name}: CSV rows", [(r["rank"], r["pseudonym"], r["figure"], r["date"], r["tree"]) for r in mine],
-         [(r["rank"].lstrip("="), r["pseudonym"], r["figure"], want["date"], want["tree"]) for r in b["rows"]])
+    same(f"{name}: date source stated", b["meta"].get("date-source"), "(file date)" if want["source"] == "file" else None)
+    same(f"{name}: CSV rows", [(r["rank"], r["pseudonym"], r["figure"], r["date"], r["tree"], r["date_source"]) for r in mine],
+         [(r["rank"].lstrip("="), r["pseudonym"], r["figure"], want["date"], want["tree"], want["source"]) for r in b["rows"]])
     text = open(dom_path, encoding="utf-8").read()
     if f"{len(want['rows'])} ranked, {want['not_ranked']} not ranked" not in text:
         problems.append(f"{name}: the page does not say {len(want['rows'])} ranked, {want['not_ranked']} not ranked")

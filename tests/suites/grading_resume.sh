@@ -4,9 +4,11 @@
 # whole; once killed with SIGKILL right after its first submission's record was written (before
 # any file was made from it: GRADING_KILL_AFTER_RECORDS=1), then resumed and killed again with
 # kill -9 from outside while it builds, then resumed to the end. The resumed folder's gradebook,
-# feedback, audit log, LMS files and summary must be the whole run's, byte for byte, and its
-# results/ too but for execution_time. Meanwhile another run into that folder is refused, and an
-# --out that cannot be written stops a run before anything is built.
+# feedback, LMS files and summary must be the whole run's, byte for byte, its audit log too but for
+# each line's graded_at, and its results/ but for execution_time. The resumed run keeps the date
+# it began, the submission graded before the cut keeps its own, and its leaderboard states the
+# newest submission's date. Meanwhile another run into that folder is refused, and an --out that
+# cannot be written stops a run before anything is built.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -37,12 +39,13 @@ for resume_case in reference compile_error wrong_answer; do
 done
 
 # The files a run writes, compared with the whole run's: the same bytes, but results/ (each
-# submission's execution_time is its own run's).
+# submission's execution_time is its own run's) and the audit log's dates (each line's graded_at).
 resume_same_files() {
     local name=$1 whole=$2 resumed=$3 differ="" f
-    for f in gradebook.csv audit.jsonl summary.txt lms-canvas.csv lms-moodle.csv roster.txt; do
+    for f in gradebook.csv summary.txt lms-canvas.csv lms-moodle.csv roster.txt; do
         cmp -s "$whole/$f" "$resumed/$f" || differ="$differ $f"
     done
+    same_audit_but_dates "$whole/audit.jsonl" "$resumed/audit.jsonl" || differ="$differ audit.jsonl"
     diff -r "$whole/feedback" "$resumed/feedback" > /dev/null || differ="$differ feedback/"
     for f in "$whole"/results/*.json; do
         diff <(grep -v '"execution_time":' "$f") <(grep -v '"execution_time":' "$resumed/results/$(basename "$f")" 2> /dev/null) > /dev/null ||
@@ -50,6 +53,23 @@ resume_same_files() {
     done
     [ "$(ls "$whole/results" | wc -l)" = "$(ls "$resumed/results" | wc -l)" ] || differ="$differ results/(count)"
     if [ -z "$differ" ]; then pass "$name"; else fail "$name" "differ:$differ"; fi
+}
+
+# The resumed run's dates: its run line's when the cut run began, the submission recorded before
+# the cut its own, the others' later; its leaderboard states the newest, not the audit log's file time.
+resume_dates_check() {
+    local cut=$resume_dir/cut student d newest="" wrong=""
+    [ -n "$resume_began" ] && [ "$(audit_date "$cut/audit.jsonl" run)" = "$resume_began" ] || wrong="$wrong run-line"
+    [ -n "$resume_kept_at" ] && [ "$(audit_date "$cut/audit.jsonl" submission "$resume_kept")" = "$resume_kept_at" ] || wrong="$wrong $resume_kept"
+    for student in $(ls "$resume_subs"); do
+        d=$(audit_date "$cut/audit.jsonl" submission "$student")
+        [ "$student" = "$resume_kept" ] || [[ "$d" > "$resume_kept_at" ]] || wrong="$wrong $student"
+        [[ "$d" > "$newest" ]] && newest=$d
+    done
+    if [ -z "$wrong" ]; then pass "resumed grading: the run keeps the date it began and the kept submission its own; the others are later"
+    else fail "resumed grading: the run keeps the date it began and the kept submission its own; the others are later" \
+        "wrong:$wrong (began $resume_began, $resume_kept at $resume_kept_at)"; fi
+    leaderboard_states_date "resumed grading: the resumed run" "$cut" "$newest"
 }
 
 if [ "$resume_ok" = 1 ]; then
@@ -78,6 +98,12 @@ if [ "$resume_ok" = 1 ]; then
     records=$(ls "$resume_dir/cut/.resume/submissions" 2> /dev/null | grep -c '\.json$')
     if [ "$rc" -eq 137 ] && [ "$records" -eq 1 ]; then pass "resumed grading: killed (SIGKILL) with one submission recorded"
     else fail "resumed grading: killed (SIGKILL) with one submission recorded" "exit $rc, $records records"; fi
+    # When the cut run began grading, and when its one submission was graded: a resume keeps both.
+    resume_began=$(audit_date "$resume_dir/cut/audit.jsonl" run)
+    resume_kept=$(ls "$resume_dir/cut/.resume/submissions" 2> /dev/null | sed -n 's/\.json$//p' | head -n 1)
+    resume_kept_at=$(python3 -c 'import json, sys; print(json.loads(json.load(open(sys.argv[1]))["audit_line"]).get("graded_at", ""))' \
+        "$resume_dir/cut/.resume/submissions/$resume_kept.json" 2> /dev/null)
+    sleep 1  # a run line made anew would have a later date
 
     expect "resumed grading: another seed into the unfinished folder is refused" 2 'holds the unfinished results of another run' \
         grading/grade --lab 01 --compile-only --seed 999 --roster "$resume_dir/roster.csv" --out "$resume_dir/cut" "$resume_subs"
@@ -106,6 +132,7 @@ if [ "$resume_ok" = 1 ]; then
         grading/grade --resume "$resume_dir/cut"
     if [ "$rc" -eq 0 ] && [ "$whole_ok" = 1 ]; then
         resume_same_files "resumed grading: the resumed run's files are the whole run's" "$resume_dir/whole" "$resume_dir/cut"
+        resume_dates_check
         expect "resumed grading: a finished run has nothing to resume" 2 'has finished: there is nothing to resume' \
             grading/grade --resume "$resume_dir/cut"
     fi

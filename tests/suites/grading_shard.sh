@@ -2,8 +2,11 @@
 # `bash tests/suites/grading_shard.sh`). No GPU needed: lab 01's reference and four corpus cases
 # (tests/grading/01/*.patch) are graded with --compile-only and one seed, once whole and once as 3
 # shards (grading/grade --shard K/3) merged with grading/grade merge; the merged feedback,
-# gradebook, audit log and summary must be the single run's, byte for byte, and its results/ too
-# but for each submission's execution_time. The merge must refuse a missing and a duplicated shard.
+# gradebook and summary must be the single run's, byte for byte, its audit log too but for each
+# line's graded_at, and its results/ but for each submission's execution_time (each run's own).
+# The merged run is dated by its latest shard, each submission by the shard that graded it, and
+# its leaderboard states the newest of those dates however the files' times move. The merge must
+# refuse a missing and a duplicated shard.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -26,6 +29,32 @@ for shard_case in wrong_answer compile_error defines_main forbidden_cublas; do
         shard_class_ok=0
     fi
 done
+
+# The merged run's dates: its run line's the latest shard's, each submission's its shard's; its
+# leaderboard states the newest submission's, after the audit log's file time is moved. (Merged
+# again with the first shard, graded first, given first: its date is not the merged run's.)
+shard_dates_check() {
+    local latest="" k d f student wrong="" newest=""
+    grading/grade merge "$shard_dir/merged-dates" "$shard_dir/shard-0" "$shard_dir/shard-1" "$shard_dir/shard-2" > /dev/null 2>&1 ||
+        wrong="$wrong merge"
+    for k in 0 1 2; do
+        d=$(audit_date "$shard_dir/shard-$k/audit.jsonl" run)
+        [[ "$d" > "$latest" ]] && latest=$d
+    done
+    [ -n "$latest" ] && [ "$(audit_date "$shard_dir/merged-dates/audit.jsonl" run)" = "$latest" ] || wrong="$wrong run-line"
+    for f in "$shard_dir"/single/feedback/*.md; do
+        student=$(basename "$f" .md)
+        d=""
+        for k in 0 1 2; do
+            [ -f "$shard_dir/shard-$k/feedback/$student.md" ] && d=$(audit_date "$shard_dir/shard-$k/audit.jsonl" submission "$student")
+        done
+        [ -n "$d" ] && [ "$(audit_date "$shard_dir/merged-dates/audit.jsonl" submission "$student")" = "$d" ] || wrong="$wrong $student"
+        [[ "$d" > "$newest" ]] && newest=$d
+    done
+    if [ -z "$wrong" ]; then pass "sharded grading: the merged run is dated by its latest shard, each submission by its own shard"
+    else fail "sharded grading: the merged run is dated by its latest shard, each submission by its own shard" "wrong:$wrong"; fi
+    leaderboard_states_date "sharded grading: the merged run" "$shard_dir/merged-dates" "$newest"
+}
 
 if [ "$shard_class_ok" = 1 ]; then
     expect "sharded grading: --shard without --seed is refused" 2 'needs --seed' \
@@ -79,10 +108,16 @@ PY
         expect "sharded grading: merge" 0 'results: ' \
             grading/grade merge "$shard_dir/merged" "$shard_dir/shard-2" "$shard_dir/shard-0" "$shard_dir/shard-1"
         if [ "$rc" -eq 0 ]; then
-            for f in gradebook.csv audit.jsonl summary.txt; do
+            for f in gradebook.csv summary.txt; do
                 if cmp -s "$shard_dir/single/$f" "$shard_dir/merged/$f"; then pass "sharded grading: merged $f is the single run's"
                 else fail "sharded grading: merged $f is the single run's" "$(diff "$shard_dir/single/$f" "$shard_dir/merged/$f" | head -n 4 | tr '\n' ' ')"; fi
             done
+            # audit.jsonl: the same but for each line's graded_at (when it was written, in whichever run).
+            if same_audit_but_dates "$shard_dir/single/audit.jsonl" "$shard_dir/merged/audit.jsonl"; then
+                pass "sharded grading: merged audit.jsonl is the single run's (but graded_at)"
+            else fail "sharded grading: merged audit.jsonl is the single run's (but graded_at)" \
+                "$(diff <(audit_dates_masked "$shard_dir/single/audit.jsonl") <(audit_dates_masked "$shard_dir/merged/audit.jsonl") | head -n 4 | tr '\n' ' ')"; fi
+            shard_dates_check
             if d=$(diff -r "$shard_dir/single/feedback" "$shard_dir/merged/feedback"); then pass "sharded grading: merged feedback/ is the single run's"
             else fail "sharded grading: merged feedback/ is the single run's" "$(echo "$d" | head -n 4 | tr '\n' ' ')"; fi
             # results/STUDENT.json: the same but for execution_time (each run's own duration).

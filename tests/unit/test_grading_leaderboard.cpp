@@ -1,7 +1,8 @@
 // The leaderboard (grading/src/class/leaderboard.h): HMAC-SHA256 against RFC 4231's vectors, derived
 // pseudonyms, who is ranked, Gradescope's leaderboard entries, and boards built from synthetic run
 // folders: ranks and ties, one board per lab and GPU model, the roster's pseudonyms, the refusal
-// without a secret, the last folder winning, and HTML that a student's name cannot break.
+// without a secret, the last folder winning, HTML that a student's name cannot break, and the date
+// each board states: the one the audit log records, else the file's (said so).
 #include <doctest/doctest.h>
 #include <stdlib.h>
 #include <utime.h>
@@ -36,17 +37,23 @@ StudentResult result(double correct, double memcheck, double a, double b) {
     return r;
 }
 
-std::string line(const std::string& student, const std::string& device, const json& lb) {
+std::string line(const std::string& student, const std::string& device, const json& lb, const std::string& graded_at = "") {
     json j = {{"event", "submission"}, {"lab", "01"}, {"student", student}, {"device", device}, {"total", 50}, {"rejected", ""}};
     if (!lb.is_null()) j["leaderboard"] = lb;
+    if (!graded_at.empty()) j["graded_at"] = graded_at;
     return j.dump() + "\n";
 }
 
 json ranked(double a) { return {{"ranked", true}, {"slowdown", {{"perf_a", a}}}, {"figure", a}}; }
 
-std::string run_line() { return json({{"event", "run"}, {"lab", "01"}, {"tree", "abc1234"}, {"compile_only", false}}).dump() + "\n"; }
+std::string run_line(const std::string& graded_at = "") {
+    json j = {{"event", "run"}, {"lab", "01"}, {"tree", "abc1234"}, {"compile_only", false}};
+    if (!graded_at.empty()) j["graded_at"] = graded_at;
+    return j.dump() + "\n";
+}
 
-// An audit log last written at `when` (seconds since 1970, UTC): the date the board states.
+// An audit log last written at `when` (seconds since 1970, UTC): the date a board states where
+// the log records none.
 void write_audit(const std::string& dir, const std::string& text, long when) {
     write_file(dir + "/audit.jsonl", text);
     struct utimbuf t = {when, when};
@@ -185,6 +192,68 @@ TEST_CASE("leaderboard: boards per lab and GPU model, ranks, pseudonyms, and wha
     CHECK(leaderboard_html({two}, "t").find("<th class=\"num\">perf_a</th><th class=\"num\">perf_b</th>") != std::string::npos);
     CHECK(html.find("NVIDIA H100 80GB HBM3") != std::string::npos);
     const std::string csv = leaderboard_csv(named);
-    CHECK(csv.find("\"01\",\"NVIDIA H100 80GB HBM3\",1,\"<script>alert(1)</script>\",0.900,\"perf_a=0.900\",\"2026-03-01T10:00:00Z\",\"abc1234\",0.900,0.900,no\n") !=
+    CHECK(csv.find("\"01\",\"NVIDIA H100 80GB HBM3\",1,\"<script>alert(1)</script>\",0.900,\"perf_a=0.900\",\"2026-03-01T10:00:00Z\",\"abc1234\",0.900,0.900,no,file\n") !=
           std::string::npos);
+}
+
+TEST_CASE("leaderboard: a board states when its newest submission was graded, as the audit log records it") {
+    TempDir t;
+    const std::string secret = "0123456789abcdef-course";
+    const std::string h100 = "NVIDIA H100 80GB HBM3 (driver 570.1)";
+    const long later = 1777600000;  // 2026-05-01: the folder copied or restored long after
+    const std::string run = t.path + "/run";
+    make_dirs(run);
+    // The newest line is one not ranked: the board was graded then all the same.
+    write_audit(run,
+                run_line("2026-03-01T08:00:00Z") + line("bob", h100, ranked(0.9), "2026-03-01T08:05:00Z") +
+                    line("carol", h100, ranked(1.1), "2026-03-01T08:09:00Z") + line("erin", h100, nullptr, "2026-03-01T08:12:00Z"),
+                later);
+    std::vector<LeaderboardBoard> boards = build_leaderboards({run}, secret);
+    REQUIRE(boards.size() == 1);
+    CHECK(boards[0].date == "2026-03-01T08:12:00Z");
+    CHECK_FALSE(boards[0].date_from_file);
+    CHECK(leaderboard_html(boards, "t").find("(file date)") == std::string::npos);
+    CHECK(leaderboard_html(boards, "t").find("<span class=\"date\">2026-03-01T08:12:00Z</span>. Tree:") != std::string::npos);
+    CHECK(leaderboard_csv(boards).find(",\"2026-03-01T08:12:00Z\",\"abc1234\",0.900,0.900,no,recorded\n") != std::string::npos);
+
+    // Resumed: the run line keeps the start of the run cut short; those graded after the resume
+    // carry their own date, and the newest is the board's.
+    write_audit(run,
+                run_line("2026-03-01T08:00:00Z") + line("bob", h100, ranked(0.9), "2026-03-01T08:05:00Z") +
+                    line("carol", h100, ranked(1.1), "2026-03-02T11:30:00Z"),
+                later);
+    CHECK(build_leaderboards({run}, secret)[0].date == "2026-03-02T11:30:00Z");
+
+    // A line without its own date takes its run line's; a date in another form is not believed.
+    write_audit(run, run_line("2026-03-01T08:00:00Z") + line("bob", h100, ranked(0.9)) + line("carol", h100, ranked(1.1), "tomorrow"), later);
+    boards = build_leaderboards({run}, secret);
+    CHECK(boards[0].date == "2026-03-01T08:00:00Z");
+    CHECK_FALSE(boards[0].date_from_file);
+}
+
+TEST_CASE("leaderboard: a run that recorded no date is dated by its audit log's last change, and the page says so") {
+    TempDir t;
+    const std::string secret = "0123456789abcdef-course";
+    const std::string h100 = "NVIDIA H100 80GB HBM3 (driver 570.1)", h200 = "NVIDIA H200 (driver 570.1)";
+    const std::string old_run = t.path + "/old", new_run = t.path + "/new";
+    make_dirs(old_run);
+    make_dirs(new_run);
+    write_audit(old_run, run_line() + line("bob", h100, ranked(0.9)) + line("ada", h200, ranked(1.0)), 1772445600);  // 2026-03-02T10:00:00Z
+    write_audit(new_run, run_line("2026-03-01T08:00:00Z") + line("carol", h100, ranked(1.1), "2026-03-03T09:00:00Z"), 1772359200);
+    const std::vector<LeaderboardBoard> boards = build_leaderboards({old_run, new_run}, secret);
+    REQUIRE(boards.size() == 2);
+    // H100: the recorded date is newer than the old run's file date, and it is the board's.
+    CHECK(boards[0].date == "2026-03-03T09:00:00Z");
+    CHECK_FALSE(boards[0].date_from_file);
+    // H200: only the old run, dated by its file.
+    CHECK(boards[1].date == "2026-03-02T10:00:00Z");
+    CHECK(boards[1].date_from_file);
+    const std::string html = leaderboard_html(boards, "t");
+    CHECK(html.find("<span class=\"date\">2026-03-02T10:00:00Z</span> <span class=\"date-source\">(file date)</span>. Tree:") != std::string::npos);
+    CHECK(html.find("<span class=\"date\">2026-03-03T09:00:00Z</span>. Tree:") != std::string::npos);
+    CHECK(html.find("class=\"file-dates\"") != std::string::npos);  // what a file date is, said once
+    const std::string csv = leaderboard_csv(boards);
+    CHECK(csv.find(",\"2026-03-02T10:00:00Z\",\"abc1234\",1.000,1.000,no,file\n") != std::string::npos);
+    CHECK(csv.find(",\"2026-03-03T09:00:00Z\",\"abc1234\",1.100,1.100,no,recorded\n") != std::string::npos);
+    CHECK(leaderboard_html(build_leaderboards({new_run}, secret), "t").find("file-dates") == std::string::npos);
 }

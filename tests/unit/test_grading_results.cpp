@@ -412,3 +412,16 @@ TEST_CASE("the audit log's last run block: its run line and the submission lines
     CHECK_FALSE(bad.readable);
     CHECK(bad.submissions.size() == 1);
 }
+
+TEST_CASE("the audit log's dates: UTC, ISO 8601 to the second, and read back only in that form") {
+    CHECK(utc_timestamp(0) == "1970-01-01T00:00:00Z");
+    CHECK(utc_timestamp(1772359200) == "2026-03-01T10:00:00Z");
+    CHECK(utc_timestamp(1772445599) == "2026-03-02T09:59:59Z");
+    CHECK(graded_at_of(nlohmann::json::parse(R"({"event":"run","graded_at":"2026-03-01T10:00:00Z"})")) == "2026-03-01T10:00:00Z");
+    CHECK(graded_at_of(nlohmann::json::parse(R"({"event":"run"})")).empty());  // written before dates were recorded
+    for (const char* bad : {R"({"graded_at":5})", R"({"graded_at":"yesterday"})", R"({"graded_at":"2026-03-01 10:00:00"})",
+                            R"({"graded_at":"2026-03-01T10:00:00+01:00"})", R"({"graded_at":"2026-03-01T10:00:00Z<b>"})", R"([1])"}) {
+        CAPTURE(bad);
+        CHECK(graded_at_of(nlohmann::json::parse(bad)).empty());
+    }
+}

@@ -1,6 +1,6 @@
 // Grading a class in shards (grading/src/class/shard.h): the slices, shard.json, and the merge of
 // shard folders into what one run writes, on synthetic folders written with the grader's own
-// writers (results.h); the refusals of the merge.
+// writers (results.h); the refusals of the merge; the merged run's date.
 #include <doctest/doctest.h>
 #include <stdlib.h>
 
@@ -11,6 +11,7 @@
 #include <sstream>
 
 #include "args.h"
+#include "grading/src/class/leaderboard.h"
 #include "grading/src/class/results.h"
 #include "grading/src/class/shard.h"
 #include "grading/src/util/util.h"
@@ -345,6 +346,65 @@ TEST_CASE("merging shards graded with --gpus: every shard's GPUs are named, the 
             CHECK(without_gpus(kv.first, merged.at(kv.first)) == without_gpus(kv.first, kv.second));
         }
     }
+}
+
+namespace {
+// Dates a shard's audit log as the grader does: its run line when it began grading, each
+// submission line when its results were written (`first`, then a minute apart).
+void date_audit(const std::string& dir, const std::string& began, int first_minute) {
+    std::istringstream in(read_file(dir + "/audit.jsonl"));
+    std::string out;
+    int minute = first_minute;
+    for (std::string line; std::getline(in, line);) {
+        json j = json::parse(line);
+        if (j["event"] == "run") {
+            j["graded_at"] = began;
+        } else {
+            j["graded_at"] = "2026-03-01T09:" + std::to_string(minute) + ":00Z";  // minutes 10 to 59
+            ++minute;
+        }
+        out += j.dump() + "\n";
+    }
+    write_file(dir + "/audit.jsonl", out);
+}
+}  // namespace
+
+TEST_CASE("the merged run is dated by its latest shard; each submission keeps its own date") {
+    const Rubric rubric = sample_rubric();
+    const std::vector<StudentResult> c = sample_class();
+    TempDir t;
+    const std::vector<std::string> dirs = write_shards(t.path, c, rubric, 3);
+    // Shard 1 began last; shard 0 wrote the last results.
+    date_audit(dirs[0], "2026-03-01T08:00:00Z", 40);
+    date_audit(dirs[1], "2026-03-01T08:30:00Z", 10);
+    date_audit(dirs[2], "2026-03-01T08:15:00Z", 20);
+    std::map<std::string, std::string> dated;  // student -> its shard's date for it
+    for (const std::string& d : dirs) {
+        std::istringstream in(read_file(d + "/audit.jsonl"));
+        for (std::string line; std::getline(in, line);) {
+            const json j = json::parse(line);
+            if (j["event"] == "submission") dated[j["student"]] = j["graded_at"];
+        }
+    }
+    merge_shards(t.path + "/merged", dirs);
+    std::istringstream merged(read_file(t.path + "/merged/audit.jsonl"));
+    std::string line;
+    REQUIRE(std::getline(merged, line));
+    CHECK(json::parse(line).at("graded_at") == "2026-03-01T08:30:00Z");
+    size_t lines = 0;
+    for (; std::getline(merged, line); ++lines) {
+        const json j = json::parse(line);
+        CHECK(j.at("graded_at") == dated.at(j.at("student")));
+    }
+    CHECK(lines == c.size());
+    // Its leaderboard states the newest submission's date (shard 0's last), not the file's.
+    const std::vector<LeaderboardBoard> boards = build_leaderboards({t.path + "/merged"}, "0123456789abcdef-course");
+    REQUIRE(boards.size() == 1);
+    std::string newest;
+    for (const auto& kv : dated) newest = std::max(newest, kv.second);
+    CHECK(newest.rfind("2026-03-01T09:4", 0) == 0);  // shard 0's
+    CHECK(boards[0].date == newest);
+    CHECK_FALSE(boards[0].date_from_file);
 }
 
 TEST_CASE("merge refuses shards of different runs, missing, unfinished or duplicated shards") {

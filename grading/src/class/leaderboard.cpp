@@ -65,13 +65,12 @@ std::string gpu_model(const std::string& device) {
 std::string utc_date_of_file(const std::string& path) {
     struct stat st;
     if (stat(path.c_str(), &st) != 0) return "unknown";
-    char buf[32];
-    std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&st.st_mtime));
-    return buf;
+    return utc_timestamp(st.st_mtime);
 }
 
 struct Candidate {
     std::string lab, gpu, student_key, submission, run, date, tree;
+    bool date_from_file = false;  // the run recorded no date: its audit log's last change
     std::vector<std::string> chosen, ids;  // per roster entry: its chosen pseudonym ("" none) and id
     bool ranked = false;
     double figure = 0, low = 0, high = 0;
@@ -213,6 +212,7 @@ bool shares_gpus(const json& run) {
 struct RunContext {
     const json* run_line = nullptr;
     std::string dir, date, tree;
+    bool date_from_file = false;
     bool rankable = false;
     bool has_roster = false;
     Roster roster;
@@ -226,7 +226,12 @@ Candidate candidate_of(const json& line, const RunContext& run) {
     c.lab = line.value("lab", run.run_line->value("lab", std::string()));
     c.submission = line.value("student", "");
     c.run = run.dir;
-    c.date = run.date;
+    // When its results were written; a line without the date takes its run's.
+    c.date = graded_at_of(line);
+    if (c.date.empty()) {
+        c.date = run.date;
+        c.date_from_file = run.date_from_file;
+    }
     c.tree = run.tree;
     c.gpu = line.contains("gpu") && line["gpu"].is_object() ? line["gpu"].value("name", std::string()) : "";
     if (c.gpu.empty()) c.gpu = gpu_model(line.value("device", "unknown"));
@@ -272,9 +277,11 @@ void collect_candidates(const std::vector<std::string>& run_dirs, std::map<Candi
         run.dir = dir;
         run.tree = tree_of_run(log.run);
         run.run_line = &log.run;
-        // When it was graded: when its audit log was last written (a merge writes the shards'
-        // lines as they are, so the log itself holds no date that would differ from a single run's).
-        run.date = utc_date_of_file(dir + "/audit.jsonl");
+        // When it was graded: the date its run line recorded; a log written before the grader
+        // recorded one has only the file's last change (which a copy or a restore moves).
+        run.date = graded_at_of(log.run);
+        run.date_from_file = run.date.empty();
+        if (run.date_from_file) run.date = utc_date_of_file(dir + "/audit.jsonl");
         run.rankable = !log.run.value("compile_only", false) && !shares_gpus(log.run);
         LmsAssignment assignment;
         run.has_roster = exists(dir + "/roster.json");
@@ -361,11 +368,15 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
         }
         const size_t bi = board_of[bk];
         LeaderboardBoard& b = boards[bi];
+        // The board's date: its newest submission's, ranked or not; a recorded date before a file's.
+        if (c.date > b.date || (c.date == b.date && !c.date_from_file)) {
+            b.date = c.date;
+            b.date_from_file = c.date_from_file;
+        }
         if (!c.ranked) {
             ++b.not_ranked;
             continue;
         }
-        if (c.date > b.date) b.date = c.date;
         trees[bi].insert(c.tree);
         LeaderboardRow row;
         row.lab = c.lab;
@@ -404,6 +415,9 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
       << "<p class=\"ties\">The interval beside each figure is where its true value lies with 95% confidence, from resampling "
          "its rounds (a bootstrap). A rank shown as =3 is shared: those entries' intervals overlap the interval of the fastest "
          "entry of the group, so the measurement cannot tell them apart.</p>\n";
+    if (std::any_of(boards.begin(), boards.end(), [](const LeaderboardBoard& b) { return b.date_from_file; }))
+        o << "<p class=\"file-dates\">A date marked (file date) is when the run's audit log was last changed, which copying or "
+             "restoring the folder moves: that run was graded before the grader recorded when it graded.</p>\n";
     if (boards.empty()) o << "<p>No graded submission to show.</p>\n";
     for (const LeaderboardBoard& b : boards) {
         std::set<std::string> tests;  // a column each where there are several (one would repeat the figure)
@@ -413,7 +427,8 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
         o << "<section class=\"board\" data-lab=\"" << html_escape(b.lab) << "\" data-gpu=\"" << html_escape(b.gpu) << "\">\n"
           << "<h2>Lab " << html_escape(b.lab) << " on " << html_escape(b.gpu) << "</h2>\n"
           << "<p class=\"meta\">GPU: <span class=\"gpu\">" << html_escape(b.gpu) << "</span>. Graded: <span class=\"date\">"
-          << html_escape(b.date) << "</span>. Tree: <span class=\"tree\">" << html_escape(b.tree) << "</span>. " << b.rows.size()
+          << html_escape(b.date) << "</span>" << (b.date_from_file ? " <span class=\"date-source\">(file date)</span>" : "")
+          << ". Tree: <span class=\"tree\">" << html_escape(b.tree) << "</span>. " << b.rows.size()
           << " ranked, " << b.not_ranked << " not ranked (not full marks in correctness or sanitizer tests, or not timed).</p>\n"
           << "<table>\n<thead><tr><th class=\"num\">Rank</th><th>Student</th><th class=\"num\">Time / reference's</th><th class=\"num\">95% interval</th>";
         for (const std::string& t : tests) o << "<th class=\"num\">" << html_escape(t) << "</th>";
@@ -436,14 +451,14 @@ std::string leaderboard_html(const std::vector<LeaderboardBoard>& boards, const 
 
 std::string leaderboard_csv(const std::vector<LeaderboardBoard>& boards) {
     std::ostringstream o;
-    o << "lab,gpu,rank,pseudonym,figure,tests,date,tree,interval_low,interval_high,tied\n";
+    o << "lab,gpu,rank,pseudonym,figure,tests,date,tree,interval_low,interval_high,tied,date_source\n";
     for (const LeaderboardBoard& b : boards)
         for (const LeaderboardRow& r : b.rows) {
             std::vector<std::string> tests;
             for (const auto& [id, x] : r.slowdown) tests.push_back(id + "=" + figure_text(x));
             o << csv_field(b.lab) << "," << csv_field(b.gpu) << "," << r.rank << "," << csv_field(r.pseudonym) << "," << figure_text(r.figure)
               << "," << csv_field(join(tests, "; ")) << "," << csv_field(b.date) << "," << csv_field(b.tree) << "," << figure_text(r.low)
-              << "," << figure_text(r.high) << "," << (r.tied ? "yes" : "no") << "\n";
+              << "," << figure_text(r.high) << "," << (r.tied ? "yes" : "no") << "," << (b.date_from_file ? "file" : "recorded") << "\n";
         }
     return o.str();
 }

@@ -61,8 +61,11 @@ struct LeaderboardRow {
 void rank_rows(std::vector<LeaderboardRow>& rows);
 // "=3" for a tied row, else "3".
 std::string rank_text(const LeaderboardRow& row);
+// `date`: when its newest submission was graded (UTC, ISO 8601), as the audit log records it; a
+// run that recorded none is dated by its audit log's last change, `date_from_file`.
 struct LeaderboardBoard {
     std::string lab, gpu, date, tree;
+    bool date_from_file = false;
     std::vector<LeaderboardRow> rows;  // ranked, fastest first
     size_t not_ranked = 0;
 };

@@ -317,15 +317,25 @@ void copy_student_files(const std::string& out, const MergedClass& c) {
     }
 }
 
+// The latest of the shards' run lines' "graded_at" (when each began grading), "" where none has
+// one: a class is graded when its last shard is.
+std::string latest_graded_at(const std::vector<Shard>& shards) {
+    std::string latest;
+    for (const Shard& s : shards) latest = std::max(latest, graded_at_of(s.run_line));
+    return latest;
+}
+
 // The run line of one run of the whole class: no shard, each shard's isolation and tools where
-// they differ, and with --gpus every shard's GPUs, each marked with its shard (`gpu_lines`: the
-// summary's lines on them).
+// they differ, the latest shard's date, and with --gpus every shard's GPUs, each marked with its
+// shard (`gpu_lines`: the summary's lines on them).
 json merged_run_line(const MergedClass& c, const std::string& isolation, const std::string& tools, std::vector<std::string>& gpu_lines) {
     json run_line = c.shards[0].run_line;
     run_line.erase("shard");
     run_line["submissions"] = c.ids.size();
     run_line["isolation"] = isolation;
     run_line["tools"] = tools;
+    run_line.erase("graded_at");
+    if (const std::string latest = latest_graded_at(c.shards); !latest.empty()) run_line["graded_at"] = latest;
     std::vector<const Shard*> by_shard;
     for (const Shard& s : c.shards) by_shard.push_back(&s);
     std::sort(by_shard.begin(), by_shard.end(), [](const Shard* a, const Shard* b) { return a->rec.k < b->rec.k; });
