@@ -50,13 +50,16 @@ private:
 };
 
 // A run that takes `ms` per repetition and counts how often it was made.
-std::function<bool(double&)> run_taking(double ms, int& runs, bool counts = true) {
-    return [ms, &runs, counts](double& out) {
-        ++runs;
+TimedAttempt run_taking(double ms, int& runs, bool counts = true) {
+    return [ms, &runs, counts](double& out, const TimedProcess& timed) {
+        timed([&] { ++runs; });
         out = ms;
         return counts;
     };
 }
+
+// The lane has the GPU alone already (--per-gpu 1): the process runs as it is.
+const TimedProcess as_it_is = [](const std::function<void()>& process) { process(); };
 
 Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }
 
@@ -115,7 +118,7 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     std::vector<TimedSample> samples;
     int runs = 0;
     FakeClocks once({capped, clear, idle, clear});
-    CHECK(sample_between_clock_readings(once, 2, true, run_taking(1.5, runs), samples));
+    CHECK(sample_between_clock_readings(once, 2, true, as_it_is, run_taking(1.5, runs), samples));
     CHECK(runs == 2);
     REQUIRE(samples.size() == 2);
     CHECK(samples[0].round == 2);
@@ -130,7 +133,7 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     FakeClocks hot(always);
     samples.clear();
     runs = 0;
-    CHECK(sample_between_clock_readings(hot, 1, false, run_taking(2.0, runs), samples));
+    CHECK(sample_between_clock_readings(hot, 1, false, as_it_is, run_taking(2.0, runs), samples));
     CHECK(runs == kMaxThrottleReruns + 1);
     REQUIRE(samples.size() == static_cast<size_t>(kMaxThrottleReruns + 1));
     CHECK(samples.back().kept);
@@ -140,14 +143,14 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     FakeClocks capped_again({capped, capped});
     samples.clear();
     runs = 0;
-    CHECK_FALSE(sample_between_clock_readings(capped_again, 1, false, run_taking(2.0, runs, false), samples));
+    CHECK_FALSE(sample_between_clock_readings(capped_again, 1, false, as_it_is, run_taking(2.0, runs, false), samples));
     CHECK(runs == 1);
 
     // Clocks unknown: timed once, never an error.
     FakeClocks nothing({});
     samples.clear();
     runs = 0;
-    CHECK(sample_between_clock_readings(nothing, 1, false, run_taking(2.0, runs), samples));
+    CHECK(sample_between_clock_readings(nothing, 1, false, as_it_is, run_taking(2.0, runs), samples));
     CHECK(runs == 1);
     CHECK(nothing.reads == 2);
     CHECK_FALSE(samples[0].before.known);
@@ -202,8 +205,8 @@ TEST_CASE("timing: the student's line: speed, points and their intervals, runs m
     const double reference_ms = 1.0, student_ms[3] = {1.25, 1.2, 1.3};
     int runs = 0;
     for (int round = 0; round < 3; ++round) {
-        REQUIRE(sample_between_clock_readings(clocks, round + 1, true, run_taking(reference_ms, runs), samples));
-        REQUIRE(sample_between_clock_readings(clocks, round + 1, false, run_taking(student_ms[round], runs), samples));
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, true, as_it_is, run_taking(reference_ms, runs), samples));
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, false, as_it_is, run_taking(student_ms[round], runs), samples));
         PerformanceRound r;
         r.reference = {reference_ms * 1e7, 10, 10};
         r.student = {student_ms[round] * 1e7, 10, 10};
@@ -226,7 +229,7 @@ TEST_CASE("timing: the student's line: speed, points and their intervals, runs m
     // Clocks unknown: said so, and the rest as before.
     FakeClocks none({});
     std::vector<TimedSample> blind;
-    REQUIRE(sample_between_clock_readings(none, 1, true, run_taking(1.0, runs), blind));
+    REQUIRE(sample_between_clock_readings(none, 1, true, as_it_is, run_taking(1.0, runs), blind));
     const std::string unknown = timing_feedback(performance_timing(blind, {1.1}, 1.1, 20, 20, curve(), 99));
     CHECK(unknown.find("your kernel time 1.10x the reference's (one round: no interval): 20.0 of 20 points\n") == 0);
     CHECK(unknown.find("GPU clocks unknown") != std::string::npos);

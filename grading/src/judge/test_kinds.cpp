@@ -58,13 +58,16 @@ bool output_lost(const VerifiedRun& v) {
     return false;
 }
 
+// `timed`, where given, runs the program's process (a timed run: with the GPU alone); the
+// verifier runs after it, outside.
 VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
-                         unsigned long long seed, std::string* log = nullptr) {
+                         unsigned long long seed, std::string* log = nullptr, const TimedProcess& timed = {}) {
     VerifiedRun v;
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
         pause_before(ctx.setup.retry, attempt);
         v = VerifiedRun();
-        v.pr = run_student(ctx, req, log);
+        if (timed) timed([&] { v.pr = run_student(ctx, req, log); });
+        else v.pr = run_student(ctx, req, log);
         if (!v.pr.channel_complete) {
             v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
             return v;
@@ -314,7 +317,7 @@ TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
 // The reference's timed run of one round, as a trusted program beside the student's; the figures
 // its --json names (the copy bandwidth, variant v's bytes and flops) go into `evidence`.
 TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, int round,
-                         PerformanceEvidence& evidence) {
+                         const TimedProcess& process, PerformanceEvidence& evidence) {
     const std::string& v = t.variants[0];
     const std::string reference_json = ctx.worker.priv + "/reference.json";
     RunRequest req;
@@ -327,7 +330,8 @@ TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vect
     req.sandboxed = false;
     unlink(reference_json.c_str());  // never an earlier test's figures
     // The reference must run: when it cannot, that is the grader's failure (GraderError).
-    ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
+    ProgramRun pr;
+    process([&] { pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")"); });
     const TimedRun timed = timed_run(pr, ctx.setup.sol_kernels);
     try {
         nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
@@ -388,12 +392,31 @@ bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const T
 // judged like any output (a repetition that did no work leaves its output poisoned, and a
 // replayed result is not this one's). False, with `problem`, when it cannot be timed.
 bool student_round(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args,
-                   unsigned long long seed, int round, TimedRun& timed, std::ostringstream& out, std::string& problem) {
+                   unsigned long long seed, int round, const TimedProcess& process, TimedRun& timed, std::ostringstream& out,
+                   std::string& problem) {
     const RunRequest req = timed_request(ctx, s, t, args);
-    VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed);
+    VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed, nullptr, process);
     timed = timed_run(verified.pr, s.kernels);
     if (!verified.pr.retry_note.empty()) out << "round " << round + 1 << ": " << verified.pr.retry_note << "\n";
     return timed_run_counts(ctx, s, t, verified, problem);
+}
+
+// Runs a timed process with the GPU alone: the lane's shared turn is left for it and taken again
+// after it (GpuTurn::run_alone); the wait and the time alone go to the test's breakdown.
+void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& process) {
+    GpuTurn* const turn = ctx.submission.gpu_turn;
+    if (!turn) {
+        process();
+        return;
+    }
+    const double asked = steady_now();
+    double held = 0;
+    turn->run_alone([&] {
+        const double began = steady_now();
+        process();
+        held = seconds_since(began);
+    });
+    if (ctx.submission.timing) ctx.submission.timing->add_alone(seconds_since(asked) - held, held);
 }
 
 }  // namespace
@@ -413,22 +436,23 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
+    const TimedProcess alone = [&](const std::function<void()>& process) { run_with_gpu_alone(ctx, process); };
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;
         for (int k = 0; k < 2; ++k) {
             // Alternate who goes first, so that clocks warming up or throttling favour no one.
             const bool student = (k == 0) == (round % 2 == 1);
             if (!student) {
-                sample_between_clock_readings(*clocks, round + 1, true, [&](double& ms) {
-                    r.reference = reference_round(ctx, t, args, round, evidence);
+                sample_between_clock_readings(*clocks, round + 1, true, alone, [&](double& ms, const TimedProcess& timed) {
+                    r.reference = reference_round(ctx, t, args, round, timed, evidence);
                     ms = r.reference.per_rep_ms();
                     return true;
                 }, samples);
                 continue;
             }
             std::string problem;
-            const bool timed = sample_between_clock_readings(*clocks, round + 1, false, [&](double& ms) {
-                const bool counts = student_round(ctx, s, t, args, seed, round, r.student, out, problem);
+            const bool timed = sample_between_clock_readings(*clocks, round + 1, false, alone, [&](double& ms, const TimedProcess& process) {
+                const bool counts = student_round(ctx, s, t, args, seed, round, process, r.student, out, problem);
                 ms = r.student.per_rep_ms();
                 return counts;
             }, samples);

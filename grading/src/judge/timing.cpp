@@ -10,16 +10,21 @@
 
 namespace grading {
 
-bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const std::function<bool(double& ms_per_rep)>& run,
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples) {
     for (int attempt = 0;; ++attempt) {
         TimedSample s;
         s.round = round;
         s.reference = reference;
         s.attempt = attempt;
-        s.before = clocks.read();
-        const bool timed = run(s.ms_per_rep);
-        s.after = clocks.read();
+        const TimedProcess between_readings = [&](const std::function<void()>& process) {
+            alone([&] {
+                s.before = clocks.read();
+                process();
+                s.after = clocks.read();
+            });
+        };
+        const bool timed = run(s.ms_per_rep, between_readings);
         const bool again = timed && s.throttled() && attempt < kMaxThrottleReruns;
         s.kept = !again;
         samples.push_back(s);

@@ -19,12 +19,21 @@ constexpr int kMaxThrottleReruns = 2;
 constexpr int kBootstrapResamples = 2000;
 constexpr double kIntervalConfidence = 0.95;
 
-// Runs `run` between two readings of `clocks`; while either reading shows the GPU throttled for
-// power or heat, and fewer than kMaxThrottleReruns reruns were made, runs it again. Each attempt
-// is appended to `samples` (the last one kept); `run` returns false when its run cannot be timed
-// (then it is not run again: the caller scores that) and sets `ms_per_rep` to what it measured.
-// Returns what the last `run` returned.
-bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const std::function<bool(double& ms_per_rep)>& run,
+// How a timed process is run: `around(process)` runs it (with the GPU alone, GpuTurn::run_alone;
+// or as it is, where the lane has the GPU alone already).
+using TimedProcess = std::function<void(const std::function<void()>& process)>;
+// One attempt at one side of a round: it hands its timed process to `timed` (which reads the
+// clocks around it, with the GPU alone), then judges what it sent -- the verifier runs after the
+// GPU is shared again. Returns false when the run cannot be timed; sets `ms_per_rep`.
+using TimedAttempt = std::function<bool(double& ms_per_rep, const TimedProcess& timed)>;
+
+// Runs `run`, its timed process between two readings of `clocks` inside `alone`; while either
+// reading shows the GPU throttled for power or heat, and fewer than kMaxThrottleReruns reruns
+// were made, runs it again. Each attempt is appended to `samples` (the last one kept); `run`
+// returns false when its run cannot be timed (then it is not run again: the caller scores that).
+// Returns what the last `run` returned. (A process handed to `timed` twice -- made again because
+// its output was lost -- has the readings of its last run.)
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples);
 
 struct BootstrapInterval {

@@ -49,6 +49,11 @@ bool GpuGate::alone() const {
     return alone_;
 }
 
+bool GpuGate::alone_waiting() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return alone_waiting_ > 0;
+}
+
 GpuTurn::GpuTurn(GpuGate& gate, bool alone) : alone_(alone) {
     machine_ = gate.enter(alone);
     gate_ = &gate;
@@ -90,9 +95,16 @@ void GpuTurn::run_alone(const std::function<void()>& run) {
     *this = GpuTurn(gate, false);
 }
 
-GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole) {
+void GpuTurn::make_way() {
+    if (!sharing() || !gate_->alone_waiting()) return;
+    GpuGate& gate = *gate_;
+    release();
+    *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
+}
+
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {
     if (whole && whole->held()) return GpuTurn();
-    return GpuTurn(gate, timed);
+    return GpuTurn(gate, false);
 }
 
 size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,
