@@ -332,3 +332,41 @@ TEST_CASE("timing: the machine's own reader never fails, and a GPU no one has re
     const GpuClocks mine = open_clock_reader("", "", dir.path)->read();
     CHECK((!mine.known || mine.source == "nvml" || mine.source == "nvidia-smi"));
 }
+
+TEST_CASE("timing: reference runs shared with submissions graded just before are said so, in the feedback and the audit log") {
+    std::vector<TimedSample> samples;
+    for (int round = 1; round <= 3; ++round) {
+        TimedSample reference;
+        reference.round = round;
+        reference.reference = true;
+        reference.ms_per_rep = 1.0;
+        reference.shared = round < 3;  // the third measured for this submission
+        reference.age_s = round < 3 ? 20.0 / round : 0.5;
+        samples.push_back(reference);
+    }
+    TimedSample student;
+    student.round = 1;
+    student.ms_per_rep = 1.2;
+    samples.push_back(student);
+    const PerformanceTiming t = performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99);
+    const std::string text = timing_feedback(t);
+    CHECK(text.find("the reference's time: 2 of its 3 timed runs were measured on this GPU for submissions graded just before yours (the "
+                    "oldest 20 s before); it is timed afresh for each submission, and all over again when that run differs from the others "
+                    "by more than 5% or they are older than 120 s\n") != std::string::npos);
+    StudentResult r;
+    TestResult perf{"perf", "Perf", 20, 20, Visibility::Visible, ""};
+    perf.timing = t;
+    r.tests = {perf};
+    const json j = json::parse(audit_json(r, "01", 1, "GPU", "bwrap", "tools", "sha"));
+    const json& logged = j["timing"]["perf"]["samples"];
+    REQUIRE(logged.size() == 4);
+    CHECK(logged[0]["shared"] == true);
+    CHECK(logged[0]["age_s"] == 20.0);
+    CHECK(logged[2]["shared"] == false);
+    CHECK(logged[3]["side"] == "student");
+    CHECK(logged[3]["shared"] == false);
+
+    // Nothing shared (the first submission on a GPU): no such line.
+    for (TimedSample& s : samples) s.shared = false;
+    CHECK(timing_feedback(performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99)).find("the reference's time") == std::string::npos);
+}

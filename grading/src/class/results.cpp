@@ -255,7 +255,7 @@ json timing_json(const PerformanceTiming& t) {
     for (const TimedSample& s : t.samples)
         samples.push_back({{"round", s.round}, {"side", s.reference ? "reference" : "student"}, {"attempt", s.attempt}, {"kept", s.kept},
                            {"ms_per_rep", s.ms_per_rep}, {"throttled", s.throttled()}, {"before", clocks_json(s.before)},
-                           {"after", clocks_json(s.after)}});
+                           {"after", clocks_json(s.after)}, {"shared", s.shared}, {"age_s", s.age_s}});
     json j = {{"samples", samples}};
     if (!t.measured()) return j;
     j["ratios"] = t.ratios;

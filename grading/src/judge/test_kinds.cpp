@@ -12,6 +12,7 @@
 
 #include "runs/failures.h"
 #include "judge/judge.h"
+#include "judge/reference_pool.h"
 #include "judge/timing.h"
 #include "sandbox/gpu_clocks.h"
 #include "runs/runs.h"
@@ -419,6 +420,46 @@ void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& proces
     if (ctx.submission.timing) ctx.submission.timing->add_alone(seconds_since(asked) - held, held);
 }
 
+// The reference's side of a performance test: the samples of its GPU's pool (reference_pool.h),
+// one measured fresh for this submission and more where the pool holds too few recent ones, each
+// timed like a student's run (alone, between clock readings, run again when throttled). Every
+// sample used goes into `samples`, marked where it was measured for another submission, after
+// the runs made again for throttling that this test set aside.
+PooledReference reference_side(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, ClockReader& clocks,
+                               const TimedProcess& alone, std::vector<TimedSample>& samples) {
+    ReferencePool own;  // without a pool for the GPU (none set up): this test's samples alone
+    ReferencePool& pool = ctx.worker.reference_pool ? *ctx.worker.reference_pool : own;
+    int measured = 0;
+    const auto measure = [&] {
+        ReferenceSample r;
+        PerformanceEvidence figures;
+        std::vector<TimedSample> attempts;
+        ++measured;
+        sample_between_clock_readings(clocks, measured, true, alone, [&](double& ms, const TimedProcess& process) {
+            r.run = reference_round(ctx, t, args, measured - 1, process, figures);
+            ms = r.run.per_rep_ms();
+            return true;
+        }, attempts);
+        r.sample = attempts.back();
+        attempts.pop_back();
+        samples.insert(samples.end(), attempts.begin(), attempts.end());
+        r.copy_gbs = figures.copy_gbs;
+        r.bytes = figures.bytes;
+        r.flops = figures.flops;
+        return r;
+    };
+    PooledReference pooled = pooled_reference(pool, t.id + " " + join(args, " "), static_cast<size_t>(t.rounds), measure, steady_now);
+    const double now = steady_now();
+    for (size_t i = 0; i < pooled.used.size(); ++i) {
+        TimedSample used = pooled.used[i].sample;
+        used.round = static_cast<int>(i) + 1;
+        used.shared = pooled.shared[i];
+        used.age_s = now - pooled.used[i].taken_s;
+        samples.push_back(used);
+    }
+    return pooled;
+}
+
 }  // namespace
 
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
@@ -432,36 +473,30 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     const std::string& size = t.sizes[0];
     const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> args = run_args(v, size, seed, t.reps);
-    PerformanceEvidence evidence;
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
     const TimedProcess alone = [&](const std::function<void()>& process) { run_with_gpu_alone(ctx, process); };
+    // The reference's rounds first (a fresh sample and the pool's), each student round beside one.
+    const PooledReference reference = reference_side(ctx, t, args, *clocks, alone, samples);
+    PerformanceEvidence evidence;
+    evidence.copy_gbs = reference.used.back().copy_gbs;  // the newest run's figures
+    evidence.bytes = reference.used.back().bytes;
+    evidence.flops = reference.used.back().flops;
     for (int round = 0; round < t.rounds; ++round) {
         PerformanceRound r;
-        for (int k = 0; k < 2; ++k) {
-            // Alternate who goes first, so that clocks warming up or throttling favour no one.
-            const bool student = (k == 0) == (round % 2 == 1);
-            if (!student) {
-                sample_between_clock_readings(*clocks, round + 1, true, alone, [&](double& ms, const TimedProcess& timed) {
-                    r.reference = reference_round(ctx, t, args, round, timed, evidence);
-                    ms = r.reference.per_rep_ms();
-                    return true;
-                }, samples);
-                continue;
-            }
-            std::string problem;
-            const bool timed = sample_between_clock_readings(*clocks, round + 1, false, alone, [&](double& ms, const TimedProcess& process) {
-                const bool counts = student_round(ctx, s, t, args, seed, round, process, r.student, out, problem);
-                ms = r.student.per_rep_ms();
-                return counts;
-            }, samples);
-            if (!timed) {
-                out << "round " << round + 1 << ": " << problem << "\n"
-                    << "Every timed repetition is checked: this test scores 0.\n";
-                res.output = out.str();
-                return res;
-            }
+        r.reference = reference.used[static_cast<size_t>(round)].run;
+        std::string problem;
+        const bool timed = sample_between_clock_readings(*clocks, round + 1, false, alone, [&](double& ms, const TimedProcess& process) {
+            const bool counts = student_round(ctx, s, t, args, seed, round, process, r.student, out, problem);
+            ms = r.student.per_rep_ms();
+            return counts;
+        }, samples);
+        if (!timed) {
+            out << "round " << round + 1 << ": " << problem << "\n"
+                << "Every timed repetition is checked: this test scores 0.\n";
+            res.output = out.str();
+            return res;
         }
         evidence.rounds.push_back(r);
     }

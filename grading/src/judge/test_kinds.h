@@ -1,7 +1,7 @@
 // The three kinds of rubric test, each run and judged outside the student's process:
 // correctness (hidden sizes and seeds, outputs judged by the trusted verifier), sanitizer
-// (compute-sanitizer's verdict from its exit status and its own log), performance (interleaved
-// rounds with the reference, timed repetitions verified, a plausibility floor).
+// (compute-sanitizer's verdict from its exit status and its own log), performance (rounds
+// beside the reference's pooled timed runs, timed repetitions verified, a plausibility floor).
 #pragma once
 #include <set>
 #include <string>

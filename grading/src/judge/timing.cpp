@@ -6,6 +6,7 @@
 #include <random>
 
 #include "judge/judge.h"
+#include "judge/reference_pool.h"
 #include "util/util.h"
 
 namespace grading {
@@ -111,6 +112,22 @@ std::string clock_range(const PerformanceTiming& t) {
     return "SM " + range(sm_lo, sm_hi) + ", memory " + range(mem_lo, mem_hi);
 }
 
+// Where the reference's samples were shared with submissions graded just before ("" where none was).
+std::string shared_reference_line(const PerformanceTiming& t) {
+    size_t used = 0, shared = 0;
+    double oldest = 0;
+    for (const TimedSample& s : t.samples)
+        if (s.reference && s.kept) {
+            ++used;
+            if (s.shared) ++shared, oldest = std::max(oldest, s.age_s);
+        }
+    if (shared == 0) return "";
+    return "the reference's time: " + std::to_string(shared) + " of its " + std::to_string(used) +
+           " timed runs were measured on this GPU for submissions graded just before yours (the oldest " + fixed(oldest, 0) +
+           " s before); it is timed afresh for each submission, and all over again when that run differs from the others by more than " +
+           fixed(100 * kReferenceDriftBound, 0) + "% or they are older than " + fixed(kReferenceMaxAgeS, 0) + " s\n";
+}
+
 }  // namespace
 
 std::string timing_feedback(const PerformanceTiming& t) {
@@ -123,6 +140,7 @@ std::string timing_feedback(const PerformanceTiming& t) {
     text += ": " + fixed(t.score, 1) + " of " + format_points(t.max_score) + " points";
     if (t.ratios.size() > 1) text += " (interval " + fixed(t.score_low, 1) + "-" + fixed(t.score_high, 1) + ")";
     text += "\n";
+    text += shared_reference_line(t);
     for (const TimedSample& s : t.samples) {
         if (!s.throttled()) continue;
         text += "round " + std::to_string(s.round) + ": " + side_of(s) + " was timed while the GPU slowed itself (" + throttle_reasons_of(s) +

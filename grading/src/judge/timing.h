@@ -1,6 +1,6 @@
 // How much a performance score can be trusted: each timed run between two readings of the GPU's
 // clocks, run again while the GPU was throttled for power or heat; a percentile bootstrap of the
-// interleaved rounds' ratios, mapped through the test's curve to an interval of points; and the
+// rounds' ratios, mapped through the test's curve to an interval of points; and the
 // lines that tell the student. The score itself is judge_performance's, unchanged. Host-only:
 // unit-tested with g++ (the clocks from a fake reader).
 #pragma once
