@@ -146,6 +146,11 @@ TEST_CASE("performance: copies into scratch memory are charged at the measured c
     const PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
     CHECK(j.slowdown == doctest::Approx(1.2));
     CHECK(j.text.find("copies into scratch memory charged at the measured copy bandwidth") != std::string::npos);
+    // Each side's times, as the interval resamples them, are the charged ones.
+    REQUIRE(j.student_ms.size() == 3);
+    CHECK(j.student_ms[0] == doctest::Approx(1.2));
+    REQUIRE(j.reference_ms.size() == 3);
+    for (double ms : j.reference_ms) CHECK(ms == doctest::Approx(1.0));
 }
 
 TEST_CASE("performance: the median slowdown on the curve") {

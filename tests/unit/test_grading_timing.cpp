@@ -370,3 +370,65 @@ TEST_CASE("timing: reference runs shared with submissions graded just before are
     for (TimedSample& s : samples) s.shared = false;
     CHECK(timing_feedback(performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99)).find("the reference's time") == std::string::npos);
 }
+
+namespace {
+std::vector<double> ratios_of(const std::vector<double>& student, const std::vector<double>& reference) {
+    std::vector<double> r;
+    for (size_t i = 0; i < student.size(); ++i) r.push_back(student[i] / reference[i]);
+    return r;
+}
+bool overlap(const BootstrapInterval& a, const BootstrapInterval& b) { return a.low <= b.high && b.low <= a.high; }
+}  // namespace
+
+TEST_CASE("timing: the interval resamples both sides, so two gradings of the same kernel overlap and a clearly slower one does not") {
+    // The reference, graded twice a few submissions apart: its pool moved by one sample; each
+    // copy's three rounds within the reference's own half-percent spread.
+    const std::vector<double> pool_a = {1.000, 1.005, 0.997}, pool_b = {1.005, 0.997, 1.003};
+    const std::vector<double> copy_a = {0.997, 1.002, 0.995}, copy_b = {1.008, 1.001, 1.006};
+    const double median_a = median_value(ratios_of(copy_a, pool_a)), median_b = median_value(ratios_of(copy_b, pool_b));
+    // The rounds' ratios alone give two disjoint intervals for the same program: a false ranking.
+    CHECK_FALSE(overlap(bootstrap_median_interval(ratios_of(copy_a, pool_a), 7), bootstrap_median_interval(ratios_of(copy_b, pool_b), 7)));
+    const BootstrapInterval a = bootstrap_ratio_interval(copy_a, pool_a, median_a, 7);
+    const BootstrapInterval b = bootstrap_ratio_interval(copy_b, pool_b, median_b, 8);
+    CHECK(overlap(a, b));
+    CHECK(a.low <= median_a);
+    CHECK(a.high >= median_a);
+    CHECK(a.high - a.low < 0.03);  // still as narrow as the two sides' spread
+    // Identical samplings overlap whatever the seed, and a seed gives the same interval again.
+    const BootstrapInterval again = bootstrap_ratio_interval(copy_a, pool_a, median_a, 7);
+    CHECK(again.low == a.low);
+    CHECK(again.high == a.high);
+    CHECK(overlap(a, bootstrap_ratio_interval(copy_a, pool_a, median_a, 12345)));
+    // A kernel 4% slower is told apart.
+    const std::vector<double> slower = {1.040, 1.043, 1.038};
+    const BootstrapInterval s = bootstrap_ratio_interval(slower, pool_b, median_value(ratios_of(slower, pool_b)), 9);
+    CHECK_FALSE(overlap(a, s));
+    CHECK(s.low > a.high);
+    // One sample on each side: no interval, the point itself.
+    const BootstrapInterval one = bootstrap_ratio_interval({1.1}, {1.0}, 1.1, 7);
+    CHECK(one.low == 1.1);
+    CHECK(one.high == 1.1);
+}
+
+TEST_CASE("timing: a test's timing with both sides' times uses their interval, and the audit log keeps them") {
+    const std::vector<double> student = {1.25, 1.2, 1.3}, reference = {1.0, 1.01, 0.99};
+    const std::vector<double> ratios = ratios_of(student, reference);
+    const double slowdown = median_value(ratios);
+    TimedSample sample;  // (the audit log keeps a test's timing where it has samples)
+    sample.ms_per_rep = 1.25;
+    const PerformanceTiming t = performance_timing({sample}, ratios, slowdown, 17.7, 20, curve(), 99, student, reference);
+    const BootstrapInterval expected = bootstrap_ratio_interval(student, reference, slowdown, 99);
+    CHECK(t.low == expected.low);
+    CHECK(t.high == expected.high);
+    CHECK(t.low <= slowdown);
+    CHECK(t.high >= slowdown);
+    CHECK(t.resamples == kBootstrapResamples);
+    StudentResult r;
+    TestResult perf{"perf", "Perf", 17.7, 20, Visibility::Visible, ""};
+    perf.timing = t;
+    r.tests = {perf};
+    const json j = json::parse(audit_json(r, "01", 1, "GPU", "bwrap", "tools", "sha"))["timing"]["perf"]["bootstrap"];
+    CHECK(j["student_ms"] == json(student));
+    CHECK(j["reference_ms"] == json(reference));
+    CHECK(j["method"].get<std::string>().find("each side resampled on its own") != std::string::npos);
+}

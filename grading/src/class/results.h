@@ -41,6 +41,9 @@ struct PerformanceTiming {
     double score = 0, score_low = 0, score_high = 0, max_score = 0;  // points, and their interval
     double confidence = 0.95;
     int resamples = 0;
+    // Each side's judged time per repetition per round (copies charged): what the interval
+    // resamples, each side on its own (empty: the ratios were resampled).
+    std::vector<double> student_ms, reference_ms;
     unsigned long long bootstrap_seed = 0;
     bool measured() const { return !ratios.empty(); }
 };

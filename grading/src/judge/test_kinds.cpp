@@ -507,7 +507,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // The interval beside the score (the score itself is the median's, as above).
     if (!j.tampering && !j.ratios.empty()) {
         res.timing = performance_timing(samples, j.ratios, j.slowdown, res.score, t.points, t.curve,
-                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0));
+                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0), j.student_ms, j.reference_ms);
         out << timing_feedback(res.timing);
     }
     std::string curve;

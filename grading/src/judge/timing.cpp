@@ -33,27 +33,52 @@ bool sample_between_clock_readings(ClockReader& clocks, int round, bool referenc
     }
 }
 
+namespace {
+
+// The median of a resample of `from` drawn with replacement. mt19937_64 and a plain modulo: the
+// same draws on every standard library (a distribution's are not), so an interval can be
+// recomputed anywhere from the audit log.
+double resampled_median(const std::vector<double>& from, std::mt19937_64& rng, std::vector<double>& draw) {
+    draw.resize(from.size());
+    for (double& x : draw) x = from[static_cast<size_t>(rng() % from.size())];
+    return median_value(draw);
+}
+
+// The (1-confidence)/2 and (1+confidence)/2 quantiles of `stats`, widened to hold `point`.
+BootstrapInterval percentile_interval(std::vector<double> stats, double point, double confidence) {
+    std::sort(stats.begin(), stats.end());
+    const double last = static_cast<double>(stats.size() - 1);
+    const double tail = (1 - confidence) / 2;
+    return {std::min(point, stats[static_cast<size_t>(std::floor(tail * last))]),
+            std::max(point, stats[static_cast<size_t>(std::ceil((1 - tail) * last))])};
+}
+
+}  // namespace
+
 BootstrapInterval bootstrap_median_interval(const std::vector<double>& ratios, unsigned long long seed, int resamples, double confidence) {
     BootstrapInterval b;
     if (ratios.empty()) return b;
     const double median = median_value(ratios);
     b.low = b.high = median;
     if (ratios.size() < 2 || resamples < 1) return b;
-    // mt19937_64 and a plain modulo: the same draws on every standard library (a distribution's
-    // are not), so an interval can be recomputed anywhere from the audit log.
     std::mt19937_64 rng(seed);
-    const size_t n = ratios.size();
-    std::vector<double> medians(static_cast<size_t>(resamples)), draw(n);
-    for (double& m : medians) {
-        for (double& x : draw) x = ratios[static_cast<size_t>(rng() % n)];
-        m = median_value(draw);
+    std::vector<double> medians(static_cast<size_t>(resamples)), draw;
+    for (double& m : medians) m = resampled_median(ratios, rng, draw);
+    return percentile_interval(medians, median, confidence);
+}
+
+BootstrapInterval bootstrap_ratio_interval(const std::vector<double>& student, const std::vector<double>& reference, double point,
+                                           unsigned long long seed, int resamples, double confidence) {
+    BootstrapInterval b{point, point};
+    if (student.empty() || reference.empty() || (student.size() < 2 && reference.size() < 2) || resamples < 1) return b;
+    std::mt19937_64 rng(seed);
+    std::vector<double> ratios(static_cast<size_t>(resamples)), draw;
+    for (double& r : ratios) {
+        const double yours = resampled_median(student, rng, draw);
+        const double theirs = resampled_median(reference, rng, draw);
+        r = theirs > 0 ? yours / theirs : point;
     }
-    std::sort(medians.begin(), medians.end());
-    const double last = static_cast<double>(resamples - 1);
-    const double tail = (1 - confidence) / 2;
-    b.low = std::min(median, medians[static_cast<size_t>(std::floor(tail * last))]);
-    b.high = std::max(median, medians[static_cast<size_t>(std::ceil((1 - tail) * last))]);
-    return b;
+    return percentile_interval(ratios, point, confidence);
 }
 
 BootstrapInterval score_interval(const Curve& curve, double points, double low, double high) {
@@ -61,7 +86,8 @@ BootstrapInterval score_interval(const Curve& curve, double points, double low, 
 }
 
 PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std::vector<double>& ratios, double slowdown, double score,
-                                     double max_score, const Curve& curve, unsigned long long seed) {
+                                     double max_score, const Curve& curve, unsigned long long seed, const std::vector<double>& student_ms,
+                                     const std::vector<double>& reference_ms) {
     PerformanceTiming t;
     t.samples = std::move(samples);
     t.ratios = ratios;
@@ -69,9 +95,13 @@ PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std
     t.score = score;
     t.max_score = max_score;
     t.confidence = kIntervalConfidence;
-    t.resamples = ratios.size() > 1 ? kBootstrapResamples : 0;
     t.bootstrap_seed = seed;
-    const BootstrapInterval ratio = bootstrap_median_interval(ratios, seed);
+    t.student_ms = student_ms;
+    t.reference_ms = reference_ms;
+    const bool both_sides = !student_ms.empty() && !reference_ms.empty();
+    t.resamples = (both_sides ? std::max(student_ms.size(), reference_ms.size()) : ratios.size()) > 1 ? kBootstrapResamples : 0;
+    const BootstrapInterval ratio =
+        both_sides ? bootstrap_ratio_interval(student_ms, reference_ms, slowdown, seed) : bootstrap_median_interval(ratios, seed);
     t.low = ratio.low;
     t.high = ratio.high;
     const BootstrapInterval points = score_interval(curve, max_score, t.low, t.high);

@@ -46,14 +46,26 @@ struct BootstrapInterval {
 BootstrapInterval bootstrap_median_interval(const std::vector<double>& ratios, unsigned long long seed,
                                             int resamples = kBootstrapResamples, double confidence = kIntervalConfidence);
 
+// The percentile-bootstrap interval of median(student) / median(reference), each side resampled
+// with replacement on its own (the reference's samples are pooled, no pairs of the student's
+// rounds), so the interval reflects the spread of both: two gradings of the same program close
+// together overlap. Drawn, quantiled and widened to hold `point` (the score's figure) as
+// bootstrap_median_interval is. One sample on each side: `point`.
+BootstrapInterval bootstrap_ratio_interval(const std::vector<double>& student, const std::vector<double>& reference, double point,
+                                           unsigned long long seed, int resamples = kBootstrapResamples,
+                                           double confidence = kIntervalConfidence);
+
 // The points `curve` gives anywhere in [low, high], least and most: at `high` and at `low`, as a
 // curve's fraction never rises with the slowdown.
 BootstrapInterval score_interval(const Curve& curve, double points, double low, double high);
 
 // The test's PerformanceTiming from its samples and the judged rounds' ratios: the interval of
-// their median and of the points, seeded with `seed`.
+// their median and of the points, seeded with `seed`. Given each side's times per round
+// (`student_ms`, `reference_ms`: the judged ones, copies charged), the interval is theirs
+// (bootstrap_ratio_interval), else the ratios'.
 PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std::vector<double>& ratios, double slowdown, double score,
-                                     double max_score, const Curve& curve, unsigned long long seed);
+                                     double max_score, const Curve& curve, unsigned long long seed,
+                                     const std::vector<double>& student_ms = {}, const std::vector<double>& reference_ms = {});
 
 // What the student reads of it, a line each: the speed and points with their intervals ("your
 // kernel time 0.93x the reference's (95% interval 0.90-0.96 over 3 rounds): 18.6 of 20 points
