@@ -351,7 +351,7 @@ TEST_CASE("timing: reference runs shared with submissions graded just before are
     const PerformanceTiming t = performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99);
     const std::string text = timing_feedback(t);
     CHECK(text.find("the reference's time: 2 of its 3 timed runs were measured on this GPU for submissions graded just before yours (the "
-                    "oldest 20 s before); it is timed afresh for each submission, and all over again when that run differs from the others "
+                    "oldest 20 s before); it is timed afresh once every 2 submissions, and all over again when that run differs from the others "
                     "by more than 5% or they are older than 120 s\n") != std::string::npos);
     StudentResult r;
     TestResult perf{"perf", "Perf", 20, 20, Visibility::Visible, ""};

@@ -33,6 +33,11 @@ size_t ReferencePool::add(const std::string& key, ReferenceSample& s, double dri
     return dropped;
 }
 
+bool ReferencePool::fresh_due(const std::string& key, size_t every) {
+    std::lock_guard<std::mutex> lock(m_);
+    return uses_[key]++ % std::max<size_t>(every, 1) == 0;
+}
+
 PooledReference pooled_reference(ReferencePool& pool, const std::string& key, size_t rounds, const std::function<ReferenceSample()>& measure,
                                  const std::function<double()>& now, const ReferencePolicy& policy) {
     PooledReference r;
@@ -50,7 +55,7 @@ PooledReference pooled_reference(ReferencePool& pool, const std::string& key, si
         own.push_back(s);
         ++r.measured;
     };
-    measure_one(policy.drift_bound);
+    if (pool.fresh_due(key, policy.fresh_every)) measure_one(policy.drift_bound);
     // The samples that fill the pool are all fresh: none is compared with the others.
     std::vector<ReferenceSample> have = pool.current(key, now(), policy.max_age_s);
     while (have.size() < rounds && r.measured <= rounds) {

@@ -3,9 +3,9 @@
 // GPU; the reference's time does not depend on the student, so the samples measured for one
 // submission serve the next ones too, while they are recent and the GPU has not changed: a pool
 // per GPU (shared by its lanes) of the reference's timed samples per test and run arguments.
-// Each graded submission adds one fresh sample, so a drift is seen; a fresh sample that differs
-// from the pool's median by more than a bound drops the older ones, and the reference is measured
-// again. Host-only: the measuring is handed in (unit-tested with fakes).
+// Every kReferenceFreshEvery-th graded submission adds one fresh sample, so a drift is seen; a
+// fresh sample that differs from the pool's median by more than a bound drops the older ones, and
+// the reference is measured again. Host-only: the measuring is handed in (unit-tested with fakes).
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -30,6 +30,12 @@ constexpr double kReferenceMaxAgeS = 120;
 // change of the GPU's state (clocks, another process, heat), not noise, and well inside the first
 // step of every lab's curve (15%).
 constexpr double kReferenceDriftBound = 0.05;
+// One fresh sample every second submission of a test on a GPU. A reference run costs what one
+// of the student's three timed runs costs (about 1.6 s of lab 01's, with the GPU alone): one per
+// submission is a quarter of the time the other lanes wait for, one every second an eighth, one
+// every third a tenth. Every second keeps most of the gain while a drift is still seen within
+// two submissions (seconds apart), and the maximum age bounds the rest.
+constexpr size_t kReferenceFreshEvery = 2;
 // The newest samples kept per test (more would only be older).
 constexpr size_t kReferencePoolKeep = 16;
 
@@ -51,16 +57,20 @@ public:
     // already there by more than `drift_bound` (relative), they are dropped first: returns how
     // many were. `s.serial` is set.
     size_t add(const std::string& key, ReferenceSample& s, double drift_bound);
+    // Whether this use of `key` adds a fresh sample: the first use and every `every`-th after it.
+    bool fresh_due(const std::string& key, size_t every);
 
 private:
     std::mutex m_;
     std::map<std::string, std::deque<ReferenceSample>> samples_;
+    std::map<std::string, size_t> uses_;
     uint64_t next_serial_ = 1;
 };
 
 struct ReferencePolicy {
     double max_age_s = kReferenceMaxAgeS;
     double drift_bound = kReferenceDriftBound;
+    size_t fresh_every = kReferenceFreshEvery;
 };
 
 // What the reference's side of one performance test came to.
@@ -71,10 +81,11 @@ struct PooledReference {
     size_t dropped = 0;                 // older samples its fresh one dropped (a drift)
 };
 
-// The reference's samples for one performance test: one fresh sample, measured by `measure` (the
-// reference's timed run, with the GPU alone; it never runs while the pool is locked), compared
-// with the pool and added; then, while the pool holds fewer than `rounds` samples no older than
-// the maximum age, more are measured. The `rounds` newest are used. `now`: a steady clock.
+// The reference's samples for one performance test: where a fresh sample is due (fresh_due), one
+// measured by `measure` (the reference's timed run, with the GPU alone; it never runs while the
+// pool is locked), compared with the pool and added; then, while the pool holds fewer than
+// `rounds` samples no older than the maximum age, more are measured. The `rounds` newest are
+// used. `now`: a steady clock.
 PooledReference pooled_reference(ReferencePool& pool, const std::string& key, size_t rounds, const std::function<ReferenceSample()>& measure,
                                  const std::function<double()>& now, const ReferencePolicy& policy = {});
 

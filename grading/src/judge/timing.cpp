@@ -154,7 +154,9 @@ std::string shared_reference_line(const PerformanceTiming& t) {
     if (shared == 0) return "";
     return "the reference's time: " + std::to_string(shared) + " of its " + std::to_string(used) +
            " timed runs were measured on this GPU for submissions graded just before yours (the oldest " + fixed(oldest, 0) +
-           " s before); it is timed afresh for each submission, and all over again when that run differs from the others by more than " +
+           " s before); it is timed afresh " +
+           (kReferenceFreshEvery == 1 ? std::string("for each submission") : "once every " + std::to_string(kReferenceFreshEvery) + " submissions") +
+           ", and all over again when that run differs from the others by more than " +
            fixed(100 * kReferenceDriftBound, 0) + "% or they are older than " + fixed(kReferenceMaxAgeS, 0) + " s\n";
 }
 
