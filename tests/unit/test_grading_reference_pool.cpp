@@ -1,7 +1,7 @@
 // The reference's timing shared across submissions on one GPU (grading/src/judge/reference_pool.h):
 // a fake measurement and a fake clock in place of the GPU's runs. The pool is reused while it
-// holds enough recent samples, every test adds a fresh one, samples too old are measured again,
-// and a fresh sample that drifted from the pool's median drops it.
+// holds enough recent samples, a test adds a fresh one (by default every second test), samples
+// too old are measured again, and a fresh sample that drifted from the pool's median drops it.
 #include <doctest/doctest.h>
 
 #include <chrono>
@@ -38,24 +38,32 @@ ReferencePolicy every_time() {
     return p;
 }
 
+// One GPU's pool, its reference and a clock: use() is one performance test of 3 rounds.
+struct FakePool {
+    ReferencePool pool;
+    FakeReference reference;
+    double clock = 0;
+    std::function<ReferenceSample()> measure = [this] { return reference(); };
+    PooledReference use(const std::string& key = "k", const ReferencePolicy& policy = every_time()) {
+        return pooled_reference(pool, key, 3, measure, [this] { return clock; }, policy);
+    }
+};
+
 }  // namespace
 
 TEST_CASE("reference pool: the first test measures every round, the next ones one fresh sample and reuse the rest") {
-    ReferencePool pool;
-    FakeReference reference;
-    double clock = 1000;
-    const auto now = [&] { return clock; };
-    const auto measure = [&] { return reference(); };
-    const PooledReference first = pooled_reference(pool, "perf --size 4096", 3, measure, now, every_time());
+    FakePool gpu;
+    gpu.clock = 1000;
+    const PooledReference first = gpu.use("perf --size 4096");
     CHECK(first.measured == 3);
-    CHECK(reference.runs == 3);
+    CHECK(gpu.reference.runs == 3);
     REQUIRE(first.used.size() == 3);
     CHECK(first.shared == std::vector<bool>{false, false, false});
 
-    clock += 10;
-    const PooledReference second = pooled_reference(pool, "perf --size 4096", 3, measure, now, every_time());
+    gpu.clock += 10;
+    const PooledReference second = gpu.use("perf --size 4096");
     CHECK(second.measured == 1);  // the fresh one
-    CHECK(reference.runs == 4);
+    CHECK(gpu.reference.runs == 4);
     REQUIRE(second.used.size() == 3);
     CHECK(second.shared == std::vector<bool>{true, true, false});  // the newest three, its own last
     CHECK(second.used.back().taken_s == 1010);
@@ -63,95 +71,81 @@ TEST_CASE("reference pool: the first test measures every round, the next ones on
     CHECK(second.dropped == 0);
 
     // Another test, or the same test with other arguments, has a pool of its own.
-    const PooledReference other = pooled_reference(pool, "perf --size 8192", 3, measure, now, every_time());
+    const PooledReference other = gpu.use("perf --size 8192");
     CHECK(other.measured == 3);
     CHECK(other.shared == std::vector<bool>{false, false, false});
 }
 
 TEST_CASE("reference pool: samples older than the maximum age are measured again") {
-    ReferencePool pool;
-    FakeReference reference;
-    double clock = 0;
-    const auto now = [&] { return clock; };
-    const auto measure = [&] { return reference(); };
-    pooled_reference(pool, "k", 3, measure, now, every_time());
-    clock += kReferenceMaxAgeS - 1;
-    CHECK(pooled_reference(pool, "k", 3, measure, now, every_time()).measured == 1);  // still recent: reused
-    clock += 2;  // the first three are now too old; the fourth is not
-    const PooledReference later = pooled_reference(pool, "k", 3, measure, now, every_time());
+    FakePool gpu;
+    gpu.use();
+    gpu.clock += kReferenceMaxAgeS - 1;
+    CHECK(gpu.use().measured == 1);  // still recent: reused
+    gpu.clock += 2;  // the first three are now too old; the fourth is not
+    const PooledReference later = gpu.use();
     CHECK(later.measured == 2);
     CHECK(later.shared == std::vector<bool>{true, false, false});
-    for (const ReferenceSample& s : later.used) CHECK(clock - s.taken_s <= kReferenceMaxAgeS);
+    for (const ReferenceSample& s : later.used) CHECK(gpu.clock - s.taken_s <= kReferenceMaxAgeS);
 
     // A policy that keeps nothing still gives the test its rounds, all its own.
     ReferencePolicy none = every_time();
     none.max_age_s = -1;
-    const PooledReference own = pooled_reference(pool, "k", 3, measure, now, none);
+    const PooledReference own = gpu.use("k", none);
     CHECK(own.used.size() == 3);
     CHECK(own.shared == std::vector<bool>{false, false, false});
 }
 
 TEST_CASE("reference pool: a fresh sample beyond the drift bound drops the pool, and the reference is measured again") {
-    ReferencePool pool;
-    FakeReference reference;
-    double clock = 0;
-    const auto now = [&] { return clock; };
-    const auto measure = [&] { return reference(); };
-    pooled_reference(pool, "k", 3, measure, now, every_time());
-    clock += 5;
-    reference.ms = 1.0 * (1 + kReferenceDriftBound / 2);  // within the bound: noise, the pool stays
-    PooledReference near = pooled_reference(pool, "k", 3, measure, now, every_time());
+    FakePool gpu;
+    gpu.use();
+    gpu.clock += 5;
+    gpu.reference.ms = 1.0 * (1 + kReferenceDriftBound / 2);  // within the bound: noise, the pool stays
+    const PooledReference near = gpu.use();
     CHECK(near.dropped == 0);
     CHECK(near.measured == 1);
-    clock += 5;
-    reference.ms = 1.0 * (1 + 2 * kReferenceDriftBound);  // the GPU changed
-    const PooledReference drifted = pooled_reference(pool, "k", 3, measure, now, every_time());
+    gpu.clock += 5;
+    gpu.reference.ms = 1.0 * (1 + 2 * kReferenceDriftBound);  // the GPU changed
+    const PooledReference drifted = gpu.use();
     CHECK(drifted.dropped == 4);
     CHECK(drifted.measured == 3);  // the fresh one, and two more to fill the rounds
     CHECK(drifted.shared == std::vector<bool>{false, false, false});
-    for (const ReferenceSample& s : drifted.used) CHECK(s.run.per_rep_ms() == doctest::Approx(reference.ms));
+    for (const ReferenceSample& s : drifted.used) CHECK(s.run.per_rep_ms() == doctest::Approx(gpu.reference.ms));
     // Faster counts as much as slower.
-    clock += 5;
-    reference.ms = 1.0;
-    CHECK(pooled_reference(pool, "k", 3, measure, now, every_time()).dropped == 3);
+    gpu.clock += 5;
+    gpu.reference.ms = 1.0;
+    CHECK(gpu.use().dropped == 3);
 }
 
 TEST_CASE("reference pool: the reference is measured with the pool unlocked, so other lanes use it meanwhile") {
-    ReferencePool pool;
-    FakeReference reference;
-    double clock = 0;
-    const auto now = [&] { return clock; };
+    FakePool gpu;
     bool other_lane_served = true;
-    const auto measure = [&] {
+    gpu.measure = [&] {
         // Another lane reaches the pool while this one measures (it would wait for the lock else).
-        auto other = std::async(std::launch::async, [&] { return pool.current("k", clock, kReferenceMaxAgeS).size(); });
+        auto other = std::async(std::launch::async, [&] { return gpu.pool.current("k", gpu.clock, kReferenceMaxAgeS).size(); });
         other_lane_served = other_lane_served && other.wait_for(std::chrono::seconds(5)) == std::future_status::ready;
         if (other.valid()) other.wait();
-        return reference();
+        return gpu.reference();
     };
-    pooled_reference(pool, "k", 3, measure, now, every_time());
-    CHECK(reference.runs == 3);
+    gpu.use();
+    CHECK(gpu.reference.runs == 3);
     CHECK(other_lane_served);
 }
 
 TEST_CASE("reference pool: by default every second test adds a fresh sample, the others reuse the pool's") {
-    ReferencePool pool;
-    FakeReference reference;
-    double clock = 0;
-    const auto now = [&] { return clock; };
-    const auto measure = [&] { return reference(); };
-    CHECK(pooled_reference(pool, "k", 3, measure, now).measured == 3);  // the first: fresh, then filled
+    FakePool gpu;
+    const ReferencePolicy by_default;
+    CHECK(gpu.use("k", by_default).measured == 3);  // the first: fresh, then filled
     std::vector<size_t> measured;
     for (int test = 0; test < 4; ++test) {
-        clock += 5;
-        const PooledReference r = pooled_reference(pool, "k", 3, measure, now);
+        gpu.clock += 5;
+        const PooledReference r = gpu.use("k", by_default);
         measured.push_back(r.measured);
         CHECK(r.used.size() == 3);
         if (r.measured == 0) CHECK(r.shared == std::vector<bool>{true, true, true});
     }
     CHECK(measured == std::vector<size_t>{0, 1, 0, 1});
     // Each key counts its own tests.
-    CHECK(pooled_reference(pool, "other", 3, measure, now).measured == 3);
-    clock += 5;
-    CHECK(pooled_reference(pool, "other", 3, measure, now).measured == 0);
+    CHECK(gpu.use("other", by_default).measured == 3);
+    gpu.clock += 5;
+    CHECK(gpu.use("other", by_default).measured == 0);
 }
