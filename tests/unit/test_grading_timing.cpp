@@ -11,6 +11,7 @@
 #include "grading/src/class/leaderboard.h"
 #include "grading/src/class/results.h"
 #include "grading/src/judge/judge.h"
+#include "grading/src/judge/test_kinds.h"
 #include "grading/src/judge/timing.h"
 #include "grading/src/sandbox/gpu_clocks.h"
 #include "grading/src/util/util.h"
@@ -431,4 +432,68 @@ TEST_CASE("timing: a test's timing with both sides' times uses their interval, a
     CHECK(j["student_ms"] == json(student));
     CHECK(j["reference_ms"] == json(reference));
     CHECK(j["method"].get<std::string>().find("each side resampled on its own") != std::string::npos);
+}
+
+TEST_CASE("timing: a performance test's one timed process split into its rounds, in the order the repetitions ran") {
+    // A warm-up, then 3 rounds of 2 repetitions: round k's kernels take k ms; a library kernel
+    // is not the file's; staged bytes follow their repetition.
+    ProgramRun pr;
+    pr.cases.resize(1);
+    auto rep = [](bool warmup, double ms, double staged = 0) {
+        RepetitionEvidence r;
+        r.warmup = warmup;
+        r.kernels = {{"mine", false, ms * 1e6}, {"cublas_gemm", false, 5e6}};
+        r.staged_bytes = staged;
+        return r;
+    };
+    pr.cases[0].reps = {rep(true, 9), rep(false, 1), rep(false, 1), rep(false, 2, 100), rep(false, 2), rep(false, 3), rep(false, 3)};
+    const std::vector<TimedRun> rounds = timed_rounds(pr, {"mine"}, 2, 3);
+    REQUIRE(rounds.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        CHECK(rounds[i].repetitions == 2);
+        CHECK(rounds[i].launches == 2);
+        CHECK(rounds[i].per_rep_ms() == doctest::Approx(static_cast<double>(i + 1)));
+    }
+    CHECK(rounds[1].staged_bytes == 100);
+    CHECK(rounds[0].staged_bytes == 0);
+    // One round of all: the whole run, as a timed run was counted before.
+    const TimedRun whole = timed_rounds(pr, {"mine"}, 1, 1)[0];
+    CHECK(whole.repetitions == 6);
+    CHECK(whole.kernel_ns == doctest::Approx(12e6));
+    // Fewer repetitions than rounds x reps (the run ended early): the last rounds have none, and
+    // judge_performance says no kernel ran in them.
+    pr.cases[0].reps.resize(3);
+    const std::vector<TimedRun> short_run = timed_rounds(pr, {"mine"}, 2, 3);
+    CHECK(short_run[0].repetitions == 2);
+    CHECK(short_run[1].repetitions == 0);
+    CHECK(short_run[2].repetitions == 0);
+}
+
+TEST_CASE("timing: the student's samples, one a round of its one timed process, after the attempts set aside for throttling") {
+    const GpuClocks clear = reading(1980, 2619, 0), capped = reading(1755, 2619, kClockReasonSwPowerCap);
+    TimedSample set_aside, kept;
+    set_aside.round = kept.round = 1;
+    set_aside.before = capped;
+    set_aside.after = clear;
+    set_aside.kept = false;
+    set_aside.ms_per_rep = 2.5;
+    kept.attempt = 1;
+    kept.before = kept.after = clear;
+    kept.ms_per_rep = 2.0;
+    std::vector<TimedRun> rounds(3);
+    for (size_t i = 0; i < 3; ++i) rounds[i] = {(1.0 + 0.5 * static_cast<double>(i)) * 1e7, 10, 10};
+    const std::vector<TimedSample> samples = round_samples({set_aside, kept}, rounds);
+    REQUIRE(samples.size() == 4);
+    CHECK_FALSE(samples[0].kept);
+    CHECK(samples[0].ms_per_rep == 2.5);
+    for (size_t i = 1; i < 4; ++i) {
+        CHECK(samples[i].kept);
+        CHECK(samples[i].round == static_cast<int>(i));
+        CHECK(samples[i].attempt == 1);
+        CHECK(samples[i].ms_per_rep == doctest::Approx(0.5 + 0.5 * static_cast<double>(i)));
+        CHECK(samples[i].before.sm_mhz == 1980);
+    }
+    // A process that could not be timed: its attempts as they were.
+    CHECK(round_samples({kept}, {}).size() == 1);
+    CHECK(round_samples({}, rounds).empty());
 }

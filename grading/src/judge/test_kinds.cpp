@@ -183,6 +183,24 @@ void score_correctness(const TestSpec& t, CorrectnessTally& tally, TestResult& r
 
 }  // namespace
 
+std::vector<TimedRun> timed_rounds(const ProgramRun& pr, const std::set<std::string>& mine, int reps, int rounds) {
+    std::vector<TimedRun> by_round(static_cast<size_t>(std::max(rounds, 1)));
+    size_t timed = 0;  // timed repetitions so far, in the order they ran
+    for (const CaseEvidence& c : pr.cases)
+        for (const RepetitionEvidence& rep : c.reps) {
+            if (rep.warmup) continue;
+            TimedRun& t = by_round[std::min(timed++ / static_cast<size_t>(std::max(reps, 1)), by_round.size() - 1)];
+            ++t.repetitions;
+            t.staged_bytes += rep.staged_bytes;
+            for (const KernelSpan& k : rep.kernels)
+                if (is_one_of(k, mine)) {
+                    t.kernel_ns += k.ns;
+                    ++t.launches;
+                }
+        }
+    return by_round;
+}
+
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
     CorrectnessTally tally;
@@ -299,21 +317,7 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
 namespace {
 
 // The program's own kernels in its timed repetitions.
-TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
-    TimedRun t;
-    for (const CaseEvidence& c : pr.cases)
-        for (const RepetitionEvidence& rep : c.reps) {
-            if (rep.warmup) continue;
-            ++t.repetitions;
-            t.staged_bytes += rep.staged_bytes;
-            for (const KernelSpan& k : rep.kernels)
-                if (is_one_of(k, mine)) {
-                    t.kernel_ns += k.ns;
-                    ++t.launches;
-                }
-        }
-    return t;
-}
+TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) { return timed_rounds(pr, mine, 1, 1)[0]; }
 
 // The reference's timed run of one round, as a trusted program beside the student's; the figures
 // its --json names (the copy bandwidth, variant v's bytes and flops) go into `evidence`.
@@ -389,17 +393,30 @@ bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const T
     return ok;
 }
 
-// The student's timed run of one round, in the sandbox: what the timed repetitions produced is
-// judged like any output (a repetition that did no work leaves its output poisoned, and a
-// replayed result is not this one's). False, with `problem`, when it cannot be timed.
-bool student_round(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args,
-                   unsigned long long seed, int round, const TimedProcess& process, TimedRun& timed, std::ostringstream& out,
-                   std::string& problem) {
-    const RunRequest req = timed_request(ctx, s, t, args);
-    VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed, nullptr, process);
-    timed = timed_run(verified.pr, s.kernels);
-    if (!verified.pr.retry_note.empty()) out << "round " << round + 1 << ": " << verified.pr.retry_note << "\n";
-    return timed_run_counts(ctx, s, t, verified, problem);
+// The student's side of a performance test: one timed process in the sandbox of `rounds` x
+// `reps` repetitions (the GPU alone around it, between clock readings, run again when throttled),
+// split into the rounds in order (timed_rounds). What every timed repetition produced is judged
+// like any output, by the verifier after the process (a repetition that did no work leaves its
+// output poisoned, and a replayed result is not this one's). Each round's sample goes into
+// `samples`. Empty, with `problem`, when it cannot be timed.
+std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, unsigned long long seed,
+                                   ClockReader& clocks, const TimedProcess& alone, std::vector<TimedSample>& samples,
+                                   std::ostringstream& out, std::string& problem) {
+    RunRequest req = timed_request(ctx, s, t, run_args(t.variants[0], t.sizes[0], seed, t.reps * t.rounds));
+    req.timeout_s *= t.rounds;  // the work of `rounds` runs of one round each
+    std::vector<TimedRun> rounds;
+    std::vector<TimedSample> attempts;
+    const bool timed = sample_between_clock_readings(clocks, 1, false, alone, [&](double& ms, const TimedProcess& process) {
+        VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed, nullptr, process);
+        rounds = timed_rounds(verified.pr, s.kernels, t.reps, t.rounds);
+        ms = timed_run(verified.pr, s.kernels).per_rep_ms();
+        if (!verified.pr.retry_note.empty()) out << "timed run: " << verified.pr.retry_note << "\n";
+        return timed_run_counts(ctx, s, t, verified, problem);
+    }, attempts);
+    const std::vector<TimedSample> by_round = round_samples(attempts, rounds);
+    samples.insert(samples.end(), by_round.begin(), by_round.end());
+    if (!timed) rounds.clear();
+    return rounds;
 }
 
 // Runs a timed process with the GPU alone: the lane's shared turn is left for it and taken again
@@ -477,29 +494,22 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
     const TimedProcess alone = [&](const std::function<void()>& process) { run_with_gpu_alone(ctx, process); };
-    // The reference's rounds first (a fresh sample and the pool's), each student round beside one.
+    // The reference's rounds first (a fresh sample and the pool's), then the student's, each
+    // student round beside one of them.
     const PooledReference reference = reference_side(ctx, t, args, *clocks, alone, samples);
+    std::string problem;
+    const std::vector<TimedRun> student = student_side(ctx, s, t, seed, *clocks, alone, samples, out, problem);
+    if (student.empty()) {
+        out << "the timed run (" << t.rounds << " rounds of " << t.reps << " repetitions): " << problem << "\n"
+            << "Every timed repetition is checked: this test scores 0.\n";
+        res.output = out.str();
+        return res;
+    }
     PerformanceEvidence evidence;
     evidence.copy_gbs = reference.used.back().copy_gbs;  // the newest run's figures
     evidence.bytes = reference.used.back().bytes;
     evidence.flops = reference.used.back().flops;
-    for (int round = 0; round < t.rounds; ++round) {
-        PerformanceRound r;
-        r.reference = reference.used[static_cast<size_t>(round)].run;
-        std::string problem;
-        const bool timed = sample_between_clock_readings(*clocks, round + 1, false, alone, [&](double& ms, const TimedProcess& process) {
-            const bool counts = student_round(ctx, s, t, args, seed, round, process, r.student, out, problem);
-            ms = r.student.per_rep_ms();
-            return counts;
-        }, samples);
-        if (!timed) {
-            out << "round " << round + 1 << ": " << problem << "\n"
-                << "Every timed repetition is checked: this test scores 0.\n";
-            res.output = out.str();
-            return res;
-        }
-        evidence.rounds.push_back(r);
-    }
+    for (size_t round = 0; round < student.size(); ++round) evidence.rounds.push_back({reference.used[round].run, student[round]});
     PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.setup.rubric.plausible_bandwidth, ctx.setup.rubric.plausible_flop_rate);
     out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;

@@ -37,4 +37,9 @@ RunRequest sanitizer_request(const GradingContext& ctx, const GradedProgram& s, 
 RunRequest timed_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args);
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 
+// The program's own kernels (`mine`) in a run's timed repetitions (warm-up not counted), in the
+// order they ran, `reps` a round: a performance test's rounds, timed in one process of `rounds` x
+// `reps` repetitions (repetitions beyond them count in the last round). Always `rounds` entries.
+std::vector<TimedRun> timed_rounds(const ProgramRun& pr, const std::set<std::string>& mine, int reps, int rounds);
+
 }  // namespace grading

@@ -33,6 +33,20 @@ bool sample_between_clock_readings(ClockReader& clocks, int round, bool referenc
     }
 }
 
+std::vector<TimedSample> round_samples(const std::vector<TimedSample>& attempts, const std::vector<TimedRun>& rounds) {
+    std::vector<TimedSample> samples = attempts;
+    if (samples.empty() || rounds.empty()) return samples;
+    const TimedSample kept = samples.back();
+    samples.pop_back();
+    for (size_t i = 0; i < rounds.size(); ++i) {
+        TimedSample s = kept;
+        s.round = static_cast<int>(i) + 1;
+        s.ms_per_rep = rounds[i].per_rep_ms();
+        samples.push_back(s);
+    }
+    return samples;
+}
+
 namespace {
 
 // The median of a resample of `from` drawn with replacement. mt19937_64 and a plain modulo: the

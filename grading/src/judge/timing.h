@@ -10,6 +10,7 @@
 
 #include "class/results.h"
 #include "intake/rubric.h"
+#include "judge/judge.h"
 #include "sandbox/gpu_clocks.h"
 
 namespace grading {
@@ -35,6 +36,12 @@ using TimedAttempt = std::function<bool(double& ms_per_rep, const TimedProcess& 
 // its output was lost -- has the readings of its last run.)
 bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples);
+
+// A performance test's student samples, one a round, from the attempts at its one timed process
+// (sample_between_clock_readings: the last one kept) and the rounds its repetitions were split
+// into: the attempts set aside as they are, the kept one once a round, with that round's time
+// (its clocks and attempt the process's). With no rounds, the attempts as they are.
+std::vector<TimedSample> round_samples(const std::vector<TimedSample>& attempts, const std::vector<TimedRun>& rounds);
 
 struct BootstrapInterval {
     double low = 0, high = 0;
