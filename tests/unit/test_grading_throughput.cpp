@@ -469,3 +469,25 @@ TEST_CASE("the time breakdown: a timed process's turn alone, its wait, and the c
     CHECK(table.find("tests, other                  1.0") != std::string::npos);  // 6 - 2 waited - 3 run
     CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU alone") == std::string::npos);
 }
+
+TEST_CASE("a timed process's run inside its turn alone is settled at once (shared_or_alone), and the turn is shared again after") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    int once = 0, settled = 0;
+    std::string r;
+    turn.run_alone([&] {
+        // As run_student sees the lane's turn while its timed process runs.
+        r = shared_or_alone<std::string>(&turn, [&] { ++once; return std::string("shared"); },
+                                         [&] {
+                                             ++settled;
+                                             CHECK(gate.alone());
+                                             return std::string("alone");
+                                         },
+                                         [](const std::string&) { return true; });
+    });
+    CHECK(r == "alone");
+    CHECK(once == 0);
+    CHECK(settled == 1);
+    CHECK(turn.sharing());
+    CHECK_FALSE(gate.alone());
+}
