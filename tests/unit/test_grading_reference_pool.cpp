@@ -26,7 +26,7 @@ struct FakeReference {
         s.run.kernel_ns = ms * 1e6 * 10;
         s.sample.reference = true;
         s.sample.ms_per_rep = ms;
-        s.bytes = 1e6;
+        s.figures.bytes = 1e6;
         return s;
     }
 };

@@ -263,15 +263,15 @@ json timing_json(const PerformanceTiming& t) {
     j["interval"] = {t.low, t.high};
     j["score"] = t.score;
     j["score_interval"] = {t.score_low, t.score_high};
-    const bool both_sides = !t.student_ms.empty() && !t.reference_ms.empty();
+    const bool both_sides = !t.student_round_ms.empty() && !t.reference_round_ms.empty();
     j["bootstrap"] = {{"method", both_sides ? "percentile bootstrap of median(student ms) / median(reference ms), each side resampled on its own"
                                             : "percentile bootstrap of the median ratio"},
                       {"confidence", t.confidence},
                       {"resamples", t.resamples},
                       {"seed", t.bootstrap_seed}};
     if (both_sides) {
-        j["bootstrap"]["student_ms"] = t.student_ms;
-        j["bootstrap"]["reference_ms"] = t.reference_ms;
+        j["bootstrap"]["student_ms"] = t.student_round_ms;
+        j["bootstrap"]["reference_ms"] = t.reference_round_ms;
     }
     return j;
 }

@@ -43,7 +43,7 @@ struct PerformanceTiming {
     int resamples = 0;
     // Each side's judged time per repetition per round (copies charged): what the interval
     // resamples, each side on its own (empty: the ratios were resampled).
-    std::vector<double> student_ms, reference_ms;
+    std::vector<double> student_round_ms, reference_round_ms;
     unsigned long long bootstrap_seed = 0;
     bool measured() const { return !ratios.empty(); }
 };

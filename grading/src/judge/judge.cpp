@@ -141,8 +141,8 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
     if (ratios.empty()) return j;
     j.slowdown = median_value(ratios);
     j.ratios = ratios;
-    j.student_ms = student_times;
-    j.reference_ms = reference_times;
+    j.student_round_ms = student_times;
+    j.reference_round_ms = reference_times;
     j.fraction = curve.fraction(j.slowdown);
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",

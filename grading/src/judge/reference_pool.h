@@ -43,7 +43,7 @@ constexpr size_t kReferencePoolKeep = 16;
 struct ReferenceSample {
     TimedRun run;        // its kernels in the timed repetitions
     TimedSample sample;  // its time per repetition and the clocks read around it
-    double copy_gbs = 0, bytes = 0, flops = 0;  // what its --json said (PerformanceEvidence)
+    PerformanceEvidence figures;  // what its --json said (the copy bandwidth, bytes, flops); no rounds
     double taken_s = 0;  // when it was measured (a steady clock's seconds)
     uint64_t serial = 0; // given by the pool
 };

@@ -449,20 +449,16 @@ PooledReference reference_side(GradingContext& ctx, const TestSpec& t, const std
     int measured = 0;
     const auto measure = [&] {
         ReferenceSample r;
-        PerformanceEvidence figures;
         std::vector<TimedSample> attempts;
         ++measured;
         sample_between_clock_readings(clocks, measured, true, alone, [&](double& ms, const TimedProcess& process) {
-            r.run = reference_round(ctx, t, args, measured - 1, process, figures);
+            r.run = reference_round(ctx, t, args, measured - 1, process, r.figures);
             ms = r.run.per_rep_ms();
             return true;
         }, attempts);
         r.sample = attempts.back();
         attempts.pop_back();
         samples.insert(samples.end(), attempts.begin(), attempts.end());
-        r.copy_gbs = figures.copy_gbs;
-        r.bytes = figures.bytes;
-        r.flops = figures.flops;
         return r;
     };
     PooledReference pooled = pooled_reference(pool, t.id + " " + join(args, " "), static_cast<size_t>(t.rounds), measure, steady_now);
@@ -505,10 +501,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
         res.output = out.str();
         return res;
     }
-    PerformanceEvidence evidence;
-    evidence.copy_gbs = reference.used.back().copy_gbs;  // the newest run's figures
-    evidence.bytes = reference.used.back().bytes;
-    evidence.flops = reference.used.back().flops;
+    PerformanceEvidence evidence = reference.used.back().figures;  // the newest run's figures
     for (size_t round = 0; round < student.size(); ++round) evidence.rounds.push_back({reference.used[round].run, student[round]});
     PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.setup.rubric.plausible_bandwidth, ctx.setup.rubric.plausible_flop_rate);
     out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
@@ -517,7 +510,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // The interval beside the score (the score itself is the median's, as above).
     if (!j.tampering && !j.ratios.empty()) {
         res.timing = performance_timing(samples, j.ratios, j.slowdown, res.score, t.points, t.curve,
-                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0), j.student_ms, j.reference_ms);
+                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0), j.student_round_ms, j.reference_round_ms);
         out << timing_feedback(res.timing);
     }
     std::string curve;

@@ -110,8 +110,8 @@ PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std
     t.max_score = max_score;
     t.confidence = kIntervalConfidence;
     t.bootstrap_seed = seed;
-    t.student_ms = student_ms;
-    t.reference_ms = reference_ms;
+    t.student_round_ms = student_ms;
+    t.reference_round_ms = reference_ms;
     const bool both_sides = !student_ms.empty() && !reference_ms.empty();
     t.resamples = (both_sides ? std::max(student_ms.size(), reference_ms.size()) : ratios.size()) > 1 ? kBootstrapResamples : 0;
     const BootstrapInterval ratio =
