@@ -52,8 +52,10 @@ struct FakeGpu {
     }
 };
 
-// One run on the fake GPU, as the lane's turn has it (making way first, as run_program does).
+// One untimed run on the fake GPU, as the lane's turn has it (a turn kept alone shared again, and
+// making way first, as run_program does).
 void fake_run(GpuTurn& turn, FakeGpu& gpu, int ms) {
+    turn.share_again();
     turn.make_way();
     const bool alone = !turn.sharing();
     gpu.begin(alone);
@@ -77,15 +79,17 @@ std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& 
             GpuTurn& mine = turn.held() ? turn : whole;
             CHECK(mine.sharing() == (lanes > 1));
             for (int run = 0; run < 2; ++run) {
-                if (timed) {
-                    mine.run_alone([&] {
-                        gpu.begin(true);
-                        pause_ms(3);
-                        gpu.end(true);
-                    });
-                    CHECK(mine.sharing() == (lanes > 1));  // its verifier shares the GPU again
-                }
+                if (timed)  // the reference's run and the student's, back to back in one turn alone
+                    for (int process = 0; process < 2; ++process)
+                        mine.run_alone(
+                            [&] {
+                                gpu.begin(true);
+                                pause_ms(2);
+                                gpu.end(true);
+                            },
+                            true);
                 fake_run(mine, gpu, 2);
+                CHECK(mine.sharing() == (lanes > 1));  // the verifier shares the GPU again
             }
         }
         std::lock_guard<std::mutex> lock(m);
@@ -490,4 +494,60 @@ TEST_CASE("a timed process's run inside its turn alone is settled at once (share
     CHECK(settled == 1);
     CHECK(turn.sharing());
     CHECK_FALSE(gate.alone());
+}
+
+TEST_CASE("a turn kept alone: timed processes back to back wait once, and the next untimed run shares the GPU again") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    turn.run_alone(
+        [&] {
+            CHECK(gate.alone());
+            turn.share_again();  // as a run inside the timed process does: it must keep the GPU alone
+            CHECK(gate.alone());
+        },
+        true);
+    CHECK(gate.alone());  // kept for the next timed process
+    CHECK_FALSE(turn.sharing());
+    std::atomic<bool> other_shared{false};
+    std::thread other_lane([&] {
+        GpuTurn t(gate, false);
+        other_shared = true;
+    });
+    pause_ms(30);
+    CHECK_FALSE(other_shared.load());  // kept out while the turn is alone
+    bool second_alone = false;
+    turn.run_alone(
+        [&] {
+            second_alone = gate.alone() && gate.sharing() == 0;
+            turn.share_again();
+            CHECK(gate.alone());
+        },
+        true);
+    CHECK(second_alone);
+    CHECK_FALSE(other_shared.load());
+    turn.share_again();  // the verifier's run: shared again, the other lane goes on
+    CHECK(turn.sharing());
+    other_lane.join();
+    CHECK(other_shared.load());
+    turn.share_again();  // shared already: nothing changes
+    CHECK(turn.sharing());
+    CHECK(gate.sharing() == 1);
+
+    // A turn kept alone and then given up (the test ends) frees the GPU.
+    turn.run_alone([] {}, true);
+    CHECK(gate.alone());
+    turn.release();
+    CHECK_FALSE(gate.alone());
+    CHECK(gate.sharing() == 0);
+    // Without keep_alone, the turn is shared again at once; with the GPU alone for the whole
+    // submission (--per-gpu 1), nothing is kept or given back.
+    GpuTurn shared_turn(gate, false);
+    shared_turn.run_alone([] {});
+    CHECK(shared_turn.sharing());
+    shared_turn.release();
+    GpuTurn whole(gate, true);
+    whole.run_alone([] {}, true);
+    whole.share_again();
+    CHECK(gate.alone());
+    CHECK_FALSE(whole.sharing());
 }

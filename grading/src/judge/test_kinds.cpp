@@ -419,8 +419,10 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
     return rounds;
 }
 
-// Runs a timed process with the GPU alone: the lane's shared turn is left for it and taken again
-// after it (GpuTurn::run_alone); the wait and the time alone go to the test's breakdown.
+// Runs a timed process with the GPU alone: the lane's shared turn is left for it, and kept alone
+// after it until a run that is not timed shares it again (GpuTurn::run_alone, share_again: the
+// reference's runs and the student's process back to back wait once); the wait and the time
+// alone go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& process) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
     if (!turn) {
@@ -429,11 +431,13 @@ void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& proces
     }
     const double asked = steady_now();
     double held = 0;
-    turn->run_alone([&] {
-        const double began = steady_now();
-        process();
-        held = seconds_since(began);
-    });
+    turn->run_alone(
+        [&] {
+            const double began = steady_now();
+            process();
+            held = seconds_since(began);
+        },
+        true);
     if (ctx.submission.timing) ctx.submission.timing->add_alone(seconds_since(asked) - held, held);
 }
 

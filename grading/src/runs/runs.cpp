@@ -194,11 +194,13 @@ Launch launch_of(const GradingContext& ctx, const RunRequest& req, unsigned long
 }
 
 namespace {
-// Before each run in a shared turn: a turn waiting to be alone (a timed process) goes first
-// (GpuTurn::make_way); the wait is the test's.
+// Before each run that is not a timed process: a turn kept alone after one is shared again, and a
+// turn waiting to be alone (a timed process) goes first (GpuTurn::share_again, make_way); the
+// wait is the test's.
 void make_way_for_timed_run(const GradingContext& ctx) {
     if (!ctx.submission.gpu_turn) return;
     const double asked = steady_now();
+    ctx.submission.gpu_turn->share_again();
     ctx.submission.gpu_turn->make_way();
     if (ctx.submission.timing) ctx.submission.timing->add_wait(seconds_since(asked));
 }

@@ -58,7 +58,12 @@ public:
     bool sharing() const { return gate_ && !alone_; }
     // Runs `run` with the GPU alone: a shared turn is left, the GPU taken alone for `run`, then
     // shared again (never upgraded in place: two lanes upgrading at once would wait on each other).
-    void run_alone(const std::function<void()>& run);
+    // With `keep_alone` the turn stays alone after `run`, for the next timed process, until
+    // share_again(): timed processes back to back wait once for the runs of the other lanes.
+    void run_alone(const std::function<void()>& run, bool keep_alone = false);
+    // A turn kept alone after a timed process is shared again (else nothing changes); never while
+    // a timed process runs in it.
+    void share_again();
     // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
     // comes back after it, so that a timed process waits for the runs under way, not for whole
     // tests of the other lanes.
@@ -68,6 +73,8 @@ public:
 private:
     GpuGate* gate_ = nullptr;
     bool alone_ = false;
+    bool kept_alone_ = false;  // a shared turn kept alone after a timed process (run_alone)
+    bool timing_ = false;      // a timed process runs in it
     HeldLock machine_;
 };
 
