@@ -19,6 +19,8 @@
 
 namespace grading {
 
+class ReferencePool;
+
 struct Config {
     std::string root = ".";
     std::string lab, rubric_path, out_dir, isolation = "auto", regrade, gradescope;
@@ -76,6 +78,9 @@ struct WorkerSetup {
     std::string cuda_visible_devices;
     std::string gpu_uuid;  // the GPU it grades on (its machine-wide lock); "" when unknown
     std::string device = "unknown";
+    // The reference's timed samples on its GPU, shared by the lanes and workers grading there
+    // (judge/reference_pool.h); null: none (each performance test times the reference itself).
+    ReferencePool* reference_pool = nullptr;
     // The reference's run in the sandbox (the self-test's): what tells a failure that persists
     // from the environment's, run again when one does (runs.h, reference_runs_in_sandbox).
     struct {

@@ -50,6 +50,7 @@
 #include "util/sha256.h"
 #include "class/shard.h"
 #include "intake/submissions.h"
+#include "judge/reference_pool.h"
 #include "judge/test_kinds.h"
 #include "util/util.h"
 
@@ -211,6 +212,7 @@ struct Worker {
     // How its lanes take turns on its GPU (gpu_turns.h): one gate a GPU, shared by the workers
     // that grade on it (GRADING_SHARED_GPUS), so that a timed test waits for all their lanes.
     std::shared_ptr<GpuGate> gate;
+    std::shared_ptr<ReferencePool> reference_pool;  // the reference's timed samples on its GPU, shared the same way
 };
 
 // One submission at a time on a worker's GPU (--per-gpu N: N lanes a GPU). The first lane has the
@@ -952,6 +954,7 @@ void Grader::set_up_lanes() {
     lanes_.clear();
     lanes_per_gpu_ = lanes_per_gpu(workers_[0]);
     std::map<std::string, std::shared_ptr<GpuGate>> gates;  // by the GPU's lock name
+    std::map<std::string, std::shared_ptr<ReferencePool>> pools;
     for (size_t k = 0; k < workers_.size(); ++k) {
         Worker& w = workers_[k];
         const std::string label = w.gpu >= 0 ? gpu_label(w) : "the GPU";
@@ -962,6 +965,10 @@ void Grader::set_up_lanes() {
                 std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
             });
         w.gate = gate;
+        std::shared_ptr<ReferencePool>& pool = pools[name];
+        if (!pool) pool = std::make_shared<ReferencePool>();
+        w.reference_pool = pool;
+        w.setup.reference_pool = pool.get();  // (each lane's setup is a copy of it)
         for (size_t j = 0; j < lanes_per_gpu_; ++j) {
             Lane lane;
             lane.worker = k;
@@ -1447,15 +1454,16 @@ void Grader::grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submissi
     }
 }
 
-// One test's runs, in its turn on the GPU: with several lanes a GPU, a timed (performance) test
-// has the GPU alone, the others share it; with one, the submission's turn is alone already.
+// One test's runs, in its turn on the GPU: with several lanes a GPU, every test shares it and a
+// performance test takes it alone around each timed process (run_performance); with one, the
+// submission's turn is alone already.
 TestResult Grader::run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t) {
     TestTiming& timing = s.timing.tests.emplace_back();
     timing.id = t.id;
     s.timing.current = &timing;
     const double started = steady_now();
     GpuTurn* const whole = ctx.submission.gpu_turn;
-    GpuTurn turn = test_turn(*w.gate, t.kind == TestKind::Performance, whole);
+    GpuTurn turn = test_turn(*w.gate, whole);
     if (turn.held()) {
         timing.wait_gpu_s = seconds_since(started);
         s.timing.wait_gpu_s += timing.wait_gpu_s;

@@ -216,3 +216,16 @@ TEST_CASE("performance: no kernels in the timed repetitions scores nothing") {
     CHECK(j.fraction == 0);
     CHECK(j.text.find("none of your kernels ran") != std::string::npos);
 }
+
+TEST_CASE("performance: each round's times, as the interval resamples them, are the charged ones") {
+    PerformanceEvidence e;
+    e.copy_gbs = 1000;
+    e.rounds = {round_of(1.0, 1.0), round_of(1.0, 1.1), round_of(1.0, 1.3)};
+    for (PerformanceRound& r : e.rounds) r.student.staged_bytes = 10 * 100e6;  // 0.2 ms more a repetition
+    const PerformanceJudgement j = judge_performance(e, curve(), 2, 4);
+    REQUIRE(j.student_round_ms.size() == 3);
+    CHECK(j.student_round_ms[0] == doctest::Approx(1.2));
+    CHECK(j.student_round_ms[2] == doctest::Approx(1.5));
+    REQUIRE(j.reference_round_ms.size() == 3);
+    for (double ms : j.reference_round_ms) CHECK(ms == doctest::Approx(1.0));
+}

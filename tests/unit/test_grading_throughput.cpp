@@ -18,6 +18,7 @@
 
 #include "grading/src/build/build.h"
 #include "grading/src/build/build_cache.h"
+#include "grading/src/judge/timing.h"
 #include "grading/src/sandbox/gpu_turns.h"
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/sandbox/machine_locks.h"
@@ -51,9 +52,21 @@ struct FakeGpu {
     }
 };
 
+// One untimed run on the fake GPU, as the lane's turn has it (a turn kept alone shared again, and
+// making way first, as run_program does).
+void fake_run(GpuTurn& turn, FakeGpu& gpu, int ms) {
+    turn.share_again();
+    turn.make_way();
+    const bool alone = !turn.sharing();
+    gpu.begin(alone);
+    pause_ms(ms);
+    gpu.end(alone);
+}
+
 // Grades `subs` fake submissions of `tests` (true: timed) on `lanes` lanes of one GPU, as the
-// grader does: distribute() hands them out, each test takes test_turn(); with one lane the
-// submission holds the GPU alone for all its tests.
+// grader does: distribute() hands them out, each test takes test_turn(), a timed test takes the
+// GPU alone around each timed process and verifies it shared; with one lane the submission holds
+// the GPU alone for all its tests.
 std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& tests, FakeGpu& gpu) {
     GpuGate gate("fake-gpu", "");
     std::vector<int> graded(subs, 0);
@@ -62,13 +75,22 @@ std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& 
         GpuTurn whole;
         if (lanes == 1) whole = GpuTurn(gate, true);
         for (bool timed : tests) {
-            GpuTurn turn = test_turn(gate, timed, &whole);
-            const GpuTurn& mine = turn.held() ? turn : whole;
-            const bool alone = !mine.sharing();
-            CHECK(alone == (timed || lanes == 1));
-            gpu.begin(alone);
-            pause_ms(timed ? 6 : 3);
-            gpu.end(alone);
+            GpuTurn turn = test_turn(gate, &whole);
+            GpuTurn& mine = turn.held() ? turn : whole;
+            CHECK(mine.sharing() == (lanes > 1));
+            for (int run = 0; run < 2; ++run) {
+                if (timed)  // the reference's run and the student's, back to back in one turn alone
+                    for (int process = 0; process < 2; ++process)
+                        mine.run_alone(
+                            [&] {
+                                gpu.begin(true);
+                                pause_ms(2);
+                                gpu.end(true);
+                            },
+                            true);
+                fake_run(mine, gpu, 2);
+                CHECK(mine.sharing() == (lanes > 1));  // the verifier shares the GPU again
+            }
         }
         std::lock_guard<std::mutex> lock(m);
         ++graded[i];
@@ -78,7 +100,7 @@ std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& 
 
 }  // namespace
 
-TEST_CASE("lanes: untimed tests share the GPU up to the lanes, a timed test always has it alone") {
+TEST_CASE("lanes: tests share the GPU up to the lanes, a timed process always has it alone") {
     FakeGpu gpu;
     const std::vector<int> graded = fake_class(24, 4, {false, false, true, false}, gpu);
     CHECK(std::all_of(graded.begin(), graded.end(), [](int n) { return n == 1; }));  // each exactly once
@@ -86,6 +108,71 @@ TEST_CASE("lanes: untimed tests share the GPU up to the lanes, a timed test alwa
     CHECK_FALSE(gpu.shared_beside_alone);
     CHECK(gpu.most_shared > 1);   // they did share
     CHECK(gpu.most_shared <= 4);  // bounded by the lanes
+}
+
+TEST_CASE("lanes: a shared turn makes way between its runs for a turn waiting to be alone") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn lane(gate, false);
+    lane.make_way();  // no one waits: it keeps its turn
+    CHECK(gate.sharing() == 1);
+    std::atomic<bool> timed_done{false};
+    std::thread timed([&] {
+        GpuTurn t(gate, true);
+        CHECK(gate.sharing() == 0);
+        pause_ms(20);
+        timed_done = true;
+    });
+    while (!gate.alone_waiting()) pause_ms(1);
+    CHECK_FALSE(timed_done.load());  // it waits for the lane's run under way
+    lane.make_way();                 // between runs: it steps out, the timed turn goes, it shares again
+    CHECK(timed_done.load());
+    CHECK(lane.sharing());
+    CHECK(gate.sharing() == 1);
+    timed.join();
+}
+
+namespace {
+// A clock reader that notes whether the GPU was alone when it was read.
+class GateClocks : public ClockReader {
+public:
+    GateClocks(const GpuGate& gate, std::vector<std::string>& order) : gate_(gate), order_(order) {}
+    GpuClocks read() override {
+        order_.push_back(gate_.alone() && gate_.sharing() == 0 ? "clocks alone" : "clocks shared");
+        return {};
+    }
+
+private:
+    const GpuGate& gate_;
+    std::vector<std::string>& order_;
+};
+}  // namespace
+
+TEST_CASE("a timed run: the GPU alone only around its process, the clocks read inside, its verifier shared after") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    GpuTurn other(gate, false);  // another lane's run under way
+    std::vector<std::string> order;
+    GateClocks clocks(gate, order);
+    std::thread other_lane([&] {
+        pause_ms(20);
+        order.push_back("other lane's run ended");
+        other.release();
+    });
+    const TimedProcess alone = [&](const std::function<void()>& process) { turn.run_alone(process); };
+    std::vector<TimedSample> samples;
+    const bool timed = sample_between_clock_readings(clocks, 1, false, alone, [&](double& ms, const TimedProcess& process) {
+        CHECK(turn.sharing());
+        process([&] { order.push_back(gate.alone() && gate.sharing() == 0 ? "process alone" : "process shared"); });
+        order.push_back(turn.sharing() && !gate.alone() ? "verifier shared" : "verifier alone");
+        ms = 1.5;
+        return true;
+    }, samples);
+    other_lane.join();
+    CHECK(timed);
+    CHECK(order == std::vector<std::string>{"other lane's run ended", "clocks alone", "process alone", "clocks alone", "verifier shared"});
+    REQUIRE(samples.size() == 1);
+    CHECK(samples[0].ms_per_rep == 1.5);
+    CHECK(gate.sharing() == 1);  // the lane's own shared turn, taken again
 }
 
 TEST_CASE("lanes: one lane a GPU grades one submission at a time, every test alone") {
@@ -359,4 +446,108 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     CHECK(table.find("sandbox starts") == std::string::npos);  // not measured: not shown
     const std::string with_starts = breakdown_table({t, reused}, 36, 0.1);
     CHECK(with_starts.find("sandbox starts, est.          0.6         0.30   (6 runs x 0.100 s") != std::string::npos);
+}
+
+TEST_CASE("the time breakdown: a timed process's turn alone, its wait, and the class's line for them") {
+    SubmissionTiming t;
+    t.student = "bob";
+    t.add_alone(5, 5);  // outside any test: not counted
+    t.tests.resize(1);
+    t.tests[0].id = "perf";
+    t.current = &t.tests[0];
+    t.tests[0].wait_gpu_s = 0.25;  // its shared turn's wait
+    t.add_run(RunKind::Program, 1.5);
+    t.add_alone(0.5, 1.5);
+    t.add_run(RunKind::Reference, 1.5);
+    t.add_alone(1, 1.5);
+    t.add_wait(0.25);  // a run that made way for another lane's timed process
+    t.tests[0].wall_s = 6;
+    const nlohmann::json j = nlohmann::json::parse(breakdown_json(t));
+    CHECK(j["tests"][0]["alone_s"] == 3);
+    CHECK(j["tests"][0]["alone_turns"] == 2);
+    CHECK(j["tests"][0]["wait_gpu_s"] == 2);
+    CHECK(j["wait_gpu_s"] == 1.75);
+    const std::string table = breakdown_table({t}, 6);
+    CHECK(table.find("waiting for the GPU           1.8         1.75") != std::string::npos);
+    CHECK(table.find("GPU alone, timed              3.0         3.00   (2 timed processes") != std::string::npos);
+    CHECK(table.find("tests, other                  1.0") != std::string::npos);  // 6 - 2 waited - 3 run
+    CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU alone") == std::string::npos);
+}
+
+TEST_CASE("a timed process's run inside its turn alone is settled at once (shared_or_alone), and the turn is shared again after") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    int once = 0, settled = 0;
+    std::string r;
+    turn.run_alone([&] {
+        // As run_student sees the lane's turn while its timed process runs.
+        r = shared_or_alone<std::string>(&turn, [&] { ++once; return std::string("shared"); },
+                                         [&] {
+                                             ++settled;
+                                             CHECK(gate.alone());
+                                             return std::string("alone");
+                                         },
+                                         [](const std::string&) { return true; });
+    });
+    CHECK(r == "alone");
+    CHECK(once == 0);
+    CHECK(settled == 1);
+    CHECK(turn.sharing());
+    CHECK_FALSE(gate.alone());
+}
+
+TEST_CASE("a turn kept alone: timed processes back to back wait once, and the next untimed run shares the GPU again") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    turn.run_alone(
+        [&] {
+            CHECK(gate.alone());
+            turn.share_again();  // as a run inside the timed process does: it must keep the GPU alone
+            CHECK(gate.alone());
+        },
+        true);
+    CHECK(gate.alone());  // kept for the next timed process
+    CHECK_FALSE(turn.sharing());
+    std::atomic<bool> other_shared{false};
+    std::thread other_lane([&] {
+        GpuTurn t(gate, false);
+        other_shared = true;
+    });
+    pause_ms(30);
+    CHECK_FALSE(other_shared.load());  // kept out while the turn is alone
+    bool second_alone = false;
+    turn.run_alone(
+        [&] {
+            second_alone = gate.alone() && gate.sharing() == 0;
+            turn.share_again();
+            CHECK(gate.alone());
+        },
+        true);
+    CHECK(second_alone);
+    CHECK_FALSE(other_shared.load());
+    turn.share_again();  // the verifier's run: shared again, the other lane goes on
+    CHECK(turn.sharing());
+    other_lane.join();
+    CHECK(other_shared.load());
+    turn.share_again();  // shared already: nothing changes
+    CHECK(turn.sharing());
+    CHECK(gate.sharing() == 1);
+
+    // A turn kept alone and then given up (the test ends) frees the GPU.
+    turn.run_alone([] {}, true);
+    CHECK(gate.alone());
+    turn.release();
+    CHECK_FALSE(gate.alone());
+    CHECK(gate.sharing() == 0);
+    // Without keep_alone, the turn is shared again at once; with the GPU alone for the whole
+    // submission (--per-gpu 1), nothing is kept or given back.
+    GpuTurn shared_turn(gate, false);
+    shared_turn.run_alone([] {});
+    CHECK(shared_turn.sharing());
+    shared_turn.release();
+    GpuTurn whole(gate, true);
+    whole.run_alone([] {}, true);
+    whole.share_again();
+    CHECK(gate.alone());
+    CHECK_FALSE(whole.sharing());
 }

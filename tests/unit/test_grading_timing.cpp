@@ -11,6 +11,7 @@
 #include "grading/src/class/leaderboard.h"
 #include "grading/src/class/results.h"
 #include "grading/src/judge/judge.h"
+#include "grading/src/judge/test_kinds.h"
 #include "grading/src/judge/timing.h"
 #include "grading/src/sandbox/gpu_clocks.h"
 #include "grading/src/util/util.h"
@@ -50,13 +51,16 @@ private:
 };
 
 // A run that takes `ms` per repetition and counts how often it was made.
-std::function<bool(double&)> run_taking(double ms, int& runs, bool counts = true) {
-    return [ms, &runs, counts](double& out) {
-        ++runs;
+TimedAttempt run_taking(double ms, int& runs, bool counts = true) {
+    return [ms, &runs, counts](double& out, const TimedProcess& timed) {
+        timed([&] { ++runs; });
         out = ms;
         return counts;
     };
 }
+
+// The lane has the GPU alone already (--per-gpu 1): the process runs as it is.
+const TimedProcess as_it_is = [](const std::function<void()>& process) { process(); };
 
 Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }
 
@@ -115,7 +119,7 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     std::vector<TimedSample> samples;
     int runs = 0;
     FakeClocks once({capped, clear, idle, clear});
-    CHECK(sample_between_clock_readings(once, 2, true, run_taking(1.5, runs), samples));
+    CHECK(sample_between_clock_readings(once, 2, true, as_it_is, run_taking(1.5, runs), samples));
     CHECK(runs == 2);
     REQUIRE(samples.size() == 2);
     CHECK(samples[0].round == 2);
@@ -130,7 +134,7 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     FakeClocks hot(always);
     samples.clear();
     runs = 0;
-    CHECK(sample_between_clock_readings(hot, 1, false, run_taking(2.0, runs), samples));
+    CHECK(sample_between_clock_readings(hot, 1, false, as_it_is, run_taking(2.0, runs), samples));
     CHECK(runs == kMaxThrottleReruns + 1);
     REQUIRE(samples.size() == static_cast<size_t>(kMaxThrottleReruns + 1));
     CHECK(samples.back().kept);
@@ -140,14 +144,14 @@ TEST_CASE("timing: a sample throttled for power or heat is run again, a bounded 
     FakeClocks capped_again({capped, capped});
     samples.clear();
     runs = 0;
-    CHECK_FALSE(sample_between_clock_readings(capped_again, 1, false, run_taking(2.0, runs, false), samples));
+    CHECK_FALSE(sample_between_clock_readings(capped_again, 1, false, as_it_is, run_taking(2.0, runs, false), samples));
     CHECK(runs == 1);
 
     // Clocks unknown: timed once, never an error.
     FakeClocks nothing({});
     samples.clear();
     runs = 0;
-    CHECK(sample_between_clock_readings(nothing, 1, false, run_taking(2.0, runs), samples));
+    CHECK(sample_between_clock_readings(nothing, 1, false, as_it_is, run_taking(2.0, runs), samples));
     CHECK(runs == 1);
     CHECK(nothing.reads == 2);
     CHECK_FALSE(samples[0].before.known);
@@ -202,8 +206,8 @@ TEST_CASE("timing: the student's line: speed, points and their intervals, runs m
     const double reference_ms = 1.0, student_ms[3] = {1.25, 1.2, 1.3};
     int runs = 0;
     for (int round = 0; round < 3; ++round) {
-        REQUIRE(sample_between_clock_readings(clocks, round + 1, true, run_taking(reference_ms, runs), samples));
-        REQUIRE(sample_between_clock_readings(clocks, round + 1, false, run_taking(student_ms[round], runs), samples));
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, true, as_it_is, run_taking(reference_ms, runs), samples));
+        REQUIRE(sample_between_clock_readings(clocks, round + 1, false, as_it_is, run_taking(student_ms[round], runs), samples));
         PerformanceRound r;
         r.reference = {reference_ms * 1e7, 10, 10};
         r.student = {student_ms[round] * 1e7, 10, 10};
@@ -226,7 +230,7 @@ TEST_CASE("timing: the student's line: speed, points and their intervals, runs m
     // Clocks unknown: said so, and the rest as before.
     FakeClocks none({});
     std::vector<TimedSample> blind;
-    REQUIRE(sample_between_clock_readings(none, 1, true, run_taking(1.0, runs), blind));
+    REQUIRE(sample_between_clock_readings(none, 1, true, as_it_is, run_taking(1.0, runs), blind));
     const std::string unknown = timing_feedback(performance_timing(blind, {1.1}, 1.1, 20, 20, curve(), 99));
     CHECK(unknown.find("your kernel time 1.10x the reference's (one round: no interval): 20.0 of 20 points\n") == 0);
     CHECK(unknown.find("GPU clocks unknown") != std::string::npos);
@@ -328,4 +332,168 @@ TEST_CASE("timing: the machine's own reader never fails, and a GPU no one has re
     // Whatever this machine has (a GPU or none), a reading is either unknown or names its source.
     const GpuClocks mine = open_clock_reader("", "", dir.path)->read();
     CHECK((!mine.known || mine.source == "nvml" || mine.source == "nvidia-smi"));
+}
+
+TEST_CASE("timing: reference runs shared with submissions graded just before are said so, in the feedback and the audit log") {
+    std::vector<TimedSample> samples;
+    for (int round = 1; round <= 3; ++round) {
+        TimedSample reference;
+        reference.round = round;
+        reference.reference = true;
+        reference.ms_per_rep = 1.0;
+        reference.shared = round < 3;  // the third measured for this submission
+        reference.age_s = round < 3 ? 20.0 / round : 0.5;
+        samples.push_back(reference);
+    }
+    TimedSample student;
+    student.round = 1;
+    student.ms_per_rep = 1.2;
+    samples.push_back(student);
+    const PerformanceTiming t = performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99);
+    const std::string text = timing_feedback(t);
+    CHECK(text.find("the reference's time: 2 of its 3 timed runs were measured on this GPU for submissions graded just before yours (the "
+                    "oldest 20 s before); it is timed afresh once every 2 submissions, and all over again when that run differs from the others "
+                    "by more than 5% or they are older than 120 s\n") != std::string::npos);
+    StudentResult r;
+    TestResult perf{"perf", "Perf", 20, 20, Visibility::Visible, ""};
+    perf.timing = t;
+    r.tests = {perf};
+    const json j = json::parse(audit_json(r, "01", 1, "GPU", "bwrap", "tools", "sha"));
+    const json& logged = j["timing"]["perf"]["samples"];
+    REQUIRE(logged.size() == 4);
+    CHECK(logged[0]["shared"] == true);
+    CHECK(logged[0]["age_s"] == 20.0);
+    CHECK(logged[2]["shared"] == false);
+    CHECK(logged[3]["side"] == "student");
+    CHECK(logged[3]["shared"] == false);
+
+    // Nothing shared (the first submission on a GPU): no such line.
+    for (TimedSample& s : samples) s.shared = false;
+    CHECK(timing_feedback(performance_timing(samples, {1.2}, 1.2, 20, 20, curve(), 99)).find("the reference's time") == std::string::npos);
+}
+
+namespace {
+std::vector<double> ratios_of(const std::vector<double>& student, const std::vector<double>& reference) {
+    std::vector<double> r;
+    for (size_t i = 0; i < student.size(); ++i) r.push_back(student[i] / reference[i]);
+    return r;
+}
+bool overlap(const BootstrapInterval& a, const BootstrapInterval& b) { return a.low <= b.high && b.low <= a.high; }
+}  // namespace
+
+TEST_CASE("timing: the interval resamples both sides, so two gradings of the same kernel overlap and a clearly slower one does not") {
+    // The reference, graded twice a few submissions apart: its pool moved by one sample; each
+    // copy's three rounds within the reference's own half-percent spread.
+    const std::vector<double> pool_a = {1.000, 1.005, 0.997}, pool_b = {1.005, 0.997, 1.003};
+    const std::vector<double> copy_a = {0.997, 1.002, 0.995}, copy_b = {1.008, 1.001, 1.006};
+    const double median_a = median_value(ratios_of(copy_a, pool_a)), median_b = median_value(ratios_of(copy_b, pool_b));
+    // The rounds' ratios alone give two disjoint intervals for the same program: a false ranking.
+    CHECK_FALSE(overlap(bootstrap_median_interval(ratios_of(copy_a, pool_a), 7), bootstrap_median_interval(ratios_of(copy_b, pool_b), 7)));
+    const BootstrapInterval a = bootstrap_ratio_interval(copy_a, pool_a, median_a, 7);
+    const BootstrapInterval b = bootstrap_ratio_interval(copy_b, pool_b, median_b, 8);
+    CHECK(overlap(a, b));
+    CHECK(a.low <= median_a);
+    CHECK(a.high >= median_a);
+    CHECK(a.high - a.low < 0.03);  // still as narrow as the two sides' spread
+    // Identical samplings overlap whatever the seed, and a seed gives the same interval again.
+    const BootstrapInterval again = bootstrap_ratio_interval(copy_a, pool_a, median_a, 7);
+    CHECK(again.low == a.low);
+    CHECK(again.high == a.high);
+    CHECK(overlap(a, bootstrap_ratio_interval(copy_a, pool_a, median_a, 12345)));
+    // A kernel 4% slower is told apart.
+    const std::vector<double> slower = {1.040, 1.043, 1.038};
+    const BootstrapInterval s = bootstrap_ratio_interval(slower, pool_b, median_value(ratios_of(slower, pool_b)), 9);
+    CHECK_FALSE(overlap(a, s));
+    CHECK(s.low > a.high);
+    // One sample on each side: no interval, the point itself.
+    const BootstrapInterval one = bootstrap_ratio_interval({1.1}, {1.0}, 1.1, 7);
+    CHECK(one.low == 1.1);
+    CHECK(one.high == 1.1);
+}
+
+TEST_CASE("timing: a test's timing with both sides' times uses their interval, and the audit log keeps them") {
+    const std::vector<double> student = {1.25, 1.2, 1.3}, reference = {1.0, 1.01, 0.99};
+    const std::vector<double> ratios = ratios_of(student, reference);
+    const double slowdown = median_value(ratios);
+    TimedSample sample;  // (the audit log keeps a test's timing where it has samples)
+    sample.ms_per_rep = 1.25;
+    const PerformanceTiming t = performance_timing({sample}, ratios, slowdown, 17.7, 20, curve(), 99, student, reference);
+    const BootstrapInterval expected = bootstrap_ratio_interval(student, reference, slowdown, 99);
+    CHECK(t.low == expected.low);
+    CHECK(t.high == expected.high);
+    CHECK(t.low <= slowdown);
+    CHECK(t.high >= slowdown);
+    CHECK(t.resamples == kBootstrapResamples);
+    StudentResult r;
+    TestResult perf{"perf", "Perf", 17.7, 20, Visibility::Visible, ""};
+    perf.timing = t;
+    r.tests = {perf};
+    const json j = json::parse(audit_json(r, "01", 1, "GPU", "bwrap", "tools", "sha"))["timing"]["perf"]["bootstrap"];
+    CHECK(j["student_ms"] == json(student));
+    CHECK(j["reference_ms"] == json(reference));
+    CHECK(j["method"].get<std::string>().find("each side resampled on its own") != std::string::npos);
+}
+
+TEST_CASE("timing: a performance test's one timed process split into its rounds, in the order the repetitions ran") {
+    // A warm-up, then 3 rounds of 2 repetitions: round k's kernels take k ms; a library kernel
+    // is not the file's; staged bytes follow their repetition.
+    ProgramRun pr;
+    pr.cases.resize(1);
+    auto rep = [](bool warmup, double ms, double staged = 0) {
+        RepetitionEvidence r;
+        r.warmup = warmup;
+        r.kernels = {{"mine", false, ms * 1e6}, {"cublas_gemm", false, 5e6}};
+        r.staged_bytes = staged;
+        return r;
+    };
+    pr.cases[0].reps = {rep(true, 9), rep(false, 1), rep(false, 1), rep(false, 2, 100), rep(false, 2), rep(false, 3), rep(false, 3)};
+    const std::vector<TimedRun> rounds = timed_rounds(pr, {"mine"}, 2, 3);
+    REQUIRE(rounds.size() == 3);
+    for (size_t i = 0; i < 3; ++i) {
+        CHECK(rounds[i].repetitions == 2);
+        CHECK(rounds[i].launches == 2);
+        CHECK(rounds[i].per_rep_ms() == doctest::Approx(static_cast<double>(i + 1)));
+    }
+    CHECK(rounds[1].staged_bytes == 100);
+    CHECK(rounds[0].staged_bytes == 0);
+    // One round of all: the whole run, as a timed run was counted before.
+    const TimedRun whole = timed_rounds(pr, {"mine"}, 1, 1)[0];
+    CHECK(whole.repetitions == 6);
+    CHECK(whole.kernel_ns == doctest::Approx(12e6));
+    // Fewer repetitions than rounds x reps (the run ended early): the last rounds have none, and
+    // judge_performance says no kernel ran in them.
+    pr.cases[0].reps.resize(3);
+    const std::vector<TimedRun> short_run = timed_rounds(pr, {"mine"}, 2, 3);
+    CHECK(short_run[0].repetitions == 2);
+    CHECK(short_run[1].repetitions == 0);
+    CHECK(short_run[2].repetitions == 0);
+}
+
+TEST_CASE("timing: the student's samples, one a round of its one timed process, after the attempts set aside for throttling") {
+    const GpuClocks clear = reading(1980, 2619, 0), capped = reading(1755, 2619, kClockReasonSwPowerCap);
+    TimedSample set_aside, kept;
+    set_aside.round = kept.round = 1;
+    set_aside.before = capped;
+    set_aside.after = clear;
+    set_aside.kept = false;
+    set_aside.ms_per_rep = 2.5;
+    kept.attempt = 1;
+    kept.before = kept.after = clear;
+    kept.ms_per_rep = 2.0;
+    std::vector<TimedRun> rounds(3);
+    for (size_t i = 0; i < 3; ++i) rounds[i] = {(1.0 + 0.5 * static_cast<double>(i)) * 1e7, 10, 10};
+    const std::vector<TimedSample> samples = round_samples({set_aside, kept}, rounds);
+    REQUIRE(samples.size() == 4);
+    CHECK_FALSE(samples[0].kept);
+    CHECK(samples[0].ms_per_rep == 2.5);
+    for (size_t i = 1; i < 4; ++i) {
+        CHECK(samples[i].kept);
+        CHECK(samples[i].round == static_cast<int>(i));
+        CHECK(samples[i].attempt == 1);
+        CHECK(samples[i].ms_per_rep == doctest::Approx(0.5 + 0.5 * static_cast<double>(i)));
+        CHECK(samples[i].before.sm_mhz == 1980);
+    }
+    // A process that could not be timed: its attempts as they were.
+    CHECK(round_samples({kept}, {}).size() == 1);
+    CHECK(round_samples({}, rounds).empty());
 }

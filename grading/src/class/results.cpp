@@ -255,7 +255,7 @@ json timing_json(const PerformanceTiming& t) {
     for (const TimedSample& s : t.samples)
         samples.push_back({{"round", s.round}, {"side", s.reference ? "reference" : "student"}, {"attempt", s.attempt}, {"kept", s.kept},
                            {"ms_per_rep", s.ms_per_rep}, {"throttled", s.throttled()}, {"before", clocks_json(s.before)},
-                           {"after", clocks_json(s.after)}});
+                           {"after", clocks_json(s.after)}, {"shared", s.shared}, {"age_s", s.age_s}});
     json j = {{"samples", samples}};
     if (!t.measured()) return j;
     j["ratios"] = t.ratios;
@@ -263,8 +263,16 @@ json timing_json(const PerformanceTiming& t) {
     j["interval"] = {t.low, t.high};
     j["score"] = t.score;
     j["score_interval"] = {t.score_low, t.score_high};
-    j["bootstrap"] = {{"method", "percentile bootstrap of the median ratio"}, {"confidence", t.confidence}, {"resamples", t.resamples},
+    const bool both_sides = !t.student_round_ms.empty() && !t.reference_round_ms.empty();
+    j["bootstrap"] = {{"method", both_sides ? "percentile bootstrap of median(student ms) / median(reference ms), each side resampled on its own"
+                                            : "percentile bootstrap of the median ratio"},
+                      {"confidence", t.confidence},
+                      {"resamples", t.resamples},
                       {"seed", t.bootstrap_seed}};
+    if (both_sides) {
+        j["bootstrap"]["student_ms"] = t.student_round_ms;
+        j["bootstrap"]["reference_ms"] = t.reference_round_ms;
+    }
     return j;
 }
 

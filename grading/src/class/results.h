@@ -12,8 +12,8 @@
 
 namespace grading {
 
-// One timed run of a performance test (the student's or the reference's side of one interleaved
-// round), between two readings of the GPU's clocks. A run taken while the GPU was throttled for
+// One timed run of a performance test (the student's or the reference's side of one round),
+// between two readings of the GPU's clocks. A run taken while the GPU was throttled for
 // power or heat is made again (a bounded number of times): every attempt is kept here, and only
 // the last one (`kept`) is timed.
 struct TimedSample {
@@ -23,10 +23,14 @@ struct TimedSample {
     bool kept = true;
     double ms_per_rep = 0;  // its kernel time per repetition, as measured (copies not charged)
     GpuClocks before, after;
+    // The reference's samples are pooled per GPU (judge/reference_pool.h): `shared` where it was
+    // measured for another submission graded just before, `age_s` seconds before it was used.
+    bool shared = false;
+    double age_s = 0;
     bool throttled() const { return grading::throttled(before) || grading::throttled(after); }
 };
 
-// What a timed performance test measured beside its score: every sample, the interleaved rounds'
+// What a timed performance test measured beside its score: every sample, the rounds'
 // ratios (the student's time over the reference's), and the percentile-bootstrap interval of
 // their median, also mapped through the test's curve to points.
 struct PerformanceTiming {
@@ -37,6 +41,9 @@ struct PerformanceTiming {
     double score = 0, score_low = 0, score_high = 0, max_score = 0;  // points, and their interval
     double confidence = 0.95;
     int resamples = 0;
+    // Each side's judged time per repetition per round (copies charged): what the interval
+    // resamples, each side on its own (empty: the ratios were resampled).
+    std::vector<double> student_round_ms, reference_round_ms;
     unsigned long long bootstrap_seed = 0;
     bool measured() const { return !ratios.empty(); }
 };

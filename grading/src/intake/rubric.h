@@ -59,7 +59,7 @@ struct TestSpec {
     std::string tool = "memcheck";      // sanitizer: memcheck, racecheck, initcheck, synccheck
     std::vector<std::string> tool_options;  // extra compute-sanitizer options
     Curve curve;                        // performance
-    int rounds = 3;                     // performance: interleaved student/reference pairs
+    int rounds = 3;                     // performance: student/reference pairs
     int reps = 10;                      // performance: timed repetitions per run
     std::vector<std::string> requires_tests;  // 0 points unless these tests got full marks
     double timeout_s = 0;               // per run; 0: the rubric's run_timeout

@@ -90,7 +90,7 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
                                        double plausible_bandwidth, double plausible_flop_rate) {
     const PerformanceEvidence e = with_staging_charged(measured_evidence);
     PerformanceJudgement j;
-    std::vector<double> ratios;
+    std::vector<double> ratios, student_times, reference_times;
     std::string text;
     // The reference's own FLOP rate in this run: a kernel many times faster than the reference
     // solution on the same GPU did not compute what it claims.
@@ -135,10 +135,14 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
             return j;
         }
         ratios.push_back(student / reference);
+        student_times.push_back(student);
+        reference_times.push_back(reference);
     }
     if (ratios.empty()) return j;
     j.slowdown = median_value(ratios);
     j.ratios = ratios;
+    j.student_round_ms = student_times;
+    j.reference_round_ms = reference_times;
     j.fraction = curve.fraction(j.slowdown);
     char buf[160];
     std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",

@@ -72,6 +72,7 @@ struct PerformanceEvidence {
 struct PerformanceJudgement {
     double slowdown = 0;   // median over rounds of student time / reference time
     std::vector<double> ratios;  // each round's student time / reference time (empty where not judged)
+    std::vector<double> student_round_ms, reference_round_ms;  // each round's times per repetition, copies charged
     double fraction = 0;   // of the points
     double floor_ms = 0;   // the fastest time physically plausible for one repetition
     bool tampering = false;

@@ -12,6 +12,7 @@
 
 #include "runs/failures.h"
 #include "judge/judge.h"
+#include "judge/reference_pool.h"
 #include "judge/timing.h"
 #include "sandbox/gpu_clocks.h"
 #include "runs/runs.h"
@@ -58,13 +59,16 @@ bool output_lost(const VerifiedRun& v) {
     return false;
 }
 
+// `timed`, where given, runs the program's process (a timed run: with the GPU alone); the
+// verifier runs after it, outside.
 VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
-                         unsigned long long seed, std::string* log = nullptr) {
+                         unsigned long long seed, std::string* log = nullptr, const TimedProcess& timed = {}) {
     VerifiedRun v;
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
         pause_before(ctx.setup.retry, attempt);
         v = VerifiedRun();
-        v.pr = run_student(ctx, req, log);
+        if (timed) timed([&] { v.pr = run_student(ctx, req, log); });
+        else v.pr = run_student(ctx, req, log);
         if (!v.pr.channel_complete) {
             v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
             return v;
@@ -178,6 +182,24 @@ void score_correctness(const TestSpec& t, CorrectnessTally& tally, TestResult& r
 }
 
 }  // namespace
+
+std::vector<TimedRun> timed_rounds(const ProgramRun& pr, const std::set<std::string>& mine, int reps, int rounds) {
+    std::vector<TimedRun> by_round(static_cast<size_t>(std::max(rounds, 1)));
+    size_t timed = 0;  // timed repetitions so far, in the order they ran
+    for (const CaseEvidence& c : pr.cases)
+        for (const RepetitionEvidence& rep : c.reps) {
+            if (rep.warmup) continue;
+            TimedRun& t = by_round[std::min(timed++ / static_cast<size_t>(std::max(reps, 1)), by_round.size() - 1)];
+            ++t.repetitions;
+            t.staged_bytes += rep.staged_bytes;
+            for (const KernelSpan& k : rep.kernels)
+                if (is_one_of(k, mine)) {
+                    t.kernel_ns += k.ns;
+                    ++t.launches;
+                }
+        }
+    return by_round;
+}
 
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {
     TestResult res{t.id, t.name, 0, t.points, t.visibility, ""};
@@ -295,21 +317,7 @@ TestResult run_sanitizer(GradingContext& ctx, const GradedProgram& s, const Test
 namespace {
 
 // The program's own kernels in its timed repetitions.
-TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) {
-    TimedRun t;
-    for (const CaseEvidence& c : pr.cases)
-        for (const RepetitionEvidence& rep : c.reps) {
-            if (rep.warmup) continue;
-            ++t.repetitions;
-            t.staged_bytes += rep.staged_bytes;
-            for (const KernelSpan& k : rep.kernels)
-                if (is_one_of(k, mine)) {
-                    t.kernel_ns += k.ns;
-                    ++t.launches;
-                }
-        }
-    return t;
-}
+TimedRun timed_run(const ProgramRun& pr, const std::set<std::string>& mine) { return timed_rounds(pr, mine, 1, 1)[0]; }
 
 double number_or_zero(const nlohmann::json& row, const char* key) {
     return row.contains(key) && row[key].is_number() ? row[key].get<double>() : 0;
@@ -318,7 +326,7 @@ double number_or_zero(const nlohmann::json& row, const char* key) {
 // The reference's timed run of one round, as a trusted program beside the student's; the figures
 // its --json names (the copy bandwidth, variant v's bytes and flops) go into `evidence`.
 TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, int round,
-                         PerformanceEvidence& evidence) {
+                         const TimedProcess& process, PerformanceEvidence& evidence) {
     const std::string& v = t.variants[0];
     const std::string reference_json = ctx.worker.priv + "/reference.json";
     RunRequest req;
@@ -331,7 +339,8 @@ TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vect
     req.sandboxed = false;
     unlink(reference_json.c_str());  // never an earlier test's figures
     // The reference must run: when it cannot, that is the grader's failure (GraderError).
-    ProgramRun pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
+    ProgramRun pr;
+    process([&] { pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")"); });
     const TimedRun timed = timed_run(pr, ctx.setup.sol_kernels);
     try {
         nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
@@ -390,16 +399,88 @@ bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const T
     return ok;
 }
 
-// The student's timed run of one round, in the sandbox: what the timed repetitions produced is
-// judged like any output (a repetition that did no work leaves its output poisoned, and a
-// replayed result is not this one's). False, with `problem`, when it cannot be timed.
-bool student_round(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args,
-                   unsigned long long seed, int round, TimedRun& timed, std::ostringstream& out, std::string& problem) {
-    const RunRequest req = timed_request(ctx, s, t, args);
-    VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed);
-    timed = timed_run(verified.pr, s.kernels);
-    if (!verified.pr.retry_note.empty()) out << "round " << round + 1 << ": " << verified.pr.retry_note << "\n";
-    return timed_run_counts(ctx, s, t, verified, problem);
+// The student's side of a performance test: one timed process in the sandbox of `rounds` x
+// `reps` repetitions (the GPU alone around it, between clock readings, run again when throttled),
+// split into the rounds in order (timed_rounds). What every timed repetition produced is judged
+// like any output, by the verifier after the process (a repetition that did no work leaves its
+// output poisoned, and a replayed result is not this one's). Each round's sample goes into
+// `samples`. Empty, with `problem`, when it cannot be timed.
+std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, unsigned long long seed,
+                                   ClockReader& clocks, const TimedProcess& alone, std::vector<TimedSample>& samples,
+                                   std::ostringstream& out, std::string& problem) {
+    RunRequest req = timed_request(ctx, s, t, run_args(t.variants[0], t.sizes[0], seed, t.reps * t.rounds));
+    req.timeout_s *= t.rounds;  // the work of `rounds` runs of one round each
+    std::vector<TimedRun> rounds;
+    std::vector<TimedSample> attempts;
+    const bool timed = sample_between_clock_readings(clocks, 1, false, alone, [&](double& ms, const TimedProcess& process) {
+        VerifiedRun verified = run_verified(ctx, req, t.variants[0], t.sizes[0], seed, nullptr, process);
+        rounds = timed_rounds(verified.pr, s.kernels, t.reps, t.rounds);
+        ms = timed_run(verified.pr, s.kernels).per_rep_ms();
+        if (!verified.pr.retry_note.empty()) out << "timed run: " << verified.pr.retry_note << "\n";
+        return timed_run_counts(ctx, s, t, verified, problem);
+    }, attempts);
+    const std::vector<TimedSample> by_round = round_samples(attempts, rounds);
+    samples.insert(samples.end(), by_round.begin(), by_round.end());
+    if (!timed) rounds.clear();
+    return rounds;
+}
+
+// Runs a timed process with the GPU alone: the lane's shared turn is left for it, and kept alone
+// after it until a run that is not timed shares it again (GpuTurn::run_alone, share_again: the
+// reference's runs and the student's process back to back wait once); the wait and the time
+// alone go to the test's breakdown.
+void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& process) {
+    GpuTurn* const turn = ctx.submission.gpu_turn;
+    if (!turn) {
+        process();
+        return;
+    }
+    const double asked = steady_now();
+    double held = 0;
+    turn->run_alone(
+        [&] {
+            const double began = steady_now();
+            process();
+            held = seconds_since(began);
+        },
+        true);
+    if (ctx.submission.timing) ctx.submission.timing->add_alone(seconds_since(asked) - held, held);
+}
+
+// The reference's side of a performance test: the samples of its GPU's pool (reference_pool.h),
+// one measured fresh for this submission and more where the pool holds too few recent ones, each
+// timed like a student's run (alone, between clock readings, run again when throttled). Every
+// sample used goes into `samples`, marked where it was measured for another submission, after
+// the runs made again for throttling that this test set aside.
+PooledReference reference_side(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, ClockReader& clocks,
+                               const TimedProcess& alone, std::vector<TimedSample>& samples) {
+    ReferencePool own;  // without a pool for the GPU (none set up): this test's samples alone
+    ReferencePool& pool = ctx.worker.reference_pool ? *ctx.worker.reference_pool : own;
+    int measured = 0;
+    const auto measure = [&] {
+        ReferenceSample r;
+        std::vector<TimedSample> attempts;
+        ++measured;
+        sample_between_clock_readings(clocks, measured, true, alone, [&](double& ms, const TimedProcess& process) {
+            r.run = reference_round(ctx, t, args, measured - 1, process, r.figures);
+            ms = r.run.per_rep_ms();
+            return true;
+        }, attempts);
+        r.sample = attempts.back();
+        attempts.pop_back();
+        samples.insert(samples.end(), attempts.begin(), attempts.end());
+        return r;
+    };
+    PooledReference pooled = pooled_reference(pool, t.id + " " + join(args, " "), static_cast<size_t>(t.rounds), measure, steady_now);
+    const double now = steady_now();
+    for (size_t i = 0; i < pooled.used.size(); ++i) {
+        TimedSample used = pooled.used[i].sample;
+        used.round = static_cast<int>(i) + 1;
+        used.shared = pooled.shared[i];
+        used.age_s = now - pooled.used[i].taken_s;
+        samples.push_back(used);
+    }
+    return pooled;
 }
 
 }  // namespace
@@ -415,38 +496,23 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     const std::string& size = t.sizes[0];
     const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, 0);
     const std::vector<std::string> args = run_args(v, size, seed, t.reps);
-    PerformanceEvidence evidence;
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
-    for (int round = 0; round < t.rounds; ++round) {
-        PerformanceRound r;
-        for (int k = 0; k < 2; ++k) {
-            // Alternate who goes first, so that clocks warming up or throttling favour no one.
-            const bool student = (k == 0) == (round % 2 == 1);
-            if (!student) {
-                sample_between_clock_readings(*clocks, round + 1, true, [&](double& ms) {
-                    r.reference = reference_round(ctx, t, args, round, evidence);
-                    ms = r.reference.per_rep_ms();
-                    return true;
-                }, samples);
-                continue;
-            }
-            std::string problem;
-            const bool timed = sample_between_clock_readings(*clocks, round + 1, false, [&](double& ms) {
-                const bool counts = student_round(ctx, s, t, args, seed, round, r.student, out, problem);
-                ms = r.student.per_rep_ms();
-                return counts;
-            }, samples);
-            if (!timed) {
-                out << "round " << round + 1 << ": " << problem << "\n"
-                    << "Every timed repetition is checked: this test scores 0.\n";
-                res.output = out.str();
-                return res;
-            }
-        }
-        evidence.rounds.push_back(r);
+    const TimedProcess alone = [&](const std::function<void()>& process) { run_with_gpu_alone(ctx, process); };
+    // The reference's rounds first (a fresh sample and the pool's), then the student's, each
+    // student round beside one of them.
+    const PooledReference reference = reference_side(ctx, t, args, *clocks, alone, samples);
+    std::string problem;
+    const std::vector<TimedRun> student = student_side(ctx, s, t, seed, *clocks, alone, samples, out, problem);
+    if (student.empty()) {
+        out << "the timed run (" << t.rounds << " rounds of " << t.reps << " repetitions): " << problem << "\n"
+            << "Every timed repetition is checked: this test scores 0.\n";
+        res.output = out.str();
+        return res;
     }
+    PerformanceEvidence evidence = reference.used.back().figures;  // the newest run's figures
+    for (size_t round = 0; round < student.size(); ++round) evidence.rounds.push_back({reference.used[round].run, student[round]});
     PerformanceJudgement j = judge_performance(evidence, t.curve, ctx.setup.rubric.plausible_bandwidth, ctx.setup.rubric.plausible_flop_rate);
     out << v << " at " << size << " on " << ctx.worker.device << ":\n" << j.text;
     res.score = t.points * j.fraction;
@@ -456,7 +522,7 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // The interval beside the score (the score itself is the median's, as above).
     if (!j.tampering && !j.ratios.empty()) {
         res.timing = performance_timing(samples, j.ratios, j.slowdown, res.score, t.points, t.curve,
-                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0));
+                                        derive_seed(ctx.setup.cfg.seed, t.id + "/bootstrap", 0), j.student_round_ms, j.reference_round_ms);
         out << timing_feedback(res.timing);
     }
     std::string curve;

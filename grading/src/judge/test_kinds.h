@@ -1,7 +1,7 @@
 // The three kinds of rubric test, each run and judged outside the student's process:
 // correctness (hidden sizes and seeds, outputs judged by the trusted verifier), sanitizer
-// (compute-sanitizer's verdict from its exit status and its own log), performance (interleaved
-// rounds with the reference, timed repetitions verified, a plausibility floor).
+// (compute-sanitizer's verdict from its exit status and its own log), performance (rounds
+// beside the reference's pooled timed runs, timed repetitions verified, a plausibility floor).
 #pragma once
 #include <set>
 #include <string>
@@ -36,5 +36,10 @@ RunRequest sanitizer_request(const GradingContext& ctx, const GradedProgram& s, 
                              const std::string& sizes, unsigned long long seed);
 RunRequest timed_request(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::vector<std::string>& args);
 TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
+
+// The program's own kernels (`mine`) in a run's timed repetitions (warm-up not counted), in the
+// order they ran, `reps` a round: a performance test's rounds, timed in one process of `rounds` x
+// `reps` repetitions (repetitions beyond them count in the last round). Always `rounds` entries.
+std::vector<TimedRun> timed_rounds(const ProgramRun& pr, const std::set<std::string>& mine, int reps, int rounds);
 
 }  // namespace grading

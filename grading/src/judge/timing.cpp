@@ -6,20 +6,26 @@
 #include <random>
 
 #include "judge/judge.h"
+#include "judge/reference_pool.h"
 #include "util/util.h"
 
 namespace grading {
 
-bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const std::function<bool(double& ms_per_rep)>& run,
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples) {
     for (int attempt = 0;; ++attempt) {
         TimedSample s;
         s.round = round;
         s.reference = reference;
         s.attempt = attempt;
-        s.before = clocks.read();
-        const bool timed = run(s.ms_per_rep);
-        s.after = clocks.read();
+        const TimedProcess between_readings = [&](const std::function<void()>& process) {
+            alone([&] {
+                s.before = clocks.read();
+                process();
+                s.after = clocks.read();
+            });
+        };
+        const bool timed = run(s.ms_per_rep, between_readings);
         const bool again = timed && s.throttled() && attempt < kMaxThrottleReruns;
         s.kept = !again;
         samples.push_back(s);
@@ -27,27 +33,66 @@ bool sample_between_clock_readings(ClockReader& clocks, int round, bool referenc
     }
 }
 
+std::vector<TimedSample> round_samples(const std::vector<TimedSample>& attempts, const std::vector<TimedRun>& rounds) {
+    std::vector<TimedSample> samples = attempts;
+    if (samples.empty() || rounds.empty()) return samples;
+    const TimedSample kept = samples.back();
+    samples.pop_back();
+    for (size_t i = 0; i < rounds.size(); ++i) {
+        TimedSample s = kept;
+        s.round = static_cast<int>(i) + 1;
+        s.ms_per_rep = rounds[i].per_rep_ms();
+        samples.push_back(s);
+    }
+    return samples;
+}
+
+namespace {
+
+// The median of a resample of `from` drawn with replacement. mt19937_64 and a plain modulo: the
+// same draws on every standard library (a distribution's are not), so an interval can be
+// recomputed anywhere from the audit log.
+double resampled_median(const std::vector<double>& from, std::mt19937_64& rng, std::vector<double>& draw) {
+    draw.resize(from.size());
+    for (double& x : draw) x = from[static_cast<size_t>(rng() % from.size())];
+    return median_value(draw);
+}
+
+// The (1-confidence)/2 and (1+confidence)/2 quantiles of `stats`, widened to hold `point`.
+BootstrapInterval percentile_interval(std::vector<double> stats, double point, double confidence) {
+    std::sort(stats.begin(), stats.end());
+    const double last = static_cast<double>(stats.size() - 1);
+    const double tail = (1 - confidence) / 2;
+    return {std::min(point, stats[static_cast<size_t>(std::floor(tail * last))]),
+            std::max(point, stats[static_cast<size_t>(std::ceil((1 - tail) * last))])};
+}
+
+}  // namespace
+
 BootstrapInterval bootstrap_median_interval(const std::vector<double>& ratios, unsigned long long seed, int resamples, double confidence) {
     BootstrapInterval b;
     if (ratios.empty()) return b;
     const double median = median_value(ratios);
     b.low = b.high = median;
     if (ratios.size() < 2 || resamples < 1) return b;
-    // mt19937_64 and a plain modulo: the same draws on every standard library (a distribution's
-    // are not), so an interval can be recomputed anywhere from the audit log.
     std::mt19937_64 rng(seed);
-    const size_t n = ratios.size();
-    std::vector<double> medians(static_cast<size_t>(resamples)), draw(n);
-    for (double& m : medians) {
-        for (double& x : draw) x = ratios[static_cast<size_t>(rng() % n)];
-        m = median_value(draw);
+    std::vector<double> medians(static_cast<size_t>(resamples)), draw;
+    for (double& m : medians) m = resampled_median(ratios, rng, draw);
+    return percentile_interval(medians, median, confidence);
+}
+
+BootstrapInterval bootstrap_ratio_interval(const std::vector<double>& student, const std::vector<double>& reference, double point,
+                                           unsigned long long seed, int resamples, double confidence) {
+    BootstrapInterval b{point, point};
+    if (student.empty() || reference.empty() || (student.size() < 2 && reference.size() < 2) || resamples < 1) return b;
+    std::mt19937_64 rng(seed);
+    std::vector<double> ratios(static_cast<size_t>(resamples)), draw;
+    for (double& r : ratios) {
+        const double yours = resampled_median(student, rng, draw);
+        const double theirs = resampled_median(reference, rng, draw);
+        r = theirs > 0 ? yours / theirs : point;
     }
-    std::sort(medians.begin(), medians.end());
-    const double last = static_cast<double>(resamples - 1);
-    const double tail = (1 - confidence) / 2;
-    b.low = std::min(median, medians[static_cast<size_t>(std::floor(tail * last))]);
-    b.high = std::max(median, medians[static_cast<size_t>(std::ceil((1 - tail) * last))]);
-    return b;
+    return percentile_interval(ratios, point, confidence);
 }
 
 BootstrapInterval score_interval(const Curve& curve, double points, double low, double high) {
@@ -55,7 +100,8 @@ BootstrapInterval score_interval(const Curve& curve, double points, double low, 
 }
 
 PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std::vector<double>& ratios, double slowdown, double score,
-                                     double max_score, const Curve& curve, unsigned long long seed) {
+                                     double max_score, const Curve& curve, unsigned long long seed, const std::vector<double>& student_ms,
+                                     const std::vector<double>& reference_ms) {
     PerformanceTiming t;
     t.samples = std::move(samples);
     t.ratios = ratios;
@@ -63,9 +109,13 @@ PerformanceTiming performance_timing(std::vector<TimedSample> samples, const std
     t.score = score;
     t.max_score = max_score;
     t.confidence = kIntervalConfidence;
-    t.resamples = ratios.size() > 1 ? kBootstrapResamples : 0;
     t.bootstrap_seed = seed;
-    const BootstrapInterval ratio = bootstrap_median_interval(ratios, seed);
+    t.student_round_ms = student_ms;
+    t.reference_round_ms = reference_ms;
+    const bool both_sides = !student_ms.empty() && !reference_ms.empty();
+    t.resamples = (both_sides ? std::max(student_ms.size(), reference_ms.size()) : ratios.size()) > 1 ? kBootstrapResamples : 0;
+    const BootstrapInterval ratio =
+        both_sides ? bootstrap_ratio_interval(student_ms, reference_ms, slowdown, seed) : bootstrap_median_interval(ratios, seed);
     t.low = ratio.low;
     t.high = ratio.high;
     const BootstrapInterval points = score_interval(curve, max_score, t.low, t.high);
@@ -106,6 +156,24 @@ std::string clock_range(const PerformanceTiming& t) {
     return "SM " + range(sm_lo, sm_hi) + ", memory " + range(mem_lo, mem_hi);
 }
 
+// Where the reference's samples were shared with submissions graded just before ("" where none was).
+std::string shared_reference_line(const PerformanceTiming& t) {
+    size_t used = 0, shared = 0;
+    double oldest = 0;
+    for (const TimedSample& s : t.samples)
+        if (s.reference && s.kept) {
+            ++used;
+            if (s.shared) ++shared, oldest = std::max(oldest, s.age_s);
+        }
+    if (shared == 0) return "";
+    return "the reference's time: " + std::to_string(shared) + " of its " + std::to_string(used) +
+           " timed runs were measured on this GPU for submissions graded just before yours (the oldest " + fixed(oldest, 0) +
+           " s before); it is timed afresh " +
+           (kReferenceFreshEvery == 1 ? std::string("for each submission") : "once every " + std::to_string(kReferenceFreshEvery) + " submissions") +
+           ", and all over again when that run differs from the others by more than " +
+           fixed(100 * kReferenceDriftBound, 0) + "% or they are older than " + fixed(kReferenceMaxAgeS, 0) + " s\n";
+}
+
 }  // namespace
 
 std::string timing_feedback(const PerformanceTiming& t) {
@@ -118,6 +186,7 @@ std::string timing_feedback(const PerformanceTiming& t) {
     text += ": " + fixed(t.score, 1) + " of " + format_points(t.max_score) + " points";
     if (t.ratios.size() > 1) text += " (interval " + fixed(t.score_low, 1) + "-" + fixed(t.score_high, 1) + ")";
     text += "\n";
+    text += shared_reference_line(t);
     for (const TimedSample& s : t.samples) {
         if (!s.throttled()) continue;
         text += "round " + std::to_string(s.round) + ": " + side_of(s) + " was timed while the GPU slowed itself (" + throttle_reasons_of(s) +

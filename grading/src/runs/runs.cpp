@@ -193,6 +193,19 @@ Launch launch_of(const GradingContext& ctx, const RunRequest& req, unsigned long
     return l;
 }
 
+namespace {
+// Before each run that is not a timed process: a turn kept alone after one is shared again, and a
+// turn waiting to be alone (a timed process) goes first (GpuTurn::share_again, make_way); the
+// wait is the test's.
+void make_way_for_timed_run(const GradingContext& ctx) {
+    if (!ctx.submission.gpu_turn) return;
+    const double asked = steady_now();
+    ctx.submission.gpu_turn->share_again();
+    ctx.submission.gpu_turn->make_way();
+    if (ctx.submission.timing) ctx.submission.timing->add_wait(seconds_since(asked));
+}
+}  // namespace
+
 ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::string* log) {
     ProgramRun pr;
     make_dirs(req.workdir);
@@ -241,6 +254,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     std::atomic<bool> stop_log{false};
     std::thread log_reader;
     if (req.log_fd_target >= 0) log_reader = std::thread([&] { read_text(log_pipe[0], &log_text, 1 << 20, &stop_log); });
+    make_way_for_timed_run(ctx);
     const double started = steady_now();
     pr.run = run_process(spec);
     if (ctx.submission.timing)
@@ -395,6 +409,7 @@ bool verify_outputs(GradingContext& ctx, const RunRequest& request, const Progra
     // The verifier is trusted: any other end than "all passed" or "a check failed" is the
     // environment's (no GPU, a start refused), never the student's.
     RunResult v;
+    make_way_for_timed_run(ctx);
     const double started = steady_now();
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
         pause_before(ctx.setup.retry, attempt);

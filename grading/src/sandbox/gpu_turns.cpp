@@ -49,20 +49,30 @@ bool GpuGate::alone() const {
     return alone_;
 }
 
+bool GpuGate::alone_waiting() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return alone_waiting_ > 0;
+}
+
 GpuTurn::GpuTurn(GpuGate& gate, bool alone) : alone_(alone) {
     machine_ = gate.enter(alone);
     gate_ = &gate;
 }
 
-GpuTurn::GpuTurn(GpuTurn&& o) noexcept : gate_(o.gate_), alone_(o.alone_), machine_(std::move(o.machine_)) { o.gate_ = nullptr; }
+GpuTurn::GpuTurn(GpuTurn&& o) noexcept : gate_(o.gate_), alone_(o.alone_), kept_alone_(o.kept_alone_), machine_(std::move(o.machine_)) {
+    o.gate_ = nullptr;
+    o.kept_alone_ = false;
+}
 
 GpuTurn& GpuTurn::operator=(GpuTurn&& o) noexcept {
     if (this != &o) {
         release();
         gate_ = o.gate_;
         alone_ = o.alone_;
+        kept_alone_ = o.kept_alone_;
         machine_ = std::move(o.machine_);
         o.gate_ = nullptr;
+        o.kept_alone_ = false;
     }
     return *this;
 }
@@ -74,25 +84,54 @@ void GpuTurn::release() {
     machine_.release();  // the machine's lock first: the next turn inside the grader takes it at once
     gate_->leave(alone_);
     gate_ = nullptr;
+    kept_alone_ = false;
 }
 
-void GpuTurn::run_alone(const std::function<void()>& run) {
+void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
+    if (kept_alone_) {
+        // Alone already: share_again() must not give the turn back under the timed process.
+        struct Timing {
+            bool& on;
+            ~Timing() { on = false; }
+        } timing{timing_};
+        timing_ = true;
+        run();
+        return;
+    }
     if (!sharing()) {
         run();
         return;
     }
     GpuGate& gate = *gate_;
     release();
-    {
-        GpuTurn alone(gate, true);
-        run();  // (an exception leaves the turn released: the lane's submission has failed anyway)
+    GpuTurn alone(gate, true);
+    run();  // (an exception leaves the turn released: the lane's submission has failed anyway)
+    if (keep_alone) {
+        *this = std::move(alone);
+        kept_alone_ = true;
+        return;
     }
+    alone.release();
     *this = GpuTurn(gate, false);
 }
 
-GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole) {
+void GpuTurn::share_again() {
+    if (!kept_alone_ || timing_) return;
+    GpuGate& gate = *gate_;
+    release();
+    *this = GpuTurn(gate, false);
+}
+
+void GpuTurn::make_way() {
+    if (!sharing() || !gate_->alone_waiting()) return;
+    GpuGate& gate = *gate_;
+    release();
+    *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
+}
+
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {
     if (whole && whole->held()) return GpuTurn();
-    return GpuTurn(gate, timed);
+    return GpuTurn(gate, false);
 }
 
 size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,

@@ -1,7 +1,8 @@
-// How the lanes grading on one GPU take turns (grading/grade --per-gpu N): the untimed tests of
-// several submissions (correctness, sanitizers) share the GPU, one per lane, while a timed test
-// -- and a run made again because it failed while shared -- has the GPU alone, so that timings
-// and verdicts are those of a submission graded alone.
+// How the lanes grading on one GPU take turns (grading/grade --per-gpu N): the tests of several
+// submissions share the GPU, one per lane, while a timed process (the student's or the
+// reference's timed run of a performance test) -- and a run made again because it failed while
+// shared -- has the GPU alone, so that timings and verdicts are those of a submission graded
+// alone. What is not timed (the verifier judging a timed run's outputs) runs shared.
 //
 // Two levels: inside the grader a gate per GPU whose waiting "alone" keeps new shared turns out
 // (a timed test is never starved by lanes that keep sharing); across the grading runs of the
@@ -31,6 +32,7 @@ public:
     // What is under way now (for tests and the progress lines).
     size_t sharing() const;
     bool alone() const;
+    bool alone_waiting() const;  // a turn waits to be alone
 
 private:
     std::string lock_name_, folder_;
@@ -56,19 +58,30 @@ public:
     bool sharing() const { return gate_ && !alone_; }
     // Runs `run` with the GPU alone: a shared turn is left, the GPU taken alone for `run`, then
     // shared again (never upgraded in place: two lanes upgrading at once would wait on each other).
-    void run_alone(const std::function<void()>& run);
+    // With `keep_alone` the turn stays alone after `run`, for the next timed process, until
+    // share_again(): timed processes back to back wait once for the runs of the other lanes.
+    void run_alone(const std::function<void()>& run, bool keep_alone = false);
+    // A turn kept alone after a timed process is shared again (else nothing changes); never while
+    // a timed process runs in it.
+    void share_again();
+    // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
+    // comes back after it, so that a timed process waits for the runs under way, not for whole
+    // tests of the other lanes.
+    void make_way();
     void release();
 
 private:
     GpuGate* gate_ = nullptr;
     bool alone_ = false;
+    bool kept_alone_ = false;  // a shared turn kept alone after a timed process (run_alone)
+    bool timing_ = false;      // a timed process runs in it
     HeldLock machine_;
 };
 
 // The turn one test of a submission takes on its lane's GPU: none where the submission holds a
 // turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
-// the GPU alone for a timed test and shared for the others.
-GpuTurn test_turn(GpuGate& gate, bool timed, const GpuTurn* whole);
+// the GPU shared; a timed test takes it alone around each timed process (run_alone).
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
 
 // A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
 // cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken

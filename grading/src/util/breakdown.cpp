@@ -23,6 +23,19 @@ void SubmissionTiming::add_run(RunKind kind, double seconds) {
     current->runs[k] += 1;
 }
 
+void SubmissionTiming::add_wait(double seconds) {
+    if (!current) return;
+    current->wait_gpu_s += seconds;
+    wait_gpu_s += seconds;
+}
+
+void SubmissionTiming::add_alone(double waited, double held) {
+    add_wait(waited);
+    if (!current) return;
+    current->alone_s += held;
+    current->alone_turns += 1;
+}
+
 std::string breakdown_json(const SubmissionTiming& t) {
     nlohmann::json j = {{"student", t.student},
                         {"lane", t.lane},
@@ -36,7 +49,12 @@ std::string breakdown_json(const SubmissionTiming& t) {
                         {"total_s", rounded(t.total_s)}};
     j["tests"] = nlohmann::json::array();
     for (const TestTiming& test : t.tests) {
-        nlohmann::json tj = {{"id", test.id}, {"alone", test.alone}, {"wall_s", rounded(test.wall_s)}, {"wait_gpu_s", rounded(test.wait_gpu_s)}};
+        nlohmann::json tj = {{"id", test.id},
+                             {"alone", test.alone},
+                             {"wall_s", rounded(test.wall_s)},
+                             {"wait_gpu_s", rounded(test.wait_gpu_s)},
+                             {"alone_s", rounded(test.alone_s)},
+                             {"alone_turns", test.alone_turns}};
         for (size_t k = 0; k < 4; ++k) {
             tj[std::string(kRunKindNames[k]) + "_s"] = rounded(test.run_s[k]);
             tj[std::string(kRunKindNames[k]) + "_runs"] = test.runs[k];
@@ -55,9 +73,14 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
-    size_t reused = 0, sandboxed_runs = 0;
+    size_t reused = 0, sandboxed_runs = 0, alone_turns = 0;
+    double alone_s = 0;
     for (const SubmissionTiming& t : all) {
-        for (const TestTiming& test : t.tests) sandboxed_runs += test.runs[0] + test.runs[1];
+        for (const TestTiming& test : t.tests) {
+            sandboxed_runs += test.runs[0] + test.runs[1];
+            alone_s += test.alone_s;
+            alone_turns += test.alone_turns;
+        }
         rows[0].total += t.compile_s;
         rows[1].total += t.audit_s;
         rows[2].total += t.link_s;
@@ -85,6 +108,12 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
         const double starts = sandbox_start_s * static_cast<double>(sandboxed_runs);
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs x %.3f s, part of the program and sanitizer runs)\n",
                       "sandbox starts, est.", starts, starts / n, sandboxed_runs, sandbox_start_s);
+        out << line;
+    }
+    if (alone_turns > 0) {
+        // What every other lane waited for: the GPU held alone, one timed process at a time.
+        std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu timed processes, part of the program and reference runs)\n",
+                      "GPU alone, timed", alone_s, alone_s / n, alone_turns);
         out << line;
     }
     std::snprintf(line, sizeof line, "  wall %.1f s: %.0f submissions an hour\n", wall_s, wall_s > 0 ? static_cast<double>(all.size()) * 3600 / wall_s : 0.0);

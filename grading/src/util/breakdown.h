@@ -14,9 +14,11 @@ enum class RunKind { Program, Sanitizer, Reference, Verifier };
 
 struct TestTiming {
     std::string id;
-    bool alone = false;    // it had the GPU to itself (a timed test, or --per-gpu 1)
+    bool alone = false;    // it had the GPU to itself for all its runs (--per-gpu 1)
     double wall_s = 0;     // the whole test, waits included
-    double wait_gpu_s = 0; // waiting for its turn on the GPU
+    double wait_gpu_s = 0; // waiting for its turns on the GPU (shared, and alone for its timed processes)
+    double alone_s = 0;    // its timed processes with the GPU alone (part of its runs' time)
+    size_t alone_turns = 0;
     double run_s[4] = {0, 0, 0, 0};  // by RunKind
     size_t runs[4] = {0, 0, 0, 0};
     double runs_total_s() const { return run_s[0] + run_s[1] + run_s[2] + run_s[3]; }
@@ -37,6 +39,10 @@ struct SubmissionTiming {
     TestTiming* current = nullptr;  // the test whose runs are being made (runs add their time there)
 
     void add_run(RunKind kind, double seconds);
+    // A wait for a turn on the GPU within the current test; a timed process's turn alone (its
+    // wait, and how long it held the GPU alone).
+    void add_wait(double seconds);
+    void add_alone(double waited, double held);
 };
 
 // One submission's line of OUT/breakdown.jsonl (JSON, one line).
