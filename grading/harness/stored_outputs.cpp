@@ -13,7 +13,11 @@ namespace cudalabs {
 std::vector<StoredOutput> StoredOutputs::judged_instead(const std::string& case_key, int k, size_t bytes,
                                                         bool with_repetitions) const {
     const std::string path = output_path(case_key, k);
-    std::vector<StoredOutput> judged{{"", "no output of the expected size in " + path,
+    // An output missing because the program's case failed first (a crash of its kernel, which
+    // ends the GPU context) is explained by that failure, not by the missing file alone.
+    const std::vector<std::string> failed = faults(case_key);
+    const std::string missing = "no output of the expected size in " + path + (failed.empty() ? "" : ": the case failed first: " + failed.front());
+    std::vector<StoredOutput> judged{{"", missing,
                                       [path, bytes](std::vector<unsigned char>& data) { return read(path, bytes, data); }}};
     if (!with_repetitions) return judged;
     for (const auto& [rep, timed] : timed_output_paths(case_key, k))

@@ -15,7 +15,7 @@ public:
     explicit StoredOutputs(std::string dir) : dir_(std::move(dir)) {}
 
     // What to judge for checked output k of case `case_key` (`bytes` each): the stored output in
-    // its place, then, unless `with_repetitions` is false (fresh repetitions send samples,
+    // its place (where it is missing and the case sent a fault, the fault says why), then, unless `with_repetitions` is false (fresh repetitions send samples,
     // judged as they run), the outputs of the timed repetitions that differed from it.
     std::vector<StoredOutput> judged_instead(const std::string& case_key, int k, size_t bytes, bool with_repetitions) const;
     // The faults the program's run sent for the case: they fail it here too.

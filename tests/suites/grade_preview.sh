@@ -41,7 +41,7 @@ grade_preview_audit() {
     fi
     [ -x grading/grade ] && [ -d solutions ] \
         || { skip "grade preview with the grader's audit" "no grader or solutions in this edition"; return; }
-    # LAB  CASE  FILE-OR-PATCH  pattern of the grader's reason (CASE reference: the solution)
+    # LAB  CASE  PATCH  pattern of the grader's reason (CASE reference: the solution)
     while read -r nn case file want; do
         sol=$(ls solutions/"$nn"-*/*.cu | grep -v '/driver\.cu$')
         [ -d "$tmp/pass$nn" ] || grade_preview_passing "$tmp" "$nn"
@@ -54,16 +54,20 @@ grade_preview_audit() {
             else fail "grade preview of lab $nn's reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
             continue
         fi
-        if [[ $file == *.patch ]]; then
+        if [[ $file == tests/grading/build/*.patch ]]; then
+            grep -qE "^$case +reject " tests/grading/build/expected.txt \
+                || { fail "grade preview of corpus case $case" "tests/grading/build/expected.txt no longer says the grader refuses it"; continue; }
+            mkdir -p "$tmp/$case"
+            patched_copy "$file" "$(patch_base "$file")" "$tmp/$case/vector_add.cu" > /dev/null \
+                || { fail "grade preview of corpus case $case" "$file does not apply"; continue; }
+            file=$tmp/$case/vector_add.cu
+        elif [[ $file == *.patch ]]; then
             expected="^$case +rejected=yes total=0 " && grep -qE "$expected" "tests/grading/$nn/expected.txt" \
                 || { fail "grade preview of corpus case $case" "tests/grading/$nn/expected.txt no longer says the grader refuses it"; continue; }
             mkdir -p "$tmp/$case" && cp "$sol" "$tmp/$case/"
             patch --batch --fuzz=0 -s "$tmp/$case/$(basename "$sol")" < "$file" \
                 || { fail "grade preview of corpus case $case" "$file does not apply"; continue; }
             file=$tmp/$case/$(basename "$sol")
-        else
-            grep -qE "^$case +reject " tests/grading/build/expected.txt \
-                || { fail "grade preview of corpus case $case" "tests/grading/build/expected.txt no longer says the grader refuses it"; continue; }
         fi
         run_capture "grade preview of corpus case $case" "${gp[@]}" --file "$file"
         reason=$(printf '%s' "$out" | grep '^The grader refuses your file, so each of its tests gives 0: ')
@@ -77,7 +81,7 @@ grade_preview_audit() {
 01 reference -
 01 forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
 01 proc_fd_write tests/grading/01/proc_fd_write.patch uses fopen, which the grader does not allow
-01 reject_line_directive_macro tests/grading/build/reject_line_directive_macro/vector_add.cu a macro of the file writes a line directive
+01 reject_line_directive_macro tests/grading/build/reject_line_directive_macro.patch a macro of the file writes a line directive
 13 reference -
 13 cub_dot_slash tests/grading/13/cub_dot_slash.patch 'cub' is not allowed in this lab
 EOF

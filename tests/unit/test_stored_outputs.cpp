@@ -48,6 +48,11 @@ TEST_CASE("stored outputs: the stored output stands in, then the timed repetitio
     REQUIRE(judged.size() == 1);
     CHECK_FALSE(judged[0].read(bytes));
     CHECK(judged[0].missing == "no output of the expected size in " + dir.path + "/fast_1000_2.bin");
+    // ... and where the program's case failed first, its own failure says why.
+    dir.write("fast_1000_faults.txt", "CUDA error cudaErrorIllegalAddress (an illegal memory access was encountered)\n");
+    judged = stored.judged_instead("fast_1000", 2, 4, true);
+    CHECK(judged[0].missing == "no output of the expected size in " + dir.path + "/fast_1000_2.bin: the case failed first: CUDA error "
+                               "cudaErrorIllegalAddress (an illegal memory access was encountered)");
 }
 
 TEST_CASE("stored outputs: the case's faults, one a line, and the samples' names") {
