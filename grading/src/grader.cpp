@@ -140,7 +140,7 @@ DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error 
 --gpus index with no GPU too), 77 no GPU.
 
 leaderboard OUT RUN_DIR... ranks the graded runs' submissions that have full correctness and
-sanitizer marks by the grader's interleaved median ratio of their kernel time to the reference's,
+sanitizer marks by the grader's median ratio of their kernel time to the reference's,
 per lab and GPU model, under pseudonyms (the roster's Pseudonym column, else derived from the id
 with the course secret: --secret-file FILE or GRADING_LEADERBOARD_SECRET); writes
 OUT/leaderboard.html (self-contained) and OUT/leaderboard.csv.

@@ -158,7 +158,7 @@ TEST_CASE("performance: the median slowdown on the curve") {
     CHECK_FALSE(j.tampering);
     CHECK(j.slowdown == doctest::Approx(1.2));
     CHECK(j.fraction == doctest::Approx(curve().fraction(1.2)));
-    CHECK(j.text.find("median of 3 interleaved rounds") != std::string::npos);
+    CHECK(j.text.find("median of 3 rounds") != std::string::npos);
 }
 
 TEST_CASE("performance: the feedback's scorecard gives both rates against this GPU's copy bandwidth") {

@@ -1,6 +1,6 @@
 // The class leaderboard (`grading/grade leaderboard OUT RUN_DIR...`): from the grader's own
 // audit logs only (never anything a student reports), the submissions with full correctness and
-// sanitizer marks ranked by the grader's interleaved median ratio of their kernel time to the
+// sanitizer marks ranked by the grader's median ratio of their kernel time to the
 // reference's, per lab and GPU model, under pseudonyms; a self-contained HTML page and a CSV.
 // Also each submission's figures for the audit log and Gradescope's results.json "leaderboard".
 // Host-only: unit-tested with g++.
@@ -23,7 +23,7 @@ std::string hmac_sha256_hex(const std::string& key, const std::string& message);
 // secret always give the same pseudonym; without the secret the id cannot be recovered from it.
 std::string derived_pseudonym(const std::string& secret, const std::string& id);
 
-// What the leaderboard needs of one graded submission: the performance tests' interleaved
+// What the leaderboard needs of one graded submission: the performance tests'
 // median ratios (the student's kernel time over the reference's; test id -> ratio), their
 // geometric mean, and whether it may be ranked: every correctness and sanitizer test of the
 // rubric at full marks, and every performance test timed (not forged).

@@ -64,7 +64,7 @@ struct TestResult {
     Visibility visibility = Visibility::Visible;
     std::string output;  // what the student reads: what was checked, what failed and why
     bool not_run = false;  // built but deliberately not run (--compile-only): no verdict, not a 0
-    // A performance test that was timed: the interleaved median ratio of the student's kernel time
+    // A performance test that was timed: the median ratio of the student's kernel time
     // to the reference's (the leaderboard's figure); 0 where not timed or forged.
     double slowdown = 0;
     PerformanceTiming timing{};  // a performance test's samples and interval (empty where not timed)

@@ -145,7 +145,7 @@ PerformanceJudgement judge_performance(const PerformanceEvidence& measured_evide
     j.reference_round_ms = reference_times;
     j.fraction = curve.fraction(j.slowdown);
     char buf[160];
-    std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu interleaved rounds) -> %.0f%% of the points\n",
+    std::snprintf(buf, sizeof buf, "%.2fx the reference's kernel time (median of %zu rounds) -> %.0f%% of the points\n",
                   j.slowdown, ratios.size(), 100 * j.fraction);
     j.text += buf;
     j.student_ms = median_ms(e, false);

@@ -1,5 +1,5 @@
 // Judging what a run showed, outside the student's process: whether one checked case (a row)
-// counts, and what a performance test's interleaved rounds are worth. Pure functions of the
+// counts, and what a performance test's rounds are worth. Pure functions of the
 // evidence the grader gathered (the verifier's verdict, the channel's records, the kernel
 // trace); host-only: unit-tested with g++.
 #pragma once
