@@ -347,8 +347,8 @@ TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vect
         evidence.copy_gbs = j["device"].value("copy_gbs", 0.0);
         for (const auto& row : j["results"])
             if (row["variant"] == v) {
-                if (row.contains("bytes") && row["bytes"].is_number()) evidence.bytes = row["bytes"].get<double>();
-                if (row.contains("flops") && row["flops"].is_number()) evidence.flops = row["flops"].get<double>();
+                evidence.bytes = number_or_zero(row, "bytes");
+                evidence.flops = number_or_zero(row, "flops");
                 evidence.roofline_bytes = number_or_zero(row, "roofline_bytes");
                 evidence.roofline_flops = number_or_zero(row, "roofline_flops");
             }
