@@ -19,6 +19,7 @@
 #include <thread>
 
 #include "grading/harness/fresh_inputs.h"
+#include "grading/protocol/channel_format.h"
 #include "grading/protocol/sealed_memory.h"
 #include "grading/src/context.h"
 #include "grading/src/runs/failures.h"
@@ -54,6 +55,7 @@ def text(s):
     b = s.encode()
     return struct.pack("<I", len(b)) + b
 RUN_BEGIN, CASE_BEGIN, OUTPUT, FAULT, CASE_END, RUN_END, DEVICE_READY = 1, 2, 3, 9, 10, 11, 13
+PROTOCOL = )" + std::to_string(cudalabs::channel::kProtocolVersion) + R"(
 def case(variant, size, output=None, fault=None):
     record(CASE_BEGIN, text(variant) + text(size))
     if output is not None:
@@ -151,7 +153,7 @@ TestSpec correctness_test() {
 
 // A clean run of the harness: every size checked, its output sent, exit 0.
 const char* kCleanRun =
-    "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(DEVICE_READY)\n"
+    "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(DEVICE_READY)\n"
     "for s in sizes: case(variant, s, output=b'\\x00' * 4)\nrecord(RUN_END)\nsys.exit(0)";
 
 }  // namespace
@@ -223,7 +225,7 @@ TEST_CASE("grader errors: a program that exits 77 (no usable GPU) is retried, th
     FakeLab lab;
     lab.verifier("PASS", "");
     GradingContext ctx = lab.context();
-    const std::string p = lab.program("no_gpu", "record(RUN_BEGIN, struct.pack('<I', 1))\nsys.stderr.write('no usable CUDA GPU\\n')\n"
+    const std::string p = lab.program("no_gpu", "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nsys.stderr.write('no usable CUDA GPU\\n')\n"
                                                 "record(RUN_END)\nsys.exit(77)");
     CHECK_THROWS_AS(run_correctness(ctx, lab.graded(p), correctness_test()), GraderError);
     CHECK(lab.runs_of("no_gpu") == static_cast<int>(ctx.setup.retry.attempts()));
@@ -269,7 +271,7 @@ TEST_CASE("grader errors: the sanitizer's device-busy report (the program could 
                   "unavailable\" on CUDA API call to cudaSetDevice.\n========= ERROR SUMMARY: 1 error\n",
                   99);
     GradingContext ctx = lab.context();
-    const std::string p = lab.program("busy", "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(RUN_END)\nsys.exit(77)");
+    const std::string p = lab.program("busy", "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(RUN_END)\nsys.exit(77)");
     TestSpec t = correctness_test();
     t.id = "memcheck";
     t.kind = TestKind::Sanitizer;
@@ -294,7 +296,7 @@ TEST_CASE("the student's own failures are scored: a wrong result, a crash once t
     CHECK(lab.runs_of("wrong") == 1);  // not retried
 
     lab.verifier("PASS", "");
-    const std::string own_exit = lab.program("own77", "record(RUN_BEGIN, struct.pack('<I', 1))\nrecord(DEVICE_READY)\n"
+    const std::string own_exit = lab.program("own77", "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(DEVICE_READY)\n"
                                                       "record(CASE_BEGIN, text(variant) + text(sizes[0]))\nsys.exit(77)");
     TestResult exited = run_correctness(ctx, lab.graded(own_exit), correctness_test());
     CHECK(exited.score == 0);
@@ -433,7 +435,7 @@ TEST_CASE("a run that needed a retry and then worked is scored in full, and says
     GradingContext ctx = lab.context();
     // The first run cannot open the GPU (another process had it for a moment); the next works.
     const std::string p = lab.program("flaky", std::string("if open('") + lab.dir + "/flaky.count').read() == 'x':\n"
-                                                                                    "    record(RUN_BEGIN, struct.pack('<I', 1))\n"
+                                                                                    "    record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\n"
                                                                                     "    record(RUN_END)\n    sys.exit(77)\n" +
                                                    kCleanRun);
     TestResult r = run_correctness(ctx, lab.graded(p), correctness_test());
@@ -571,4 +573,63 @@ TEST_CASE("each GPU's UUID (its lock's name) is read from the harness's list of 
     CHECK(parse_device_uuids(text) ==
           std::vector<std::string>{"GPU-8f6e1a2b-0c3d-4e5f-8a9b-0c1d2e3f4a5b", "GPU-11111111-2222-3333-4444-555555555555"});
     CHECK(parse_device_uuids("this machine has 1 CUDA device(s), numbered from 0").empty());  // an older harness
+}
+
+namespace {
+// A timed run's records around its gate: `before` (Python) runs after the GPU is open, then
+// TIMING_READY, the wait for the go on descriptor 6, and the go written to gate.got.
+std::string gated_program(FakeLab& lab, const std::string& name, const std::string& before) {
+    return lab.program(name, "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(DEVICE_READY)\n" + before +
+                                 "record(15)\n"  // TIMING_READY
+                                 "go = os.read(6, 1)\n"
+                                 "open('" + lab.dir + "/" + name + ".got', 'w').write(go.decode())\n"
+                                 "record(RUN_END)\nsys.exit(0)");
+}
+}  // namespace
+
+TEST_CASE("a timed run's gate: the go comes once the GPU is alone, and the wait is not counted against the run's limit") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    RunRequest req = correctness_request(ctx, lab.graded(gated_program(lab, "gated", "")), correctness_test(), "v", "1", 1);
+    req.timeout_s = 0.5;
+    TimingGate gate;
+    int opened = 0;
+    gate.open = [&] {
+        ++opened;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // other lanes' runs under way
+    };
+    req.gate = &gate;
+    const ProgramRun pr = run_program(ctx, req);
+    CHECK(pr.run.ok());
+    CHECK_FALSE(pr.run.timed_out);
+    CHECK(pr.channel_complete);
+    CHECK(opened == 1);
+    CHECK(gate.opened);
+    CHECK(read_file(lab.dir + "/gated.got") == "g");
+
+    // Without a gate the run is not told of one: the harness would reject --timing-gate it was not given.
+    RunRequest plain = req;
+    plain.gate = nullptr;
+    plain.timeout_s = 5;
+    const ProgramRun ungated = run_program(ctx, plain);
+    CHECK_FALSE(ungated.run.ok());  // descriptor 6 is not open: the fake program fails to read it
+    CHECK(opened == 1);
+}
+
+TEST_CASE("a timed run's gate stays shut for a run that began timing before it asked") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    const std::string early = "record(CASE_BEGIN, text('v') + text('1'))\n"
+                              "record(7, struct.pack('<II', 0, 0))\nrecord(8, struct.pack('<I', 0))\n"  // a repetition, then the request
+                              "record(CASE_END)\n";
+    RunRequest req = correctness_request(ctx, lab.graded(gated_program(lab, "early", early)), correctness_test(), "v", "1", 1);
+    TimingGate gate;
+    int opened = 0;
+    gate.open = [&] { ++opened; };
+    req.gate = &gate;
+    const ProgramRun pr = run_program(ctx, req);
+    CHECK(pr.run.ok());
+    CHECK(read_file(lab.dir + "/early.got") == "g");  // it was let go on
+    CHECK(opened == 0);                               // but the GPU was never taken alone for it
+    CHECK_FALSE(gate.opened);                         // so its timing does not count (made again, alone)
 }

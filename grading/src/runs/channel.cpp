@@ -80,7 +80,8 @@ private:
 
 }  // namespace
 
-RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limits, const std::atomic<bool>* stop) {
+RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limits, const std::atomic<bool>* stop,
+                    const ChannelEvents& events) {
     FolderStore store(folder);
     LogBuilder builder(store);
     DecoderLimits dl;
@@ -89,7 +90,7 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
     Decoder decoder(builder, dl);
     std::vector<unsigned char> buf(1 << 16);
     uint64_t total = 0;
-    bool at_eof = false;
+    bool at_eof = false, told_ready = false, told_timing = false;
     while (decoder.ok()) {
         if (stop && stop->load()) break;
         // Poll with a short timeout so that `stop` is seen while the pipe stays silent.
@@ -118,6 +119,11 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
             break;
         }
         decoder.feed(buf.data(), static_cast<size_t>(n));
+        const RunLog& so_far = builder.so_far();
+        if (so_far.device_ready && !told_ready && events.device_ready) events.device_ready();
+        told_ready = told_ready || so_far.device_ready;
+        if (so_far.timing_ready && !told_timing && events.timing_ready) events.timing_ready(so_far);
+        told_timing = told_timing || so_far.timing_ready;
     }
     if (at_eof) decoder.finish();
     ::close(fd);
@@ -130,9 +136,9 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
     return log;
 }
 
-ChannelReader::ChannelReader(int fd, std::string folder, ChannelLimits limits)
-    : thread_([this, fd, folder = std::move(folder), limits] {
-          log_ = read_channel(fd, folder, limits, &stop_);
+ChannelReader::ChannelReader(int fd, std::string folder, ChannelLimits limits, ChannelEvents events)
+    : thread_([this, fd, folder = std::move(folder), limits, events = std::move(events)] {
+          log_ = read_channel(fd, folder, limits, &stop_, events);
           done_ = true;
       }) {}
 

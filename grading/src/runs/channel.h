@@ -6,6 +6,7 @@
 #pragma once
 #include <atomic>
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <thread>
 
@@ -26,13 +27,21 @@ struct ChannelLimits {
     uint64_t max_output_bytes = 4ull << 30;   // one output
 };
 
+// What the reader tells as records arrive, on its own thread, while the program runs.
+struct ChannelEvents {
+    std::function<void()> device_ready;  // DEVICE_READY arrived: the program has opened the GPU
+    // TIMING_READY arrived: the program waits for the grader's go before its first timed
+    // repetition (--timing-gate); `so_far` is what it sent before. Nothing is read meanwhile.
+    std::function<void(const RunLog& so_far)> timing_ready;
+};
+
 // Reads `fd` (the read end of the pipe) until EOF, the first error or the byte cap, then
 // closes it, so a program still writing gets EPIPE and ends instead of blocking. Outputs go to
 // `folder` (which must exist): <variant>_<size>_<k>.bin, <variant>_<size>_<k>.rep<r>.bin,
 // <variant>_<size>_faults.txt. `stop` (optional), when it becomes true, ends the reading as if
 // at EOF (the program has exited but something it started still holds the pipe open).
 RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limits = {},
-                    const std::atomic<bool>* stop = nullptr);
+                    const std::atomic<bool>* stop = nullptr, const ChannelEvents& events = {});
 
 // read_channel on a thread of its own, for use around a blocking run of the program:
 //   ChannelReader reader(read_end, folder);   // after the fork, with the write end closed here
@@ -40,7 +49,7 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
 //   RunLog log = reader.finish();
 class ChannelReader {
 public:
-    ChannelReader(int fd, std::string folder, ChannelLimits limits = {});
+    ChannelReader(int fd, std::string folder, ChannelLimits limits = {}, ChannelEvents events = {});
     ~ChannelReader();
     ChannelReader(const ChannelReader&) = delete;
     ChannelReader& operator=(const ChannelReader&) = delete;

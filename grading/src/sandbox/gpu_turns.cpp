@@ -115,6 +115,14 @@ void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
     *this = GpuTurn(gate, false);
 }
 
+void GpuTurn::take_alone() {
+    if (!sharing()) return;
+    GpuGate& gate = *gate_;
+    release();
+    *this = GpuTurn(gate, true);
+    kept_alone_ = true;
+}
+
 void GpuTurn::share_again() {
     if (!kept_alone_ || timing_) return;
     GpuGate& gate = *gate_;
@@ -127,6 +135,13 @@ void GpuTurn::make_way() {
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
+}
+
+void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
+                     const std::function<void()>& whole) {
+    if (turn && turn->sharing() && gated([turn] { turn->take_alone(); })) return;
+    if (turn) turn->run_alone(whole, true);
+    else whole();
 }
 
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {

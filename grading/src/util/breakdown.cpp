@@ -16,11 +16,14 @@ double rounded(double s) { return static_cast<double>(static_cast<long long>(s *
 
 }  // namespace
 
-void SubmissionTiming::add_run(RunKind kind, double seconds) {
+void SubmissionTiming::add_run(RunKind kind, double seconds, double cuda_start_s) {
     if (!current) return;  // a run outside any test (the self-test's)
     const size_t k = static_cast<size_t>(kind);
     current->run_s[k] += seconds;
     current->runs[k] += 1;
+    if (cuda_start_s < 0) return;
+    current->cuda_start_s += cuda_start_s;
+    current->cuda_starts += 1;
 }
 
 void SubmissionTiming::add_wait(double seconds) {
@@ -54,7 +57,9 @@ std::string breakdown_json(const SubmissionTiming& t) {
                              {"wall_s", rounded(test.wall_s)},
                              {"wait_gpu_s", rounded(test.wait_gpu_s)},
                              {"alone_s", rounded(test.alone_s)},
-                             {"alone_turns", test.alone_turns}};
+                             {"alone_turns", test.alone_turns},
+                             {"cuda_start_s", rounded(test.cuda_start_s)},
+                             {"cuda_starts", test.cuda_starts}};
         for (size_t k = 0; k < 4; ++k) {
             tj[std::string(kRunKindNames[k]) + "_s"] = rounded(test.run_s[k]);
             tj[std::string(kRunKindNames[k]) + "_runs"] = test.runs[k];
@@ -73,13 +78,15 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
-    size_t reused = 0, sandboxed_runs = 0, alone_turns = 0;
-    double alone_s = 0;
+    size_t reused = 0, sandboxed_runs = 0, alone_turns = 0, cuda_starts = 0;
+    double alone_s = 0, cuda_start_s = 0;
     for (const SubmissionTiming& t : all) {
         for (const TestTiming& test : t.tests) {
             sandboxed_runs += test.runs[0] + test.runs[1];
             alone_s += test.alone_s;
             alone_turns += test.alone_turns;
+            cuda_start_s += test.cuda_start_s;
+            cuda_starts += test.cuda_starts;
         }
         rows[0].total += t.compile_s;
         rows[1].total += t.audit_s;
@@ -108,6 +115,11 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
         const double starts = sandbox_start_s * static_cast<double>(sandboxed_runs);
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs x %.3f s, part of the program and sanitizer runs)\n",
                       "sandbox starts, est.", starts, starts / n, sandboxed_runs, sandbox_start_s);
+        out << line;
+    }
+    if (cuda_starts > 0) {
+        std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs to their GPU open, part of the program, sanitizer and reference runs)\n",
+                      "starts to the GPU open", cuda_start_s, cuda_start_s / n, cuda_starts);
         out << line;
     }
     if (alone_turns > 0) {

@@ -19,6 +19,10 @@ struct TestTiming {
     double wait_gpu_s = 0; // waiting for its turns on the GPU (shared, and alone for its timed processes)
     double alone_s = 0;    // its timed processes with the GPU alone (part of its runs' time)
     size_t alone_turns = 0;
+    // The runs with a result channel (all but the verifier's): from their start to the GPU open
+    // (DEVICE_READY), the sandbox's and CUDA's start-up. Part of their runs' time.
+    double cuda_start_s = 0;
+    size_t cuda_starts = 0;
     double run_s[4] = {0, 0, 0, 0};  // by RunKind
     size_t runs[4] = {0, 0, 0, 0};
     double runs_total_s() const { return run_s[0] + run_s[1] + run_s[2] + run_s[3]; }
@@ -38,7 +42,8 @@ struct SubmissionTiming {
     std::vector<TestTiming> tests;
     TestTiming* current = nullptr;  // the test whose runs are being made (runs add their time there)
 
-    void add_run(RunKind kind, double seconds);
+    // `cuda_start_s`: how long the run took to open the GPU; < 0 where that is not known.
+    void add_run(RunKind kind, double seconds, double cuda_start_s = -1);
     // A wait for a turn on the GPU within the current test; a timed process's turn alone (its
     // wait, and how long it held the GPU alone).
     void add_wait(double seconds);
