@@ -110,9 +110,12 @@ public:
         channel::write(channel::RecordType::RepEnd, channel::rep_end_payload(static_cast<uint32_t>(rep)));
         case_.rep_open = false;
         for (Watched& w : watched_) {
+            if (fresh_) {
+                send_sample(w, rep);
+                continue;
+            }
             download_region(w.region, w.now.data());
-            if (fresh_) send_sample(w, rep);
-            else if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
+            if (std::memcmp(w.now.data(), w.verified.data(), w.now.size()) != 0) judge_difference(w, rep);
         }
     }
 
@@ -124,10 +127,12 @@ private:
         bool reported = false;    // a fault about it was recorded already
     };
 
+    // Only the sampled elements leave the device: a repetition's time with the GPU alone is not
+    // spent moving a whole large output to the host.
     void send_sample(const Watched& w, int rep) {
         const size_t elem = case_.checked[w.k].elem_bytes;
-        const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / elem);
-        const std::vector<unsigned char> sample = gather_elements(w.now.data(), elem, at);
+        const std::vector<size_t> at = sample_positions(key_, w.k, w.region.packed_bytes() / elem);
+        const std::vector<unsigned char> sample = gather_region(w.region, elem, at);
         channel::write_timed_output(static_cast<uint32_t>(w.k), static_cast<uint32_t>(rep), sample.data(), sample.size());
     }
 
@@ -186,16 +191,15 @@ public:
         if (!fresh_) return;
         for (Watched& w : watched_) {
             if (w.reported) continue;
-            download_region(w.region, w.now.data());
             const GradedCase::Checked& checked = case_.checked[w.k];
-            const std::vector<size_t> at = sample_positions(key_, w.k, w.now.size() / checked.elem_bytes);
+            const std::vector<size_t> at = sample_positions(key_, w.k, w.region.packed_bytes() / checked.elem_bytes);
             const std::string path = stored_.timed_output_path(case_.key, w.k, rep);
             std::vector<unsigned char> sample;
             std::string why;
             if (!StoredOutputs::read(path, at.size() * checked.elem_bytes, sample))
                 why = std::string(kFreshInputsFault) + "sent no sample of its output";
             else {
-                const std::vector<unsigned char> reference = gather_elements(w.now.data(), checked.elem_bytes, at);
+                const std::vector<unsigned char> reference = gather_region(w.region, checked.elem_bytes, at);
                 const SampleVerdict verdict =
                     compare_sample_bytes(checked.kind, checked.elem_bytes, sample.data(), reference.data(), at, checked.tol);
                 if (verdict != SampleVerdict::Agree)

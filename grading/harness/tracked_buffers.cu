@@ -1,6 +1,8 @@
 // The buffers the grading harness watches (tracked_buffers.h).
 #include "tracked_buffers.h"
 
+#include <algorithm>
+
 #include "check.h"
 #include "validate.h"
 
@@ -33,6 +35,26 @@ void forget_region(std::vector<Region>& regions, const void* ptr) {
             return;
         }
 }
+
+// Byte b of packed element at[i] (rows of row_bytes, pitch apart) to out[i * elem_bytes + b].
+__global__ void cudalabs_gather_elements(const unsigned char* base, size_t pitch, size_t row_bytes, const unsigned long long* at,
+                                         size_t count, unsigned elem_bytes, unsigned char* out) {
+    for (size_t i = blockIdx.x * static_cast<size_t>(blockDim.x) + threadIdx.x; i < count;
+         i += static_cast<size_t>(gridDim.x) * blockDim.x)
+        for (unsigned b = 0; b < elem_bytes; ++b) {
+            const unsigned long long at_byte = at[i] * elem_bytes + b;
+            out[i * elem_bytes + b] = base[(at_byte / row_bytes) * pitch + at_byte % row_bytes];
+        }
+}
+
+// Device memory of the harness's own, freed when it goes (the sanitizer's leak check runs too).
+struct HarnessScratch {
+    void* ptr = nullptr;
+    explicit HarnessScratch(size_t bytes) { CUDA_CHECK(cudaMalloc(&ptr, bytes)); }
+    ~HarnessScratch() { cudaFree(ptr); }
+    HarnessScratch(const HarnessScratch&) = delete;
+    HarnessScratch& operator=(const HarnessScratch&) = delete;
+};
 
 }  // namespace
 
@@ -69,6 +91,21 @@ void poison_region(const OutputRegion& r) {
 void download_region(const OutputRegion& r, void* host) {
     if (r.rows == 1) CUDA_CHECK(cudaMemcpy(host, r.ptr, r.row_bytes, cudaMemcpyDeviceToHost));
     else CUDA_CHECK(cudaMemcpy2D(host, r.row_bytes, r.ptr, r.pitch, r.row_bytes, r.rows, cudaMemcpyDeviceToHost));
+}
+
+std::vector<unsigned char> gather_region(const OutputRegion& r, size_t elem_bytes, const std::vector<size_t>& at) {
+    std::vector<unsigned char> out(at.size() * elem_bytes);
+    if (out.empty() || r.row_bytes == 0) return out;
+    const std::vector<unsigned long long> positions(at.begin(), at.end());
+    HarnessScratch device_at(positions.size() * sizeof(unsigned long long)), device_out(out.size());
+    CUDA_CHECK(cudaMemcpy(device_at.ptr, positions.data(), positions.size() * sizeof(unsigned long long), cudaMemcpyHostToDevice));
+    const unsigned blocks = static_cast<unsigned>(std::min<size_t>((at.size() + 255) / 256, 1024));
+    cudalabs_gather_elements<<<blocks, 256>>>(reinterpret_cast<const unsigned char*>(r.ptr), r.pitch, r.row_bytes,
+                                              static_cast<const unsigned long long*>(device_at.ptr), at.size(),
+                                              static_cast<unsigned>(elem_bytes), static_cast<unsigned char*>(device_out.ptr));
+    CHECK_LAUNCH();
+    CUDA_CHECK(cudaMemcpy(out.data(), device_out.ptr, out.size(), cudaMemcpyDeviceToHost));
+    return out;
 }
 
 }  // namespace cudalabs

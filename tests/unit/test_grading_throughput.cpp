@@ -151,7 +151,7 @@ namespace {
 // The lane's AloneTurn as the performance test has it (run_with_gpu_alone): gated on a shared
 // turn, made again whole where the gate was not opened.
 AloneTurn lane_alone(GpuTurn& turn) {
-    return [&turn](const GatedRun& process, const std::function<void()>& on_alone) {
+    return [&turn](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
         run_timed_alone(
             &turn,
             [&](const std::function<void()>& take) {
@@ -160,12 +160,17 @@ AloneTurn lane_alone(GpuTurn& turn) {
                     take();
                     on_alone();
                 };
+                gate.close = [&] {
+                    on_done();
+                    turn.share_again();
+                };
                 process(&gate);
                 return gate.opened;
             },
             [&] {
                 on_alone();
                 process(nullptr);
+                on_done();
             });
     };
 }
@@ -173,7 +178,7 @@ AloneTurn lane_alone(GpuTurn& turn) {
 const char* where(const GpuGate& gate) { return gate.alone() && gate.sharing() == 0 ? "alone" : "shared"; }
 }  // namespace
 
-TEST_CASE("a timed run: started shared, the GPU alone from its gate, the clocks read inside, its verifier shared after") {
+TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last record, the clocks read inside, its verifier shared") {
     GpuGate gate("fake-gpu", "");
     GpuTurn turn(gate, false);
     GpuTurn other(gate, false);  // another lane's run under way
@@ -196,8 +201,10 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate, the clocks 
             g->open();  // as the channel's reader does at TIMING_READY
             g->opened = true;
             order.push_back(std::string("repetitions ") + where(gate));
+            g->close();  // as the reader does at RUN_END
+            g->closed = true;
+            order.push_back(std::string("process ends ") + where(gate));
         });
-        turn.share_again();  // as the verifier's run does first (run_program)
         order.push_back(turn.sharing() && !gate.alone() ? "verifier shared" : "verifier alone");
         ms = 1.5;
         return true;
@@ -205,7 +212,7 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate, the clocks 
     other_lane.join();
     CHECK(timed);
     CHECK(order == std::vector<std::string>{"setup shared", "other lane's run ended", "clocks alone", "repetitions alone", "clocks alone",
-                                            "verifier shared"});
+                                            "process ends shared", "verifier shared"});
     REQUIRE(samples.size() == 1);
     CHECK(samples[0].ms_per_rep == 1.5);
     CHECK(gate.sharing() == 1);  // the lane's own shared turn, taken again

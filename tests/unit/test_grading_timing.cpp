@@ -60,9 +60,10 @@ TimedAttempt run_taking(double ms, int& runs, bool counts = true) {
 }
 
 // The lane has the GPU alone already (--per-gpu 1): the process runs as it is.
-const AloneTurn as_it_is = [](const GatedRun& process, const std::function<void()>& on_alone) {
+const AloneTurn as_it_is = [](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
     on_alone();
     process(nullptr);
+    on_done();
 };
 
 Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }

@@ -434,18 +434,23 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 }
 
 // Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
-// lane's turn is shared, it takes the GPU alone at its gate, when it is ready to time; a process
-// that did not wait there -- it failed before, or began timing without asking -- is made again
-// with the GPU alone from its start. The turn stays alone after it until a run that is not timed
-// shares it again (share_again: the reference's runs and the student's back to back wait once).
-// The wait for the GPU and the time alone go to the test's breakdown.
-void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone) {
+// lane's turn is shared, it takes the GPU alone at its gate, when it is ready to time, and shares
+// it again once it has sent its last record; a process that did not wait at its gate -- it failed
+// before, or began timing without asking -- is made again with the GPU alone from its start, kept
+// alone after it until a run that is not timed shares it again (share_again). The wait for the
+// GPU and the time alone go to the test's breakdown.
+void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
+                        const std::function<void()>& on_done) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
-    double asked = steady_now(), alone_since = 0, waited = 0;
+    double asked = steady_now(), alone_since = 0, waited = 0, held = 0;
     const auto now_alone = [&](double since) {
         alone_since = steady_now();
         waited = alone_since - since;
         on_alone();
+    };
+    const auto done = [&] {
+        on_done();
+        held = seconds_since(alone_since);
     };
     run_timed_alone(
         turn,
@@ -456,15 +461,21 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
                 take();
                 now_alone(ready);
             };
+            gate.close = [&] {
+                done();
+                turn->share_again();
+            };
             process(&gate);
-            asked = steady_now();  // made again, whole: its wait starts now
+            if (gate.opened && !gate.closed) done();  // it ended without its last record: alone still
+            asked = steady_now();                     // made again, whole: its wait starts now
             return gate.opened || gate.timed_out;
         },
         [&] {
             now_alone(asked);
             process(nullptr);
+            done();
         });
-    if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(waited, seconds_since(alone_since));
+    if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(waited, held);
 }
 
 // The reference's side of a performance test: the samples of its GPU's pool (reference_pool.h),
@@ -519,8 +530,8 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
-    const AloneTurn alone = [&](const GatedRun& process, const std::function<void()>& on_alone) {
-        run_with_gpu_alone(ctx, process, on_alone);
+    const AloneTurn alone = [&](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
+        run_with_gpu_alone(ctx, process, on_alone, on_done);
     };
     // The reference's rounds first (a fresh sample and the pool's), then the student's, each
     // student round beside one of them.

@@ -18,11 +18,8 @@ bool sample_between_clock_readings(ClockReader& clocks, int round, bool referenc
         s.round = round;
         s.reference = reference;
         s.attempt = attempt;
-        // The GPU stays alone after the process (GpuTurn::take_alone, run_alone's keep_alone):
-        // the second reading is made inside the same turn.
         const TimedProcess between_readings = [&](const GatedRun& process) {
-            alone(process, [&] { s.before = clocks.read(); });
-            s.after = clocks.read();
+            alone(process, [&] { s.before = clocks.read(); }, [&] { s.after = clocks.read(); });
         };
         const bool timed = run(s.ms_per_rep, between_readings);
         const bool again = timed && s.throttled() && attempt < kMaxThrottleReruns;

@@ -24,9 +24,11 @@ constexpr double kIntervalConfidence = 0.95;
 // How a timed process is run: `timed(process)` runs it with the GPU alone for its timed
 // repetitions, the clocks read around them.
 using TimedProcess = std::function<void(const GatedRun& process)>;
-// How the GPU is had alone for a timed process: `alone(process, on_alone)` runs it, and calls
-// `on_alone` once the GPU is alone for its timed part (again where the process is made again).
-using AloneTurn = std::function<void(const GatedRun& process, const std::function<void()>& on_alone)>;
+// How the GPU is had alone for a timed process: `alone(process, on_alone, on_done)` runs it, and
+// calls `on_alone` once the GPU is alone for its timed part (again where the process is made
+// again), `on_done` when that part is over, before the GPU is shared again.
+using AloneTurn =
+    std::function<void(const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done)>;
 // One attempt at one side of a round: it hands its timed process to `timed` (which reads the
 // clocks around it, with the GPU alone), then judges what it sent -- the verifier runs after the
 // GPU is shared again. Returns false when the run cannot be timed; sets `ms_per_rep`.

@@ -220,7 +220,7 @@ class GateEnd {
 public:
     explicit GateEnd(TimingGate* gate) : gate_(gate) {
         if (!gate_) return;
-        gate_->opened = gate_->timed_out = false;
+        gate_->opened = gate_->closed = gate_->timed_out = false;
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_) != 0) throw std::runtime_error("cannot create a timed run's gate");
     }
     ~GateEnd() {
@@ -252,12 +252,23 @@ public:
         const char go = 'g';
         (void)!send(fds_[0], &go, 1, MSG_NOSIGNAL);
     }
+    // On the reader's thread: the opened run sent RUN_END.
+    void on_run_end() {
+        if (!gate_ || !opened_ || !gate_->close || failure_) return;
+        try {
+            gate_->close();
+            closed_ = true;
+        } catch (...) {
+            failure_ = std::current_exception();
+        }
+    }
     double waited_s() const { return wait_.seconds(); }
     // After the run (the reader joined): the gate's outcome, or the grader's failure to open it.
     void finish(const RunResult& run) {
         if (!gate_) return;
         if (failure_) std::rethrow_exception(failure_);
         gate_->opened = opened_;
+        gate_->closed = closed_;
         gate_->timed_out = run.timed_out;
     }
 
@@ -265,7 +276,7 @@ private:
     TimingGate* gate_;
     int fds_[2] = {-1, -1};
     GraderWait wait_;
-    bool opened_ = false;
+    bool opened_ = false, closed_ = false;
     std::exception_ptr failure_;
 };
 
@@ -318,6 +329,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     ChannelEvents events;
     events.device_ready = [&] { device_ready_at = steady_now(); };
     events.timing_ready = [&](const RunLog& so_far) { gate.on_timing_ready(so_far); };
+    events.run_ended = [&] { gate.on_run_end(); };
     ChannelReader reader(channel[0], req.outputs_dir, {}, events);
     std::string log_text;
     std::atomic<bool> stop_log{false};
