@@ -162,7 +162,7 @@ AloneTurn lane_alone(GpuTurn& turn) {
                 };
                 gate.close = [&] {
                     on_done();
-                    turn.share_again();
+                    turn.step_out();
                 };
                 process(&gate);
                 return gate.opened;
@@ -203,7 +203,8 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last 
             order.push_back(std::string("repetitions ") + where(gate));
             g->close();  // as the reader does at RUN_END
             g->closed = true;
-            order.push_back(std::string("process ends ") + where(gate));
+            order.push_back(std::string("process ends ") + (gate.alone() || gate.sharing() ? "beside others" : "with the GPU given up"));
+            turn.share_again();  // as run_program does after a closed run
         });
         order.push_back(turn.sharing() && !gate.alone() ? "verifier shared" : "verifier alone");
         ms = 1.5;
@@ -212,7 +213,7 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last 
     other_lane.join();
     CHECK(timed);
     CHECK(order == std::vector<std::string>{"setup shared", "other lane's run ended", "clocks alone", "repetitions alone", "clocks alone",
-                                            "process ends shared", "verifier shared"});
+                                            "process ends with the GPU given up", "verifier shared"});
     REQUIRE(samples.size() == 1);
     CHECK(samples[0].ms_per_rep == 1.5);
     CHECK(gate.sharing() == 1);  // the lane's own shared turn, taken again
@@ -624,4 +625,28 @@ TEST_CASE("a turn kept alone: timed processes back to back wait once, and the ne
     whole.share_again();
     CHECK(gate.alone());
     CHECK_FALSE(whole.sharing());
+}
+
+TEST_CASE("a turn steps out of the GPU alone without waiting, even while another turn waits to be alone, and shares again later") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn lane(gate, false);
+    lane.take_alone();
+    CHECK(gate.alone());
+    std::atomic<bool> other_alone{false};
+    std::thread other([&] {
+        GpuTurn t(gate, true);  // waits for the lane
+        other_alone = true;
+        pause_ms(30);
+    });
+    while (!gate.alone_waiting()) pause_ms(1);
+    lane.step_out();  // at once: the reader's thread cannot wait here
+    CHECK_FALSE(lane.held());
+    while (!other_alone) pause_ms(1);
+    lane.share_again();  // waits for the other turn alone, then shares
+    CHECK(lane.sharing());
+    CHECK(gate.sharing() == 1);
+    other.join();
+    GpuTurn shared(gate, false);
+    shared.step_out();  // a shared turn is not kept alone: nothing changes
+    CHECK(shared.sharing());
 }

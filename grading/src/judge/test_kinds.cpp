@@ -463,7 +463,7 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
             };
             gate.close = [&] {
                 done();
-                turn->share_again();
+                turn->step_out();  // never waits: run_program shares the turn again after the run
             };
             process(&gate);
             if (gate.opened && !gate.closed) done();  // it ended without its last record: alone still

@@ -263,6 +263,7 @@ public:
         }
     }
     double waited_s() const { return wait_.seconds(); }
+    bool closed() const { return closed_; }
     // After the run (the reader joined): the gate's outcome, or the grader's failure to open it.
     void finish(const RunResult& run) {
         if (!gate_) return;
@@ -352,6 +353,8 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     if (ctx.submission.timing)  // (its wait for the GPU alone is the timed test's)
         ctx.submission.timing->add_run(!req.sandboxed ? RunKind::Reference : req.prefix.empty() ? RunKind::Program : RunKind::Sanitizer,
                                        ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
+    // A timed run that gave the GPU up at its last record: the lane shares it again first.
+    if (req.gate && gate.closed() && ctx.submission.gpu_turn) ctx.submission.gpu_turn->share_again();
     gate.finish(pr.run);
     unlink(spec.stdout_path.c_str());
     unlink(spec.stderr_path.c_str());

@@ -65,8 +65,12 @@ public:
     // run_alone's keep_alone): for a timed process that asks for it midway, once it is ready to
     // time (run_timed_alone). Else nothing changes.
     void take_alone();
-    // A turn kept alone after a timed process is shared again (else nothing changes); never while
-    // a timed process runs in it.
+    // A turn kept alone gives the GPU up without waiting for a shared turn (else nothing changes):
+    // for a timed process whose timed part is over while it still ends, on a thread that must not
+    // wait (the channel's reader). Until share_again() the turn holds nothing.
+    void step_out();
+    // A turn kept alone after a timed process, or stepped out of, is shared again (else nothing
+    // changes); never while a timed process runs in it.
     void share_again();
     // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
     // comes back after it, so that a timed process waits for the runs under way, not for whole
@@ -79,6 +83,7 @@ private:
     bool alone_ = false;
     bool kept_alone_ = false;  // a shared turn kept alone after a timed process (run_alone)
     bool timing_ = false;      // a timed process runs in it
+    GpuGate* away_ = nullptr;  // stepped out of (step_out): share_again() takes this gate again
     HeldLock machine_;
 };
 
