@@ -206,7 +206,6 @@ void make_way_for_timed_run(const GradingContext& ctx) {
     ctx.submission.gpu_turn->make_way();
     if (ctx.submission.timing) ctx.submission.timing->add_wait(seconds_since(asked));
 }
-}  // namespace
 
 // The descriptor a timed run waits for the grader's go at (--timing-gate): 3 is the channel's,
 // 4 a sanitizer's log, 5 the options pipe.
@@ -281,6 +280,16 @@ private:
     std::exception_ptr failure_;
 };
 
+// A run's time in its submission's breakdown: `ran_s` without its wait for the GPU alone (the
+// timed test's), `cuda_start_s` to its GPU open (< 0: not known).
+void note_run(const GradingContext& ctx, const RunRequest& req, double ran_s, double cuda_start_s) {
+    if (!ctx.submission.timing) return;
+    const RunKind kind = !req.sandboxed ? RunKind::Reference : req.prefix.empty() ? RunKind::Program : RunKind::Sanitizer;
+    ctx.submission.timing->add_run(kind, ran_s, cuda_start_s);
+}
+
+}  // namespace
+
 ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::string* log) {
     ProgramRun pr;
     make_dirs(req.workdir);
@@ -350,9 +359,7 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         stop_log = true;
         log_reader.join();
     }
-    if (ctx.submission.timing)  // (its wait for the GPU alone is the timed test's)
-        ctx.submission.timing->add_run(!req.sandboxed ? RunKind::Reference : req.prefix.empty() ? RunKind::Program : RunKind::Sanitizer,
-                                       ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
+    note_run(ctx, req, ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
     // A timed run that gave the GPU up at its last record: the lane shares it again first.
     if (req.gate && gate.closed() && ctx.submission.gpu_turn) ctx.submission.gpu_turn->share_again();
     gate.finish(pr.run);
