@@ -574,3 +574,23 @@ TEST_CASE("each GPU's UUID (its lock's name) is read from the harness's list of 
           std::vector<std::string>{"GPU-8f6e1a2b-0c3d-4e5f-8a9b-0c1d2e3f4a5b", "GPU-11111111-2222-3333-4444-555555555555"});
     CHECK(parse_device_uuids("this machine has 1 CUDA device(s), numbered from 0").empty());  // an older harness
 }
+
+TEST_CASE("a run's start to its GPU open is timed from its DEVICE_READY record") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    SubmissionTiming timing;
+    timing.tests.push_back({});
+    timing.current = &timing.tests[0];
+    ctx.submission.timing = &timing;
+    const std::string p = lab.program("slow_start", "import time\nrecord(RUN_BEGIN, struct.pack('<I', PROTOCOL))\ntime.sleep(0.3)\n"
+                                                    "record(DEVICE_READY)\nrecord(RUN_END)\nsys.exit(0)");
+    const ProgramRun pr = run_program(ctx, correctness_request(ctx, lab.graded(p), correctness_test(), "v", "1", 1));
+    CHECK(pr.run.ok());
+    REQUIRE(timing.tests[0].cuda_starts == 1);
+    CHECK(timing.tests[0].cuda_start_s >= 0.3);
+    CHECK(timing.tests[0].cuda_start_s <= timing.tests[0].run_s[0]);
+    const std::string never = lab.program("never_opens", "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nsys.exit(77)");
+    run_program(ctx, correctness_request(ctx, lab.graded(never), correctness_test(), "v", "1", 1));
+    CHECK(timing.tests[0].cuda_starts == 1);  // a run that never opened the GPU has no start to count
+    CHECK(timing.tests[0].runs[0] == 2);
+}

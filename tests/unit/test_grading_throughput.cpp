@@ -474,6 +474,22 @@ TEST_CASE("the time breakdown: a timed process's turn alone, its wait, and the c
     CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU alone") == std::string::npos);
 }
 
+TEST_CASE("breakdown: each run's start to its GPU open, where the run said when it opened the GPU") {
+    SubmissionTiming t;
+    t.tests.push_back({});
+    t.current = &t.tests[0];
+    t.add_run(RunKind::Program, 2, 0.75);
+    t.add_run(RunKind::Reference, 1.5, 0.25);
+    t.add_run(RunKind::Program, 3);  // never opened the GPU: no start to count
+    const nlohmann::json j = nlohmann::json::parse(breakdown_json(t));
+    CHECK(j["tests"][0]["cuda_start_s"] == 1);
+    CHECK(j["tests"][0]["cuda_starts"] == 2);
+    CHECK(j["tests"][0]["program_runs"] == 2);
+    const std::string table = breakdown_table({t}, 7);
+    CHECK(table.find("starts to the GPU open        1.0         1.00   (2 runs") != std::string::npos);
+    CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU open") == std::string::npos);
+}
+
 TEST_CASE("a timed process's run inside its turn alone is settled at once (shared_or_alone), and the turn is shared again after") {
     GpuGate gate("fake-gpu", "");
     GpuTurn turn(gate, false);
