@@ -26,7 +26,7 @@ CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 BUILD ?= build
 # Without nvcc nothing CUDA builds: the goals that need it stop at once, in one sentence.
 NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
-NVCC_GOALS := all labs solutions test test-cluster bench lab% sol% profile% grade grading-info
+NVCC_GOALS := all labs solutions test test-cluster bench lab% sol% profile% grade grading-info audit-info
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
     $(error nvcc not found (looked for $(NVCC)): install the CUDA Toolkit 12.x or 13.x (README.md, "Getting the CUDA Toolkit") or put its bin folder on PATH)
@@ -141,7 +141,8 @@ endif
 # A fragment may add targets, and host-only objects for the unit tests to UNIT_EXTRA_OBJS.
 UNIT_EXTRA_OBJS :=
 UNIT_EXTRA_FLAGS :=
--include $(wildcard handouts/*.mk grading/*.mk tools/*.mk)
+# grading/audit.mk first: grading/grading.mk builds on it.
+-include $(wildcard grading/audit.mk) $(filter-out grading/audit.mk,$(wildcard handouts/*.mk grading/*.mk tools/*.mk))
 
 # ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
