@@ -53,3 +53,8 @@ audit-info: $(LAB_TRUSTED_OBJS)
 	$(LAB_BUILD_INFO)
 	@echo "grading-info:OBJS=$(LAB_TRUSTED_OBJS)"
 endif
+
+# The sources of the audit, for tools/release/release.py (which adds the headers they include).
+.PHONY: audit-sources
+audit-sources:
+	@echo $(AUDIT_SRC)
