@@ -5,7 +5,8 @@
 # the rubric's hidden sizes never shown nor read, a rubric without visible tests; make check of
 # a lab that does not exist. The grader's verdict: its build and audit (grading/grade
 # --compile-only, with nvcc), and its audit alone (grading/audit, where there is no grader), keep
-# the reference's points and zero corpus cases it refuses; a fake grader stands for its runs on a
+# the reference's points and zero corpus cases it refuses (the audit alone gives every case of the
+# grader's build corpus its verdict); a fake grader stands for its runs on a
 # GPU (a test it scores lower previews its score), for one that finds no GPU, and a missing grader
 # and audit are said. With a GPU: lab 01's solution (every point), starter
 # (none), and a corpus case the grader's runs zero for copies through the host.
@@ -88,6 +89,40 @@ grade_preview_audit() {
 13 reference -
 13 cub_dot_slash tests/grading/13/cub_dot_slash.patch 'cub' is not allowed in this lab
 EOF
+}
+
+# grade_preview_build_corpus TMP: the grader's audit alone (grading/audit) on every case of the
+# grader's build corpus (tests/grading/build/, a lab 01 file each): the verdict that
+# tests/grading/build/expected.txt gives the grader's own build and audit (accept, or reject with a
+# reason matching its pattern), so that the preview's audit where there is no grader refuses what
+# the grader refuses, and nothing else.
+grade_preview_build_corpus() {
+    local tmp=$1 name verdict pattern file said got wrong="" n=0
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "the grader's audit alone on the build corpus" "no nvcc"; return
+    fi
+    [ -x grading/audit ] && [ -f tests/grading/build/expected.txt ] \
+        || { skip "the grader's audit alone on the build corpus" "no grading/audit or build corpus in this edition"; return; }
+    while read -r name verdict pattern; do
+        [[ -z $name || $name == \#* ]] && continue
+        n=$((n + 1))
+        mkdir -p "$tmp/corpus/$name"
+        if [ -f "tests/grading/build/$name.patch" ]; then
+            file=$tmp/corpus/$name/vector_add.cu
+            patched_copy "tests/grading/build/$name.patch" "$(patch_base "tests/grading/build/$name.patch")" "$file" > /dev/null \
+                || { wrong="$wrong $name (the patch does not apply)"; continue; }
+        else
+            file=$(ls "tests/grading/build/$name"/*.cu | head -n1)
+        fi
+        said=$(grading/audit --lab 01 --rubric grading/rubrics/01.rubric "$file" 2> "$tmp/corpus/$name/err")
+        got=$("$py" -c 'import json, sys; v = json.loads(sys.argv[1]); print("accept" if v["passed"] else "reject " + v["rejected"])' "$said" 2> /dev/null)
+        if [ "$verdict" = accept ] && [ "$got" = accept ]; then continue; fi
+        if [ "$verdict" = reject ] && [[ $got == reject* ]] && printf '%s' "${got#reject }" | grep -qE -- "$pattern"; then continue; fi
+        wrong="$wrong $name (expected $verdict, got ${got:0:120}${got:+; }$(tail -n1 "$tmp/corpus/$name/err" | head -c 120))"
+    done < tests/grading/build/expected.txt
+    if [ "$n" -gt 0 ] && [ -z "$wrong" ]; then
+        pass "the grader's audit alone (grading/audit) gives all $n cases of the grader's build corpus the grader's verdict and reason"
+    else fail "the grader's audit alone on the build corpus" "${wrong:0:600}"; fi
 }
 
 grade_preview_suite() {
@@ -299,6 +334,7 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     # 8a. The same cases judged by the grader's audit alone (grading/audit), which make check
     #     runs where there is no grader (the student edition, the notebooks): the same verdicts.
     grade_preview_audit "$tmp" audit
+    grade_preview_build_corpus "$tmp"
 
     # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
     #     test it scores lower previews its score with its reason (a fake grader stands for one
