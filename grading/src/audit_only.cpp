@@ -98,6 +98,7 @@ int main(int argc, char** argv) {
         if (made_work) remove_tree(work);
         return 0;
     } catch (const cudalabs::UsageError& e) {
+        if (made_work) remove_tree(work);
         std::fprintf(stderr, "audit_only: %s\n", e.what());
         return cudalabs::kExitUsage;
     } catch (const std::exception& e) {
