@@ -26,7 +26,7 @@ CXX := $(if $(filter default,$(origin CXX)),g++,$(CXX))
 BUILD ?= build
 # Without nvcc nothing CUDA builds: the goals that need it stop at once, in one sentence.
 NVCC_FOUND := $(shell command -v $(NVCC) 2>/dev/null)
-NVCC_GOALS := all labs solutions test test-cluster bench lab% sol% profile% grade grading-info
+NVCC_GOALS := all labs solutions test test-cluster bench lab% sol% profile% grade grading-info audit-info
 ifeq ($(NVCC_FOUND),)
   ifneq ($(filter $(NVCC_GOALS),$(or $(MAKECMDGOALS),$(.DEFAULT_GOAL))),)
     $(error nvcc not found (looked for $(NVCC)): install the CUDA Toolkit 12.x or 13.x (README.md, "Getting the CUDA Toolkit") or put its bin folder on PATH)
@@ -141,7 +141,8 @@ endif
 # A fragment may add targets, and host-only objects for the unit tests to UNIT_EXTRA_OBJS.
 UNIT_EXTRA_OBJS :=
 UNIT_EXTRA_FLAGS :=
--include $(wildcard handouts/*.mk grading/*.mk tools/*.mk)
+# grading/audit.mk first: grading/grading.mk builds on it.
+-include $(wildcard grading/audit.mk) $(filter-out grading/audit.mk,$(wildcard handouts/*.mk grading/*.mk tools/*.mk))
 
 # ---- unit tests (host-only C++, g++ and doctest) --------------------------------------------
 UNIT_SRC := $(wildcard tests/unit/*.cpp)
@@ -233,7 +234,8 @@ scorecard:
 # make check LAB=NN (or make checkNN): a preview of your grade (tools/grade_preview.py): builds
 # ./labNN, runs the rubric's visible correctness tests at the sizes ./labNN shows, adds up their
 # points, has the grader (where this copy has it) audit the file and run those tests at those
-# sizes, and names the file to hand in. The grader also uses sizes and seeds it does not show.
+# sizes, or else the grader's audit alone (grading/audit, which the student edition and the
+# notebooks carry) audit it, and names the file to hand in. The grader also uses sizes and seeds it does not show.
 define check_recipe
 @[ -n "$(1)" ] || { echo "usage: make check LAB=NN (or make checkNN)" >&2; exit 2; }
 @[ -n "$(call lab_dir,$(1))" ] || { echo "make check: no lab $(1) (labs: $(LAB_NUMS))" >&2; exit 2; }
@@ -282,7 +284,7 @@ help:
 	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
-	@echo "  make check LAB=NN     a preview of your grade: the visible tests at the sizes ./labNN shows$(if $(GRADER), (and the grader's audit and runs of your file))"
+	@echo "  make check LAB=NN     a preview of your grade: the visible tests at the sizes ./labNN shows$(if $(GRADER), (and the grader's audit and runs of your file),$(if $(AUDIT_ONLY), (and the grader's audit of your file)))"
 	@echo "  make scorecard LAB=NN [RESULTS=r.json]   your run beside the reference's, as SVG and PNG"
 	@echo "  make unit-tests       only build the host unit tests ($(BUILD)/unit_tests)"
 	@echo "  make profileNN        Nsight Compute hints for lab NN's $(if $(HAVE_SOLUTIONS),solution (PROGRAM=lab: yours beside its numbers),kernels) (labs with profile.sh)"

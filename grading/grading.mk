@@ -7,21 +7,13 @@
 #   make bench-grading                           submissions per hour on one GPU and on every GPU
 #                                                (grading/grade --gpus all), labs 01 and 13
 
-# grading/src/ has a folder per concern (grading/README.md, "Layout"); its files include each
-# other by folder ("intake/rubric.h"), so everything that includes them gets -Igrading/src.
-# grading/protocol/ holds the result channel's format, which the grader, the grading harness and
-# the kernel-trace library share.
-GRADING_PROTOCOL_INC := -Igrading/protocol
-GRADING_INC := -Igrading/src $(GRADING_PROTOCOL_INC)
+# How grading/src/ is compiled (GRADING_INC, the objects' rule) is grading/audit.mk's, which the
+# Makefile includes first.
 GRADING_LIB_SRC := $(filter-out %/kernel_trace.cpp,$(wildcard grading/src/*/*.cpp))
 GRADING_LIB_OBJS := $(GRADING_LIB_SRC:grading/src/%.cpp=$(BUILD)/grading/%.o)
 GRADER := $(BUILD)/grading/grader
 UNIT_EXTRA_OBJS += $(GRADING_LIB_OBJS)
 UNIT_EXTRA_FLAGS += $(GRADING_INC)
-
-$(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
-	@mkdir -p $(@D)
-	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP -c $< -o $@
 
 $(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
 	$(CXX) -o $@ $^ -pthread -ldl
@@ -96,26 +88,18 @@ grade: grader
 	BUILD=$(BUILD) grading/grade --lab $(LAB) $(SUBMISSIONS)
 
 ifneq ($(LAB),)
-GRADE_LAB_DIR := $(call lab_dir,$(LAB))
-GRADE_TOPIC := $(notdir $(call lab_student,$(GRADE_LAB_DIR)))
 # The student program's TODO hints name the file only (the grader's feedback gives the lines).
 $(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@ -DSTUDENT_SOURCE_PATH='"$(GRADE_TOPIC)"' -DSTUDENT_SOURCE_DISPLAY='"$(GRADE_TOPIC)"'
 
 grading-info: $(if $(GRADE_LAB_DIR),$(BUILD)/grading/sol$(LAB) $(BUILD)/grading/lab$(LAB)/student_source.o) $(TRACE_LIB) $(SHIM_OBJECT)
-	@echo "grading-info:LABDIR=$(GRADE_LAB_DIR)"
-	@echo "grading-info:STUDENT=$(GRADE_TOPIC)"
-	@echo "grading-info:NVCC=$(NVCC)"
-	@echo "grading-info:NVCCFLAGS=$(ALL_NVCCFLAGS)"
-	@echo "grading-info:ARCH_FLAGS=$(ARCH_FLAGS)"
+	$(LAB_BUILD_INFO)
 	@echo "grading-info:LDLIBS=$(HARNESS_LDFLAGS) $(LDLIBS)"
-	@echo "grading-info:CUDA_HOME=$(CUDA_HOME)"
 	@echo "grading-info:SOL=$(BUILD)/grading/sol$(LAB)"
 	@echo "grading-info:SOL_OBJECT=$(BUILD)/sol$(LAB)/student.o"
 	@echo "grading-info:STUDENT_SOURCE_OBJECT=$(BUILD)/grading/lab$(LAB)/student_source.o"
-	@echo "grading-info:OBJS=$(BUILD)/$(LAB)/driver.o $(LAB$(LAB)_HOST_OBJS) $(COMMON_OBJS) $(HARNESS_OBJS)"
-	@echo "grading-info:DRIVER_OBJECT=$(BUILD)/$(LAB)/driver.o"
+	@echo "grading-info:OBJS=$(LAB_TRUSTED_OBJS) $(HARNESS_OBJS)"
 	@echo "grading-info:TRACE_LIB=$(TRACE_LIB)"
 	@echo "grading-info:SHIM_OBJECT=$(SHIM_OBJECT)"
 endif

@@ -21,8 +21,12 @@ copy between host and device where a test forbids them, the file's own kernels r
 verifier); without runs (--json-from), or where the grader cannot run them, it builds and
 audits only (--compile-only), and says that its rules at run time were not checked. A file it
 refuses previews 0 on every visible test, with its reason; a test it scores lower previews its
-score. Where the grader is missing or fails, one sentence says that its audit was not run, and
-the banner says so; --no-audit skips it (said the same way).
+score. Where this copy has no grader (the student edition, a lab's notebook), its audit alone
+judges the file (grading/audit: grading/src/audit_only.cpp, built from the grader's own build and
+audit code, with the rubric's settings that tools/preview/NN.tests carries): the same build and
+audit, without the grader's runs and link; a file it refuses previews 0 the same way. Where
+neither is there, or it fails, one sentence says that the audit was not run, and the banner says
+so; --no-audit skips it (said the same way).
 Prints a table, what the previewed tests would give, and the file to hand in.
 
 Exit codes: 0 every previewed point earned, 1 points lost, a correctness test not run or the
@@ -126,6 +130,7 @@ def points(x):
 
 
 GRADER = "grading/grade"
+AUDITOR = "grading/audit"
 
 
 class GraderVerdict:
@@ -175,10 +180,12 @@ def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run o
     rubric, built and audited only (--compile-only; `no_runs` says why), or with runs of its
     correctness tests at the check sizes (grader_rubric). Where those runs fail (no GPU the
     grader can use, no kernel trace...), it builds and audits only, and says why."""
-    if not os.path.isfile(args.grader):
-        return GraderVerdict(skipped=f"this copy of the course has no grader ({args.grader})")
     if not os.path.isfile(args.file):
         return GraderVerdict(skipped=f"there is no file {args.file}")
+    if not os.path.isfile(args.grader):
+        if os.path.isfile(args.auditor):
+            return audit_verdict(args)
+        return GraderVerdict(skipped=f"this copy of the course has neither the grader ({args.grader}) nor its audit ({args.auditor})")
     out = os.path.join(tmp, "grader-runs" if with_runs else "grader-build")
     cmd = [args.grader, "--lab", args.lab, "--isolation", "unsafe", "--seed", "1", "--out", out]
     if with_runs:
@@ -215,6 +222,23 @@ def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run o
             outputs.update({t.get("name"): t.get("output", "") for t in json.load(f).get("tests", [])})
     return GraderVerdict(rejected=line.get("rejected", ""), scores=line.get("scores", {}), outputs=outputs,
                          runs=with_runs, no_runs="" if with_runs else no_runs)
+
+
+def audit_verdict(args):
+    """The verdict of the grader's audit alone (grading/audit, where this copy has no grader): the
+    file built and audited as a grading run builds and audits it, with the rubric's settings."""
+    print(f"grade_preview: the grader's audit builds and audits {args.file} (the first time it builds "
+          "the audit itself: a minute)...", file=sys.stderr)
+    p = subprocess.run([args.auditor, "--lab", args.lab, "--rubric", args.rubric, args.file], capture_output=True, text=True)
+    said = first_line((p.stderr.strip().splitlines() or [""])[-1])
+    try:
+        verdict = json.loads(p.stdout) if p.returncode == 0 else None
+    except ValueError:
+        verdict = None
+    if not isinstance(verdict, dict) or "passed" not in verdict:
+        return GraderVerdict(skipped=f"the grader's audit failed (exit {p.returncode}" + (f": {said.rstrip('.')})" if said else ")"))
+    rejected = "" if verdict["passed"] else (verdict.get("rejected") or "refused, without a reason")
+    return GraderVerdict(rejected=rejected, no_runs="this copy of the course has the grader's audit, not its runs")
 
 
 def grader_summary(verdict):
@@ -322,6 +346,8 @@ def main():
     ap.add_argument("--file", help="the file the grader judges (default: the one PROGRAM was built from, "
                                     "labs/NN-topic/TOPIC.cu, or solutions/'s for ./solNN)")
     ap.add_argument("--grader", default=GRADER, help=f"the grader (default {GRADER}, which the student edition lacks)")
+    ap.add_argument("--auditor", default=AUDITOR,
+                    help=f"the grader's audit alone, used where there is no grader (default {AUDITOR})")
     ap.add_argument("--no-audit", action="store_true", help="do not have the grader judge the file (the preview says so)")
     args = ap.parse_args()
     nn = args.lab

@@ -3,7 +3,8 @@
 # the project: core, handouts, grading, release, cluster; student is what a student needs).
 # Installs only what is missing; needs root or sudo.
 #   bash tools/install-deps.sh            every list: the instructor's and the tests' set (CI)
-#   bash tools/install-deps.sh student    a student's set: build, the lab's tests, make check,
+#   bash tools/install-deps.sh student    a student's set: build, the lab's tests, make check
+#                                         (with the grader's audit: g++, nlohmann-json, binutils),
 #                                         make profileNN and make scorecard (tools/deps/student.txt)
 #   bash tools/install-deps.sh core       only tools/deps/core.txt
 #   bash tools/install-deps.sh --check core handouts

@@ -32,6 +32,7 @@
 #include "args.h"
 #include "build/audit.h"
 #include "build/build.h"
+#include "build/lab_build.h"
 #include "class/audit_log.h"
 #include "class/class_results.h"
 #include "context.h"
@@ -179,10 +180,6 @@ void place_reference(WorkerSetup& worker, const std::string& work, const std::st
     worker.reference.args = {"--variant", variant, "--size", small, "--reps", "1"};
 }
 
-bool is_header(const std::string& f) {
-    return (f.size() > 2 && f.substr(f.size() - 2) == ".h") || (f.size() > 4 && f.substr(f.size() - 4) == ".cuh");
-}
-
 // One submission through the stages.
 struct Submission {
     SubmissionSource source;
@@ -258,8 +255,7 @@ private:
     std::unique_ptr<BuildCache> build_cache_;  // builds of this run kept for reuse (none: --no-build-reuse)
     std::string build_inputs_;                 // what every build reads besides its file (build_inputs_digest)
     IsolationPaths isolation_paths_;
-    std::vector<std::string> allowed_imports_;                         // grading/allowed-imports.txt
-    std::vector<std::pair<std::string, std::string>> import_renames_;  // grading/shimmed-imports.txt
+    ImportLists import_lists_;  // grading/allowed-imports.txt and shimmed-imports.txt
     std::vector<std::string> notes_;  // said at the top of every student's feedback
     bool have_gpu_ = true;
     std::string lock_dir_;           // the machine's grading locks (machine_locks.h)
@@ -503,8 +499,7 @@ void Grader::load_lab() {
     const LabInfo& info = setup_.info;
     setup_.trusted = load_trusted_symbols(info.objects, info.driver_object, setup_.priv);
     setup_.sol_kernels = object_kernels(info.sol_object, setup_.priv);
-    allowed_imports_ = load_glob_list(setup_.cfg.root + "/grading/allowed-imports.txt");
-    import_renames_ = load_import_renames(setup_.cfg.root + "/grading/shimmed-imports.txt");
+    import_lists_ = load_import_lists(setup_.cfg.root);
 
     // The rubric's tests of each rung come from the rungs the lab declares, and the rubric must
     // agree with the rest of what it declares: its variants, and every size the driver checks in
@@ -1237,14 +1232,9 @@ void Grader::stage_submission(Submission& s, const std::string& source, const st
     const LabInfo& info = setup_.info;
     s.stage = work + "/build";
     remove_tree(work);
-    make_dirs(s.stage + "/common");
-    make_dirs(s.stage + "/" + info.dir);
     make_dirs(work + "/bin");
-    for (const std::string& dir : {std::string("common"), info.dir})
-        for (const std::string& f : list_dir(setup_.cfg.root + "/" + dir))
-            if (is_header(f)) write_file(s.stage + "/" + dir + "/" + f, read_file(setup_.cfg.root + "/" + dir + "/" + f));
+    stage_submission_files(setup_.cfg.root, info, s.stage, source);
     s.graded.source_copy = s.stage + "/" + info.dir + "/" + info.topic_file;
-    write_file(s.graded.source_copy, source);
     prepare_run_folder(s.stage, setup_.iso);
 }
 
@@ -1252,25 +1242,11 @@ void Grader::stage_submission(Submission& s, const std::string& source, const st
 // rules, the compiler in the sandbox.
 BuildSpec Grader::build_spec(const std::string& work) const {
     const LabInfo& info = setup_.info;
-    BuildSpec b;
-    b.stage_dir = work + "/build";
-    b.lab_dir = info.dir;
-    b.topic_file = info.topic_file;
-    b.nvcc = info.nvcc;
-    b.cuda_home = info.cuda_home;
-    b.nvcc_flags = split_ws(info.nvcc_flags);
-    b.arch_flags = split_ws(info.arch_flags);
-    b.ldlibs = split_ws(info.ldlibs);
+    BuildSpec b = lab_build_spec(info, setup_.rubric, import_lists_, work + "/build");
     b.trusted_objects = info.objects;
     b.trusted_objects.push_back(info.student_source_object);
     if (!info.shim_object.empty()) b.trusted_objects.push_back(info.shim_object);
     b.output_program = work + "/bin/program";
-    b.compile_timeout_s = setup_.rubric.compile_timeout_s;
-    b.file_limit_mb = setup_.rubric.file_limit_mb;
-    b.rules.forbid_symbols = setup_.rubric.forbid_symbols;
-    b.rules.allowed_imports = allowed_imports_;
-    b.rules.allow_imports = setup_.rubric.allow_imports;
-    b.import_renames = import_renames_;
     const Isolation& iso = setup_.iso;
     b.sandbox = [&iso](RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd) { iso.apply(spec, argv, cwd); };
     return b;

@@ -4,7 +4,8 @@ of the lab embedded (a base64 tar.gz of the Makefile, common/, the lab's folder 
 student's file and what it includes from labs/ (labs/products/ of the product labs), the tools
 of the student's loop -- tools/scorecard.py and the lab's reference runs, tools/grade_preview.py
 with the lab's visible tests (tools/preview/NN.tests, as the student edition has them: no
-sizes), tools/profile_hints.py -- which the notebook's %%writefile cell completes with the
+sizes) and the grader's audit (grading/audit and its sources, as the student edition has them),
+tools/profile_hints.py -- which the notebook's %%writefile cell completes with the
 student's file), so that the notebook runs on a fresh Colab GPU runtime with no clone and no
 upload, `make labNN`, `make check LAB=NN`, `make profileNN` and `make scorecard LAB=NN` included.
 
@@ -61,6 +62,8 @@ def course_files(nn):
     # The reference solution's runs of this lab, which the scorecard (the notebook's last cell)
     # draws beside the student's: reference/<device>.d/NN.json in the notebook.
     files += LOOP_TOOLS + sorted(glob.glob(f"bench/results/*.d/{nn}.json"))
+    # make check's audit of the student's file, as the grader audits it.
+    files += release_tool().audit_files()
     return [f for f in files if os.path.isfile(f) and not f.endswith("~")]
 
 

@@ -4,9 +4,11 @@
 # every row passing (full points), rows failing (per_row in proportion, all_or_nothing none),
 # the rubric's hidden sizes never shown nor read, a rubric without visible tests; make check of
 # a lab that does not exist. The grader's verdict: its build and audit (grading/grade
-# --compile-only, with nvcc) keep the reference's points and zero corpus cases it refuses; a fake
-# grader stands for its runs on a GPU (a test it scores lower previews its score), for one that
-# finds no GPU, and a missing one is said. With a GPU: lab 01's solution (every point), starter
+# --compile-only, with nvcc), and its audit alone (grading/audit, where there is no grader), keep
+# the reference's points and zero corpus cases it refuses (the audit alone gives every case of the
+# grader's build corpus its verdict); a fake grader stands for its runs on a
+# GPU (a test it scores lower previews its score), for one that finds no GPU, and a missing grader
+# and audit are said. With a GPU: lab 01's solution (every point), starter
 # (none), and a corpus case the grader's runs zero for copies through the host.
 
 if ! declare -F expect > /dev/null; then
@@ -32,10 +34,12 @@ for test_id, t in tests:
 EOF
 }
 
-# grade_preview_audit TMP: the suite's section 8, the grader's build and audit of reference
-# solutions and of corpus cases it refuses, each previewed from rows that all pass.
+# grade_preview_audit TMP [audit]: the suite's section 8, the grader's build and audit of
+# reference solutions and of corpus cases it refuses, each previewed from rows that all pass; with
+# "audit", by the grader's audit alone (grading/audit), as where there is no grader.
 grade_preview_audit() {
-    local tmp=$1 nn case file want reason rows sol expected
+    local tmp=$1 nn case file want reason rows sol expected by="the grader's audit" only=()
+    [ "${2:-}" = audit ] && { by="the grader's audit alone (grading/audit)"; only=(--grader "$tmp/no-grader"); }
     if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
         skip "grade preview with the grader's audit" "no nvcc"; return
     fi
@@ -45,13 +49,13 @@ grade_preview_audit() {
     while read -r nn case file want; do
         sol=$(ls solutions/"$nn"-*/*.cu | grep -v '/driver\.cu$')
         [ -d "$tmp/pass$nn" ] || grade_preview_passing "$tmp" "$nn"
-        local gp=("$py" tools/grade_preview.py --lab "$nn" --json-from "$tmp/pass$nn")
+        local gp=("$py" tools/grade_preview.py --lab "$nn" --json-from "$tmp/pass$nn" "${only[@]}")
         if [ "$case" = reference ]; then
-            run_capture "grade preview of lab $nn's reference with the grader's audit" "${gp[@]}" --file "$sol"
+            run_capture "grade preview of lab $nn's reference with $by" "${gp[@]}" --file "$sol"
             if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
                 && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);"; then
-                pass "grade preview of lab $nn's reference with the grader's audit: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
-            else fail "grade preview of lab $nn's reference with the grader's audit" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+                pass "grade preview of lab $nn's reference with $by: every previewed point ($(printf '%s' "$out" | grep '^Previewed'))"
+            else fail "grade preview of lab $nn's reference with $by" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
             continue
         fi
         if [[ $file == tests/grading/build/*.patch ]]; then
@@ -75,8 +79,8 @@ grade_preview_audit() {
         if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
             && [ -n "$rows" ] && ! printf '%s\n' "$rows" | grep -vqE '  0  \(the grader refuses your file: below\)$' \
             && printf '%s' "$reason" | grep -qE -- "$want"; then
-            pass "grade preview of lab $nn's corpus case $case: refused by the grader's audit (/$want/), 0 on every visible test, exit 1"
-        else fail "grade preview of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
+            pass "grade preview of lab $nn's corpus case $case: refused by $by (/$want/), 0 on every visible test, exit 1"
+        else fail "grade preview of corpus case $case by $by" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 6)"; fi
     done <<'EOF'
 01 reference -
 01 forbidden_cublas tests/grading/01/forbidden_cublas.patch 'cublasSaxpy_v2' is not allowed in this lab
@@ -85,6 +89,40 @@ grade_preview_audit() {
 13 reference -
 13 cub_dot_slash tests/grading/13/cub_dot_slash.patch 'cub' is not allowed in this lab
 EOF
+}
+
+# grade_preview_build_corpus TMP: the grader's audit alone (grading/audit) on every case of the
+# grader's build corpus (tests/grading/build/, a lab 01 file each): the verdict that
+# tests/grading/build/expected.txt gives the grader's own build and audit (accept, or reject with a
+# reason matching its pattern), so that the preview's audit where there is no grader refuses what
+# the grader refuses, and nothing else.
+grade_preview_build_corpus() {
+    local tmp=$1 name verdict pattern file said got wrong="" n=0
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "the grader's audit alone on the build corpus" "no nvcc"; return
+    fi
+    [ -x grading/audit ] && [ -f tests/grading/build/expected.txt ] \
+        || { skip "the grader's audit alone on the build corpus" "no grading/audit or build corpus in this edition"; return; }
+    while read -r name verdict pattern; do
+        [[ -z $name || $name == \#* ]] && continue
+        n=$((n + 1))
+        mkdir -p "$tmp/corpus/$name"
+        if [ -f "tests/grading/build/$name.patch" ]; then
+            file=$tmp/corpus/$name/vector_add.cu
+            patched_copy "tests/grading/build/$name.patch" "$(patch_base "tests/grading/build/$name.patch")" "$file" > /dev/null \
+                || { wrong="$wrong $name (the patch does not apply)"; continue; }
+        else
+            file=$(ls "tests/grading/build/$name"/*.cu | head -n1)
+        fi
+        said=$(grading/audit --lab 01 --rubric grading/rubrics/01.rubric "$file" 2> "$tmp/corpus/$name/err")
+        got=$("$py" -c 'import json, sys; v = json.loads(sys.argv[1]); print("accept" if v["passed"] else "reject " + v["rejected"])' "$said" 2> /dev/null)
+        if [ "$verdict" = accept ] && [ "$got" = accept ]; then continue; fi
+        if [ "$verdict" = reject ] && [[ $got == reject* ]] && printf '%s' "${got#reject }" | grep -qE -- "$pattern"; then continue; fi
+        wrong="$wrong $name (expected $verdict, got ${got:0:120}${got:+; }$(tail -n1 "$tmp/corpus/$name/err" | head -c 120))"
+    done < tests/grading/build/expected.txt
+    if [ "$n" -gt 0 ] && [ -z "$wrong" ]; then
+        pass "the grader's audit alone (grading/audit) gives all $n cases of the grader's build corpus the grader's verdict and reason"
+    else fail "the grader's audit alone on the build corpus" "${wrong:0:600}"; fi
 }
 
 grade_preview_suite() {
@@ -293,11 +331,15 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     #    preview 0 on every visible test, with the grader's reason, exit 1; where the corpus no
     #    longer refuses a case, the test says so.
     grade_preview_audit "$tmp"
+    # 8a. The same cases judged by the grader's audit alone (grading/audit), which make check
+    #     runs where there is no grader (the student edition, the notebooks): the same verdicts.
+    grade_preview_audit "$tmp" audit
+    grade_preview_build_corpus "$tmp"
 
     # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
     #     test it scores lower previews its score with its reason (a fake grader stands for one
     #     on a GPU: it zeroes simple for a copy to the host); a grader that finds no GPU builds
-    #     and audits only; a copy without the grader says the audit was skipped.
+    #     and audits only; a copy without the grader and its audit says the audit was skipped.
     prog=$tmp/fakegpu
     cat > "$tmp/fakegrader" <<EOF
 #!/usr/bin/env python3
@@ -352,9 +394,10 @@ EOF
         && printf '%s' "$out" | grep -q "^The grader's audit passed .*were not checked: the grader could not run them (the GPU fell off the bus)\.$"; then
         pass "grade preview, the grader's runs end in a grader error: no score capped by it, it builds and audits only, and the preview says why"
     else fail "grade preview, the grader's runs fail" "exit $rc: $(printf '%s' "$out" | tail -n 4) | $(cat "$tmp/grader.log" 2> /dev/null)"; fi
-    run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader"
+    run_capture "grade preview without the grader" "${gp[@]}" --rubric "$tmp/01.rubric" --json-from "$tmp/pass" --grader "$tmp/no-grader" \
+        --auditor "$tmp/no-auditor"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
-        && [ "$(printf '%s' "$out" | grep -cF "The grader's audit was not run: this copy of the course has no grader ($tmp/no-grader).")" -eq 1 ] \
+        && [ "$(printf '%s' "$out" | grep -cF "The grader's audit was not run: this copy of the course has neither the grader ($tmp/no-grader) nor its audit ($tmp/no-auditor).")" -eq 1 ] \
         && printf '%s' "$out" | grep -q "^PREVIEW — .* The grader's audit was skipped: what your file may call was not checked\.$"; then
         pass "grade preview without the grader: one sentence says the audit was not run and why, and the banner says it was skipped"
     else fail "grade preview without the grader" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi

@@ -12,13 +12,13 @@ install_deps_suite() {
     local tool=tools/install-deps.sh student every instructor p missing="" extra=""
     [ -f tools/deps/student.txt ] || { skip "install-deps student" "no tools/deps/student.txt in this edition"; return; }
     student=$(bash "$tool" --list student)
-    for p in make g++ python3 doctest-dev nlohmann-json3-dev; do
+    for p in make g++ python3 doctest-dev nlohmann-json3-dev binutils; do
         grep -qxF "$p" <<< "$student" || missing="$missing $p"
     done
     for p in slurmd slurmctld texlive-luatex chromium pandoc bubblewrap; do
         grep -qxF "$p" <<< "$student" && extra="$extra $p"
     done
-    if [ -z "$missing$extra" ]; then pass "install-deps.sh student: make, g++, python3 and the unit tests' libraries, no SLURM, TeX Live, Chromium or grader tools"
+    if [ -z "$missing$extra" ]; then pass "install-deps.sh student: make, g++, python3, the unit tests' libraries and binutils (make check's audit), no SLURM, TeX Live, Chromium or grader tools"
     else fail "install-deps.sh student" "lacks:${missing:- nothing}; has:${extra:- nothing}"; fi
 
     every=$(bash "$tool" --list)

@@ -86,7 +86,8 @@ notebooks_suite() {
 # common/ncu.sh, the hints' table) and make scorecard (the tool, the reference runs) read is
 # carried, for every lab, and each tool works from the carried files alone; for lab 01 the
 # notebook's files and the starter alone, in an empty folder, build and run make check LAB=01 and
-# make profile01 up to the one-sentence "no usable CUDA GPU" (exit 77 of their recipe), and
+# make profile01 up to the one-sentence "no usable CUDA GPU" (exit 77 of their recipe), make
+# check's audit there refuses a corpus case the grader refuses (notebook_audit), and
 # make profile01 without the hints' table names it (not python3, which is there).
 # Tools: python3; nvcc for lab 01's run (its harness is built once with the notebooks above).
 notebook_loop_suite() {
@@ -96,6 +97,9 @@ notebook_loop_suite() {
     tmp=$(mktemp -d)
     printf '{"check_sizes": ["1"]}\n' > "$tmp/describe.json"
     mkdir -p "$tmp/no-results"
+    # Of grading/, a notebook carries the grader's audit alone (make check's), as the student edition.
+    local audit
+    audit=$("$py" -c 'import sys; sys.path[:0] = ["tools/release", "tools"]; import release; print("\n".join(release.audit_files()))')
     for dir in labs/[0-9][0-9]-*/; do
         nn=$(basename "$dir"); nn=${nn%%-*}
         names=$("$py" handouts/tools/notebook_setup.py --lab "$nn" --list)
@@ -106,7 +110,9 @@ notebook_loop_suite() {
         for f in $want; do grep -qxF "$f" <<< "$names" || missing="$missing $f"; done
         ls bench/results/*.d/"$nn".json > /dev/null 2>&1 && ! grep -qE "^reference/.*\.d/$nn\.json$" <<< "$names" \
             && missing="$missing reference/*.d/$nn.json"
-        grep -qE '\.rubric$|^grading/|^solutions/' <<< "$names" && missing="$missing (and carries $(grep -E '\.rubric$|^grading/|^solutions/' <<< "$names" | head -n1))"
+        for f in $audit; do grep -qxF "$f" <<< "$names" || missing="$missing $f"; done
+        grep -E '\.rubric$|^grading/|^solutions/' <<< "$names" | grep -qvxF "$audit" \
+            && missing="$missing (and carries $(grep -E '\.rubric$|^grading/|^solutions/' <<< "$names" | grep -vxF "$audit" | head -n1))"
         # The tools from the carried files alone: the preview reads the visible tests, the hints
         # their plan.
         rm -rf "$tmp/lab" && "$py" handouts/tools/notebook_setup.py --lab "$nn" --unpack "$tmp/lab"
@@ -144,6 +150,9 @@ notebook_loop_suite() {
             fail "make $goal in lab 01's notebook folder" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | head -c 400)"
         fi
     done
+    # make check's audit from the notebook's files (no grader there): from rows all passing, a
+    # corpus case the grader refuses (a cuBLAS call) previews 0 with the grader's reason.
+    notebook_audit "$tmp"
     # A copy without the hints' table says so, not "install python3" (python3 is there).
     rm "$tmp/lab/tools/profile_hints.py"
     run_capture "make profile01 without tools/profile_hints.py" make -s --no-print-directory -C "$tmp/lab" profile01 ARCH=sm_75 BUILD="$NOTEBOOK_BUILD"
@@ -151,6 +160,34 @@ notebook_loop_suite() {
         pass "make profile01 in a copy without tools/profile_hints.py names the missing file, not python3"
     else fail "make profile01 without tools/profile_hints.py" "exit $rc: ${err:0:300}"; fi
     rm -rf "$tmp"
+}
+
+# notebook_audit TMP: in TMP/lab (lab 01's notebook files and the starter), the grade preview from
+# rows that all pass (--json-from) judges corpus case forbidden_cublas with the grader's audit
+# alone (grading/audit, carried): 0 on every visible test, with the grader's reason, exit 1.
+notebook_audit() {
+    local tmp=$1 case=forbidden_cublas
+    grep -qE "^$case +rejected=yes total=0 " tests/grading/01/expected.txt \
+        || { fail "notebook: make check's audit of corpus case $case" "tests/grading/01/expected.txt no longer says the grader refuses it"; return; }
+    mkdir -p "$tmp/audit/pass" && cp solutions/01-vector-add/vector_add.cu "$tmp/audit/" \
+        && patch --batch --fuzz=0 -s "$tmp/audit/vector_add.cu" < "tests/grading/01/$case.patch" \
+        || { fail "notebook: make check's audit of corpus case $case" "tests/grading/01/$case.patch does not apply"; return; }
+    (cd "$tmp/lab" && "$py" - "$tmp/audit/pass" <<'EOF'
+import json, os, sys
+sys.path.insert(0, "tools")
+import grade_preview as g
+for test_id, t in g.parse_rubric("tools/preview/01.tests"):
+    rows = [{"variant": v, "size": "1", "status": "PASS", "note": ""} for v in t["variants"]]
+    json.dump({"results": rows}, open(os.path.join(sys.argv[1], test_id + ".json"), "w"))
+EOF
+    )
+    run_capture "notebook: make check's audit of corpus case $case" bash -c 'cd "$0" && "$@"' "$tmp/lab" \
+        env ARCH=sm_75 BUILD="$NOTEBOOK_BUILD" "$py" tools/grade_preview.py --lab 01 --describe "$tmp/describe.json" \
+        --json-from "$tmp/audit/pass" --file "$tmp/audit/vector_add.cu"
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
+        && printf '%s' "$out" | grep -qE "^The grader refuses your file, so each of its tests gives 0: .*'cublasSaxpy_v2' is not allowed in this lab"; then
+        pass "notebook: make check's audit (grading/audit from lab 01's notebook files) refuses corpus case $case with the grader's reason, exit 1"
+    else fail "notebook: make check's audit of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 5)"; fi
 }
 
 NOTEBOOK_BUILD=$(mktemp -d)

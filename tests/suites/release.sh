@@ -1,11 +1,14 @@
 # What cudalabs hands out (sourced by tests/run_tests.sh; also on its own:
 # `bash tests/suites/release.sh`). No GPU needed.
 #   1. make release: the student edition and its zip (one top folder, executable bits kept),
-#      holding what students need and nothing only instructors get;
+#      holding what students need (the grader's audit for make check too) and nothing only
+#      instructors get;
 #   2. the leak check passes on it, and fails on a release with a solution's line or an
 #      instructor handout in it;
 #   3. the unzipped edition builds (two labs, ARCH=sm_75 to keep CI short) and its own test
 #      suite passes its part that needs no GPU, solution checks skipped; make without nvcc says so;
+#      make check's audit there (grading/audit, no grader) refuses a corpus case the grader
+#      refuses, with its reason, and passes the reference;
 #   4. make gradescope LAB=01: setup.sh and run_autograder at the zip's root; the autograder run
 #      on a fake /autograder in compile-only mode writes a results.json that parses and says
 #      "not run" for the tests that need a GPU; without a file to grade, or when the grader
@@ -56,9 +59,17 @@ release_suite() {
         name=$(basename "$f")
         for ext in pdf html ipynb; do [ -f "$rel/handouts/$name.$ext" ] || absent="$absent handouts/$name.$ext"; done
     done
-    for f in solutions grading tests/grading tests/suites tests/labs bench handouts/filters; do
+    for f in solutions grading/grade grading/rubrics grading/harness tests/grading tests/suites tests/labs bench handouts/filters; do
         [ -e "$rel/$f" ] && present="$present $f"
     done
+    # Of grading/, the grader's audit alone (make check's): its files, and nothing else.
+    local audit_want audit_have
+    audit_want=$(python3 -c 'import sys; sys.path[:0] = ["tools/release", "tools"]; import release; print("\n".join(release.audit_files()))' | sort)
+    audit_have=$(cd "$rel" && find grading -type f 2> /dev/null | sort)
+    present="$present$(comm -13 <(printf '%s\n' "$audit_want") <(printf '%s\n' "$audit_have") | sed 's/^/ /' | tr -d '\n')"
+    if [ -n "$audit_want" ] && [ -z "$(comm -23 <(printf '%s\n' "$audit_want") <(printf '%s\n' "$audit_have"))" ] && [ -x "$rel/grading/audit" ]; then
+        pass "the student edition carries the grader's audit for make check ($(printf '%s\n' "$audit_want" | wc -l) files of grading/)"
+    else fail "the student edition carries the grader's audit" "missing: $(comm -23 <(printf '%s\n' "$audit_want") <(printf '%s\n' "$audit_have") | tr '\n' ' ')"; fi
     present="$present$(cd "$rel" && find . \( -name '*instructor*' -o -name '*.rubric' -o -name 'test_grading*' -o -name '*.md' -path './handouts/*' \) | sed 's/^/ /' | tr -d '\n')"
     if [ -z "$absent" ]; then pass "the student edition has every lab's files (labs/products/ too), the handouts, README, Makefile and tests"
     else fail "the student edition has what students need" "missing:$absent"; fi
@@ -86,7 +97,7 @@ release_suite() {
     if [ -z "$no_tests" ] && [ -z "$sized" ] && [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q '^Hand in: labs/01-vector-add/vector_add.cu'; then
         pass "the student edition has the grade preview and every lab's tests to preview, without sizes"
     else fail "the student edition's grade preview" "no tests for:$no_tests; sizes in:$sized; exit $rc: $(printf '%s' "$out$err" | tail -n 2)"; fi
-    if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader, corpus, bench notes or instructor handouts"
+    if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader (but its audit), corpus, bench notes or instructor handouts"
     else fail "the student edition has nothing only instructors get" "found:$present"; fi
     if grep -qiE 'solutions/|make sol[0-9]|instructor' "$rel/README.md"; then
         fail "the student README" "speaks of solutions or instructors: $(grep -m1 -iE 'solutions/|make sol[0-9]|instructor' "$rel/README.md")"
@@ -118,6 +129,7 @@ release_suite() {
     if [ "$rc" -eq 0 ]; then pass "the student edition builds (lab01, lab13, unit tests; ARCH=sm_75)"
     else fail "the student edition builds" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
     expect "release: make sol01 says there is no solution" 2 'student edition' "${mk[@]}" BUILD=build sol01
+    release_audit "$rel" "$tmp"
     run_capture "release: its test suite (labs 01 and 13, no GPU)" \
         env CUDA_VISIBLE_DEVICES= CUDALABS_GPU=0 TEST_LABS="01 13" BUILD=build LOG_DIR="$rel/build/test-logs" bash "$rel/tests/run_tests.sh"
     last=$(printf '%s\n' "$out" | tail -n 1)
@@ -136,6 +148,51 @@ release_suite() {
     release_gradescope "$tmp"
     rm -rf "$tmp"
     say "release suite: $(($(date +%s) - started)) s"
+}
+
+# release_audit REL TMP: make check's audit in the unzipped student edition REL, which has no
+# grader: the grader's audit alone (grading/audit) judges the file from the edition's files, with
+# the settings of tools/preview/01.tests. From lab 01's rows all passing (--json-from, no GPU), a
+# corpus case the grader refuses (a cuBLAS call) previews 0 on every visible test with the
+# grader's reason, exit 1; the reference solution (copied in: the edition has none) every point,
+# its audit passed. Built as step 3 builds lab 01 (ARCH=sm_75, BUILD=build), whose objects it reuses.
+release_audit() {
+    local rel=$1 tmp=$2 case=forbidden_cublas
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "release: make check's audit" "no nvcc"; return
+    fi
+    grep -qE "^$case +rejected=yes total=0 " tests/grading/01/expected.txt \
+        || { fail "release: make check's audit of corpus case $case" "tests/grading/01/expected.txt no longer says the grader refuses it"; return; }
+    mkdir -p "$tmp/audit/pass" "$tmp/audit/$case" "$tmp/audit/reference"
+    cp solutions/01-vector-add/vector_add.cu "$tmp/audit/reference/"
+    cp solutions/01-vector-add/vector_add.cu "$tmp/audit/$case/"
+    patch --batch --fuzz=0 -s "$tmp/audit/$case/vector_add.cu" < "tests/grading/01/$case.patch" \
+        || { fail "release: make check's audit of corpus case $case" "tests/grading/01/$case.patch does not apply"; return; }
+    (cd "$rel" && python3 - "$tmp/audit/pass" <<'EOF'
+import json, os, sys
+sys.path.insert(0, "tools")
+import grade_preview as g
+out = sys.argv[1]
+tests = g.parse_rubric("tools/preview/01.tests")
+variants = sorted({v for _, t in tests if t["kind"] == "correctness" for v in t["variants"]})
+json.dump({"variants": [{"name": v} for v in variants], "check_sizes": ["64"]}, open(os.path.join(out, "describe.json"), "w"))
+for test_id, t in tests:
+    rows = [{"variant": v, "size": "64", "status": "PASS", "note": ""} for v in t["variants"]]
+    json.dump({"results": rows}, open(os.path.join(out, test_id + ".json"), "w"))
+EOF
+    )
+    local gp=(env ARCH=sm_75 BUILD=build python3 tools/grade_preview.py --lab 01 --json-from "$tmp/audit/pass")
+    run_capture "release: make check's audit of corpus case $case" bash -c 'cd "$0" && "$@"' "$rel" "${gp[@]}" --file "$tmp/audit/$case/vector_add.cu"
+    if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
+        && ! printf '%s' "$out" | grep -E '^(Correctness|Memory safety)' | grep -vqE '  0  \(the grader refuses your file: below\)$' \
+        && printf '%s' "$out" | grep -qE "^The grader refuses your file, so each of its tests gives 0: .*'cublasSaxpy_v2' is not allowed in this lab"; then
+        pass "release: make check's audit (grading/audit, no grader) refuses corpus case $case with the grader's reason: 0 on every visible test, exit 1"
+    else fail "release: make check's audit of corpus case $case" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 5)"; fi
+    run_capture "release: make check's audit of the reference" bash -c 'cd "$0" && "$@"' "$rel" "${gp[@]}" --file "$tmp/audit/reference/vector_add.cu"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$' \
+        && printf '%s' "$out" | grep -q "^The grader's audit passed (forbidden libraries and calls, imports, line directives);.*this copy of the course has the grader's audit, not its runs\.$"; then
+        pass "release: make check's audit passes the reference solution in the student edition: every previewed point"
+    else fail "release: make check's audit of the reference" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 5)"; fi
 }
 
 # release_gradescope TMP: the autograder zip of lab 01 on a fake /autograder (AUTOGRADER_ROOT).

@@ -331,3 +331,32 @@ TEST_CASE("lab 12's rubric grades the ladder its driver declares as it did with 
     CHECK(join(r.find("memcheck")->requires_tests, " ") ==
           "correct_tiled correct_coarse1d correct_coarse2d correct_vectorized correct_warptile correct_fast");
 }
+
+TEST_CASE("the rubric's settings alone: what the audit reads, from a file whose tests have no sizes") {
+    // As the student edition's tools/preview/NN.tests: the audit's settings, then tests without sizes.
+    const Rubric r = parse_rubric_settings("# made from the rubric\nlab = 01\nforbid_symbols = cublas* thrust::*\n"
+                                           "allow_imports = rand\ncompile_timeout = 90\nfile_limit_mb = 64\n"
+                                           "[test correct_host]\nkind = correctness\npoints = 20\nvisibility = visible\n",
+                                           "01.tests");
+    CHECK(r.lab == "01");
+    CHECK(r.forbid_symbols == std::vector<std::string>{"cublas*", "thrust::*"});
+    CHECK(r.allow_imports == std::vector<std::string>{"rand"});
+    CHECK(r.compile_timeout_s == 90);
+    CHECK(r.file_limit_mb == 64);
+    CHECK(r.tests.empty());
+    // The same errors as the whole rubric's, for its settings.
+    auto settings_error = [](const std::string& text) {
+        return grading_fixtures::error_from<RubricError>([&] { parse_rubric_settings(text, "01.tests"); });
+    };
+    CHECK(settings_error("forbid_symbols = cublas*\n[test a]\n").find("does not say which lab") != std::string::npos);
+    CHECK(settings_error("lab = 01\nforbid_symbol = cublas*\n") == "01.tests:2: unknown setting 'forbid_symbol'");
+    CHECK(settings_error("lab = 01\ncompile_timeout = 0\n").find("timeouts must be positive") != std::string::npos);
+    // Every course rubric's settings read alone are its settings read whole.
+    for (const std::string& name : list_dir("grading/rubrics")) {
+        const std::string text = read_rubric("grading/rubrics/" + name);
+        const Rubric whole = parse_rubric(text, name), alone = parse_rubric_settings(text, name);
+        CHECK_MESSAGE(alone.forbid_symbols == whole.forbid_symbols, name);
+        CHECK_MESSAGE(alone.allow_imports == whole.allow_imports, name);
+        CHECK_MESSAGE(alone.compile_timeout_s == whole.compile_timeout_s, name);
+    }
+}

@@ -51,6 +51,51 @@ INSTRUCTOR_ONLY = ["solutions/*", "grading/*", "tests/grading/*", "tests/suites/
                    "handouts/filters/*", "handouts/tools/*"]
 
 
+# The grader's audit alone (grading/audit, grading/src/audit_only.cpp), which make check runs
+# where there is no grader: its make fragment, the lists every lab's audit reads, its sources
+# (make -f grading/audit.mk audit-sources) and the grader's headers they include. No reference,
+# rubric, harness, runs or tests: the rubric's settings it reads go into tools/preview/NN.tests.
+AUDIT_FILES = ["grading/audit", "grading/audit.mk", "grading/allowed-imports.txt", "grading/shimmed-imports.txt"]
+# The rubric's settings that the audit reads (grading/src/build/lab_build.cpp).
+AUDIT_SETTINGS = ("lab", "forbid_symbols", "allow_imports", "compile_timeout", "file_limit_mb")
+
+
+def audit_files(root="."):
+    """AUDIT_FILES, the audit's sources and the files under grading/ that they include, in turn."""
+    make = subprocess.run(["make", "-s", "--no-print-directory", "-C", root, "-f", "grading/audit.mk", "audit-sources"],
+                          capture_output=True, text=True)
+    if make.returncode != 0 or not make.stdout.split():
+        sys.exit(f"release.py: make -f grading/audit.mk audit-sources failed: {make.stderr.strip()}")
+    todo, seen = make.stdout.split(), set()
+    while todo:
+        path = todo.pop()
+        if path in seen:
+            continue
+        seen.add(path)
+        with open(os.path.join(root, path), encoding="utf-8") as f:
+            names = re.findall(r'^\s*#\s*include\s+"([^"]+)"', f.read(), re.MULTILINE)
+        for name in names:
+            for folder in (os.path.dirname(path), "grading/src", "grading/protocol"):
+                target = os.path.normpath(os.path.join(folder, name))
+                if os.path.isfile(os.path.join(root, target)):
+                    todo.append(target)
+                    break
+    return AUDIT_FILES + sorted(p for p in seen if p.startswith("grading/"))
+
+
+def audit_settings(rubric):
+    """The lines of the rubric's settings (before its first test) that the audit reads, as written."""
+    import grade_preview
+    lines = []
+    with open(rubric, encoding="utf-8") as f:
+        for raw in f:
+            if raw.split("#", 1)[0].strip().startswith("["):
+                break
+            if grade_preview.rubric_key(raw) in AUDIT_SETTINGS:
+                lines.append(" ".join(raw.split("#", 1)[0].split()))
+    return lines
+
+
 def unit_test_needs_grader(path):
     """Unit tests of the grading tool include its sources, which students do not get."""
     with open(path, encoding="utf-8") as f:
@@ -63,7 +108,7 @@ def files_of(pattern):
 
 def student_files():
     return [path for pattern in STUDENT_FILES for path in files_of(pattern)
-            if not (path.startswith("tests/unit/") and unit_test_needs_grader(path))]
+            if not (path.startswith("tests/unit/") and unit_test_needs_grader(path))] + audit_files()
 
 
 def copy_into(files, dest):
@@ -76,13 +121,16 @@ def copy_into(files, dest):
 def write_preview_tests(dest):
     """tools/preview/NN.tests for `make check` (tools/grade_preview.py): each rubric's tests in the
     rubric's own format, with only what the preview reads. Visible tests keep their name,
-    variants and scoring; the others only their kind, points and visibility. No sizes."""
+    variants and scoring; the others only their kind, points and visibility. No sizes. Before
+    them, the rubric's settings that the grader's audit reads (AUDIT_SETTINGS: forbidden
+    symbols, allowed imports, limits)."""
     sys.path.insert(0, os.path.join(HERE, ".."))
     import grade_preview
     os.makedirs(os.path.join(dest, "tools", "preview"), exist_ok=True)
     for rubric in files_of("grading/rubrics/[0-9][0-9].rubric"):
         nn = os.path.basename(rubric)[:2]
-        lines = [f"# The tests of lab {nn} that make check previews (from the course's rubric; no sizes)."]
+        lines = [f"# The tests of lab {nn} that make check previews (from the course's rubric; no sizes),",
+                 "# and the settings that the grader's audit reads."] + audit_settings(rubric)
         # As written: a test for each rung stays one (the preview expands it from ./labNN --describe).
         for number, (test_id, t) in enumerate(grade_preview.parse_rubric(rubric), 1):
             visible = t["visibility"] == "visible"
@@ -243,10 +291,11 @@ def leaks(paths, root="."):
     if not unique:
         return [f"no solution lines found under {root}/solutions: nothing to check against"]
     found = []
+    audit = set(audit_files(root))  # of grading/, only the audit may be handed out
     for path in paths:
         for full, rel, data in release_files(path):
             for pattern in INSTRUCTOR_ONLY:
-                if fnmatch.fnmatch(rel, pattern):
+                if fnmatch.fnmatch(rel, pattern) and rel not in audit:
                     found.append(f"{full}: instructors only ({pattern})")
             for name, text in texts_of(full, data):
                 for number, line in enumerate(text.splitlines(), 1):

@@ -359,8 +359,15 @@ std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const
     return final_object;
 }
 
-// The link, outside the sandbox: nothing of the student's runs.
+// The link, outside the sandbox: nothing of the student's runs. Without an output program (the
+// audit-only build of the preview, which has no harness to link with) there is none.
 RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv) {
+    if (spec.output_program.empty()) {
+        RunResult none;
+        none.started = true;
+        none.exit_code = 0;
+        return none;
+    }
     std::vector<std::string> link = {spec.nvcc};
     link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
     link.insert(link.end(), {"-o", spec.output_program});

@@ -24,7 +24,7 @@ struct BuildSpec {
     std::vector<std::string> nvcc_flags, arch_flags, ldlibs;
     // Linked before the student's object, so that they come first wherever order matters.
     std::vector<std::string> trusted_objects;
-    std::string output_program;
+    std::string output_program;  // empty: built and audited, not linked (audit_only.cpp)
     double compile_timeout_s = 180;
     long file_limit_mb = 1024;
     AuditRules rules;  // rules.allowed_imports must be set (load_glob_list of grading/allowed-imports.txt)

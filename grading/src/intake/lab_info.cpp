@@ -31,10 +31,10 @@ std::string rubric_of_lab(const std::string& root, const std::string& lab) {
     throw cudalabs::UsageError("there is no lab " + lab + " (--lab): the labs are " + join(labs, ", "));
 }
 
-LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch) {
-    RunResult r = run_trusted({"make", "-s", "--no-print-directory", "-C", root, "grading-info", "LAB=" + lab}, root, 1800, scratch);
+LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch, const std::string& target) {
+    RunResult r = run_trusted({"make", "-s", "--no-print-directory", "-C", root, target, "LAB=" + lab}, root, 1800, scratch);
     if (!r.ok())
-        throw std::runtime_error("building the trusted tree failed (make grading-info LAB=" + lab + "): " + r.describe() + "\n" +
+        throw std::runtime_error("building the trusted tree failed (make " + target + " LAB=" + lab + "): " + r.describe() + "\n" +
                                  clip(r.out + r.err, 4000));
     std::map<std::string, std::string> kv = parse_grading_info(r.out);
     if (kv["LABDIR"].empty()) throw std::runtime_error("lab " + lab + " does not exist in " + root);

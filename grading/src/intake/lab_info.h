@@ -29,8 +29,10 @@ std::map<std::string, std::string> parse_grading_info(const std::string& make_ou
 
 // Builds the lab's trusted objects and reads what the build of a submission needs. Relative
 // paths are made absolute against `root`. Throws std::runtime_error when the build fails or
-// the lab does not exist.
-LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch_dir);
+// the lab does not exist. `target` "audit-info" (grading/audit.mk) builds and names only what an
+// audit needs (the driver and common/, no reference, harness or trace), as the student edition can.
+LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch_dir,
+                      const std::string& target = "grading-info");
 
 // Reads the JSON a lab program prints with --describe; `source` names it in errors
 // (std::runtime_error when it is not that JSON).

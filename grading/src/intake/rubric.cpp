@@ -442,6 +442,25 @@ void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const Rub
     }
 }
 
+// A section's KEY = VALUE lines into the lab's settings (`test` null) or the test's.
+void read_section_lines(Rubric& r, TestSpec* test, const RubricSection& section, RubricPlace& at) {
+    std::set<std::string> seen_keys;
+    for (const RubricLine& l : section.lines) {
+        at.line = l.line;
+        if (!l.has_value) at.fail("expected KEY = VALUE");
+        if (!seen_keys.insert(l.key).second) at.fail("'" + l.key + "' is given twice");
+        try {
+            if (!test) set_rubric_setting(r, l.key, l.value, at);
+            else if (!set_test_check(r, *test, l.key, l.value, at) && !set_test_run(*test, l.key, l.value, at))
+                at.fail("unknown test setting '" + l.key + "'");
+        } catch (const std::invalid_argument& e) {
+            at.fail(l.key + ": " + e.what());
+        } catch (const std::out_of_range&) {
+            at.fail(l.key + ": number out of range");
+        }
+    }
+}
+
 }  // namespace
 
 Rubric parse_rubric(const std::string& text, const std::string& source, const LabDeclaration* lab) {
@@ -459,24 +478,22 @@ Rubric parse_rubric(const std::string& text, const std::string& source, const La
             test = &start_test(r, section.header, at);
             test_lines.push_back(at.line);
         }
-        std::set<std::string> seen_keys;
-        for (const RubricLine& l : section.lines) {
-            at.line = l.line;
-            if (!l.has_value) at.fail("expected KEY = VALUE");
-            if (!seen_keys.insert(l.key).second) at.fail("'" + l.key + "' is given twice");
-            try {
-                if (!test) set_rubric_setting(r, l.key, l.value, at);
-                else if (!set_test_check(r, *test, l.key, l.value, at) && !set_test_run(*test, l.key, l.value, at))
-                    at.fail("unknown test setting '" + l.key + "'");
-            } catch (const std::invalid_argument& e) {
-                at.fail(l.key + ": " + e.what());
-            } catch (const std::out_of_range&) {
-                at.fail(l.key + ": number out of range");
-            }
-        }
+        read_section_lines(r, test, section, at);
     }
     at.line = last_line;
     check_rubric(r, test_lines, at);
+    return r;
+}
+
+Rubric parse_rubric_settings(const std::string& text, const std::string& source) {
+    Rubric r;
+    RubricPlace at{source, 0};
+    const std::vector<RubricSection> sections = read_sections(text, at);
+    const int last_line = at.line;
+    read_section_lines(r, nullptr, sections.front(), at);
+    at.line = last_line;
+    if (r.lab.empty()) at.fail("the rubric does not say which lab (lab = NN)");
+    if (r.compile_timeout_s <= 0 || r.run_timeout_s <= 0) at.fail("timeouts must be positive");
     return r;
 }
 

@@ -107,6 +107,10 @@ struct LabDeclaration {
 // use them reads the same either way.
 Rubric parse_rubric(const std::string& text, const std::string& source, const LabDeclaration* lab = nullptr);
 Rubric load_rubric(const std::string& path, const LabDeclaration* lab = nullptr);
+// The lab's settings alone (the lines before the first [test ...]: lab, forbid_symbols,
+// allow_imports, limits), tests ignored: what an audit reads, as the student edition's
+// tools/preview/NN.tests holds it. Throws RubricError like parse_rubric.
+Rubric parse_rubric_settings(const std::string& text, const std::string& source);
 std::string read_rubric(const std::string& path);  // the file's text (RubricError where it cannot be read)
 
 // Where `rubric` disagrees with the lab: a variant the lab does not have, a yardstick graded as
