@@ -58,6 +58,9 @@ private:
     // In a run without the grading shims (the trusted reference): throws when memory cannot be
     // sealed here (round_trip.cu).
     void prove_sealing() const;
+    // A run with a timing gate (--timing-gate): says TIMING_READY and waits for the grader's go,
+    // once, before the run's first timed repetition (repetitions.cu).
+    void wait_for_timing_turn();
     GradingOptions options_;
     GradedCase case_;
 };

@@ -51,6 +51,9 @@ bool GradingOptions::take(const std::string& flag, const std::function<std::stri
         if (channel_fd < 3) throw UsageError("--channel needs a file descriptor of its own (3 or more)");
     } else if (flag == "--fresh-inputs") {
         fresh_key = static_cast<uint64_t>(parse_positive(value(), "--fresh-inputs"));
+    } else if (flag == "--timing-gate") {
+        timing_gate_fd = static_cast<int>(parse_positive(value(), "--timing-gate", 1 << 20));
+        if (timing_gate_fd < 3) throw UsageError("--timing-gate needs a file descriptor of its own (3 or more)");
     } else if (flag == "--verify-outputs") {
         verify_dir = value();
         if (verify_dir.empty()) throw UsageError("--verify-outputs needs a folder");
@@ -63,6 +66,7 @@ bool GradingOptions::take(const std::string& flag, const std::function<std::stri
 void GradingOptions::check() const {
     if (grading() && verifying()) throw UsageError("--channel and --verify-outputs cannot be combined");
     if (fresh_key && !grading() && !verifying()) throw UsageError("--fresh-inputs needs --channel or --verify-outputs");
+    if (timing_gate_fd >= 0 && !grading()) throw UsageError("--timing-gate needs --channel");
 }
 
 }  // namespace cudalabs

@@ -29,6 +29,9 @@ struct GradingOptions {
     // --fresh-inputs KEY (with --channel or --verify-outputs): every timed repetition gets new
     // input values and sends a sample of its outputs, chosen by KEY (fresh_inputs.h); 0: off.
     uint64_t fresh_key = 0;
+    // --timing-gate FD (with --channel): before its first timed repetition the run says
+    // TIMING_READY and waits for one byte on FD, the grader's go once it has the GPU alone.
+    int timing_gate_fd = -1;
 
     bool grading() const { return channel_fd >= 0; }
     bool verifying() const { return !verify_dir.empty(); }

@@ -2,6 +2,9 @@
 // (--channel) it frames each repetition in the result channel, gives it fresh inputs and sends
 // samples of its outputs (fresh_inputs.h); in the verifier (--verify-outputs with
 // --fresh-inputs) it makes the same repetitions with the reference and judges those samples.
+#include <unistd.h>
+
+#include <cerrno>
 #include <cstring>
 #include <memory>
 #include <string>
@@ -226,9 +229,27 @@ private:
 
 }  // namespace
 
+// The grader shares the GPU with other submissions' runs while a timed run starts, makes its
+// inputs and checks its first result, and takes it alone only for the repetitions: the run asks
+// for its turn here and waits for the go. A gate closed without a go (the grader gave up) lets it
+// go on; the grader counts no repetition it did not open the gate for.
+void GradedRun::wait_for_timing_turn() {
+    if (!options_.grading() || options_.timing_gate_fd < 0) return;
+    const int fd = options_.timing_gate_fd;
+    options_.timing_gate_fd = -1;  // once a run
+    channel::flush_trace();        // the kernels so far land before the request
+    channel::write(channel::RecordType::TimingReady, std::string());
+    char go = 0;
+    ssize_t got;
+    do got = read(fd, &go, 1);
+    while (got < 0 && errno == EINTR);
+    close(fd);
+}
+
 // Graded runs watch every timing; the verifier of fresh repetitions only the device timings,
 // the only ones whose outputs are sampled (a host timing's outputs are not poisoned buffers).
 std::unique_ptr<RepetitionObserver> GradedRun::repetitions_timed(const TimingPlan& plan, bool device_outputs) {
+    wait_for_timing_turn();
     if (options_.grading()) return std::make_unique<RepetitionWatch>(case_, options_.fresh_key, plan.warmup, device_outputs);
     if (options_.verifying_fresh() && device_outputs)
         return std::make_unique<FreshVerification>(case_, options_.fresh_key, StoredOutputs(options_.verify_dir));

@@ -26,7 +26,7 @@ namespace cudalabs {
 namespace channel {
 
 constexpr uint32_t kMagic = 0x31524C43u;  // "CLR1" in the byte order of the stream
-constexpr uint32_t kProtocolVersion = 1;
+constexpr uint32_t kProtocolVersion = 2;
 constexpr size_t kHeaderBytes = 24;
 constexpr size_t kMaxKernelName = 4096;   // longer names are cut and flagged truncated
 constexpr size_t kMaxText = 16384;        // fault texts, API names, case names
@@ -47,6 +47,8 @@ enum class RecordType : uint32_t {
     TraceReady = 12,  // {u32 tracer version}: the kernel trace is loaded and recording
     DeviceReady = 13, // {}: the harness opened the GPU (before it, no code of the student's has run)
     TraceLost = 14,   // {u64 records}: kernel records the trace could not keep (CUPTI dropped them)
+    TimingReady = 15, // {}: about to time its first repetition; with --timing-gate FD the harness then
+                      // waits for the grader's go on FD (the grader takes the GPU alone first)
 };
 
 enum class Direction : uint32_t {
@@ -75,11 +77,12 @@ inline const char* type_name(RecordType t) {
         case RecordType::TraceReady: return "TRACE_READY";
         case RecordType::DeviceReady: return "DEVICE_READY";
         case RecordType::TraceLost: return "TRACE_LOST";
+        case RecordType::TimingReady: return "TIMING_READY";
     }
     return "unknown";
 }
 
-inline bool known_type(uint32_t t) { return t >= 1 && t <= 14; }
+inline bool known_type(uint32_t t) { return t >= 1 && t <= 15; }
 
 inline const char* direction_name(Direction d) {
     switch (d) {
@@ -242,7 +245,8 @@ inline bool parse_payload(const unsigned char* data, size_t size, Record& r) {
         case RecordType::TraceLost: ok = in.u64(r.bytes); break;
         case RecordType::CaseEnd:
         case RecordType::RunEnd:
-        case RecordType::DeviceReady: break;
+        case RecordType::DeviceReady:
+        case RecordType::TimingReady: break;
         case RecordType::Output:
         case RecordType::TimedOutput: return false;  // streamed, never parsed whole
     }

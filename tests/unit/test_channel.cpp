@@ -295,6 +295,20 @@ TEST_CASE("channel: the grammar") {
         REQUIRE(log.cases.size() == 1);
         CHECK_FALSE(log.cases[0].ended);
     }
+    SUBCASE("ready to be timed: once, after the GPU opened, never inside a repetition; the repetitions before it counted") {
+        Stream ok;
+        ok.begin().add(RecordType::DeviceReady).case_begin("fast", "8").rep_begin(0).rep_end(0).add(RecordType::TimingReady)
+            .rep_begin(1).rep_end(1).case_end().end();
+        const RunLog log = decode(ok.bytes);
+        CHECK(log.complete);
+        CHECK(log.timing_ready);
+        CHECK(log.reps_before_timing_ready == 1);
+        Stream early, twice, inside;
+        early.begin().add(RecordType::TimingReady).end();
+        twice.begin().add(RecordType::DeviceReady).add(RecordType::TimingReady).add(RecordType::TimingReady).end();
+        inside.begin().add(RecordType::DeviceReady).case_begin("fast", "8").rep_begin(0).add(RecordType::TimingReady);
+        for (Stream* s : {&early, &twice, &inside}) CHECK(error_of(*s).find("ready to be timed") != std::string::npos);
+    }
     SUBCASE("nothing at all") {
         Stream s;
         CHECK(error_of(s).find("sent nothing") != std::string::npos);

@@ -593,4 +593,82 @@ TEST_CASE("a run's start to its GPU open is timed from its DEVICE_READY record")
     run_program(ctx, correctness_request(ctx, lab.graded(never), correctness_test(), "v", "1", 1));
     CHECK(timing.tests[0].cuda_starts == 1);  // a run that never opened the GPU has no start to count
     CHECK(timing.tests[0].runs[0] == 2);
+
+namespace {
+// A timed run's records around its gate: `before` (Python) runs after the GPU is open, then
+// TIMING_READY, the wait for the go on descriptor 6, and the go written to gate.got.
+std::string gated_program(FakeLab& lab, const std::string& name, const std::string& before) {
+    return lab.program(name, "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(DEVICE_READY)\n" + before +
+                                 "record(15)\n"  // TIMING_READY
+                                 "go = os.read(6, 1)\n"
+                                 "open('" + lab.dir + "/" + name + ".got', 'w').write(go.decode())\n"
+                                 "record(RUN_END)\nsys.exit(0)");
+}
+}  // namespace
+
+TEST_CASE("a timed run's gate: the go comes once the GPU is alone, and the wait is not counted against the run's limit") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    RunRequest req = correctness_request(ctx, lab.graded(gated_program(lab, "gated", "")), correctness_test(), "v", "1", 1);
+    req.timeout_s = 0.5;
+    TimingGate gate;
+    int opened = 0;
+    gate.open = [&] {
+        ++opened;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1200));  // other lanes' runs under way
+    };
+    req.gate = &gate;
+    const ProgramRun pr = run_program(ctx, req);
+    CHECK(pr.run.ok());
+    CHECK_FALSE(pr.run.timed_out);
+    CHECK(pr.channel_complete);
+    CHECK(opened == 1);
+    CHECK(gate.opened);
+    CHECK(read_file(lab.dir + "/gated.got") == "g");
+
+    // Without a gate the run is not told of one: the harness would reject --timing-gate it was not given.
+    RunRequest plain = req;
+    plain.gate = nullptr;
+    plain.timeout_s = 5;
+    const ProgramRun ungated = run_program(ctx, plain);
+    CHECK_FALSE(ungated.run.ok());  // descriptor 6 is not open: the fake program fails to read it
+    CHECK(opened == 1);
+}
+
+TEST_CASE("a timed run's gate stays shut for a run that began timing before it asked") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    const std::string early = "record(CASE_BEGIN, text('v') + text('1'))\n"
+                              "record(7, struct.pack('<II', 0, 0))\nrecord(8, struct.pack('<I', 0))\n"  // a repetition, then the request
+                              "record(CASE_END)\n";
+    RunRequest req = correctness_request(ctx, lab.graded(gated_program(lab, "early", early)), correctness_test(), "v", "1", 1);
+    TimingGate gate;
+    int opened = 0;
+    gate.open = [&] { ++opened; };
+    req.gate = &gate;
+    const ProgramRun pr = run_program(ctx, req);
+    CHECK(pr.run.ok());
+    CHECK(read_file(lab.dir + "/early.got") == "g");  // it was let go on
+    CHECK(opened == 0);                               // but the GPU was never taken alone for it
+    CHECK_FALSE(gate.opened);                         // so its timing does not count (made again, alone)
+}
+
+TEST_CASE("a timed run's gate is closed at its last record, before the program has ended") {
+    FakeLab lab;
+    GradingContext ctx = lab.context();
+    // After RUN_END the program lingers, as a CUDA program's exit does.
+    const std::string p = lab.program("lingers", "record(RUN_BEGIN, struct.pack('<I', PROTOCOL))\nrecord(DEVICE_READY)\nrecord(15)\n"
+                                                 "os.read(6, 1)\nrecord(RUN_END)\nimport time\ntime.sleep(0.5)\nsys.exit(0)");
+    RunRequest req = correctness_request(ctx, lab.graded(p), correctness_test(), "v", "1", 1);
+    TimingGate gate;
+    double closed_at = 0;
+    gate.open = [] {};
+    gate.close = [&] { closed_at = steady_now(); };
+    req.gate = &gate;
+    const ProgramRun pr = run_program(ctx, req);
+    const double ended_at = steady_now();
+    CHECK(pr.run.ok());
+    CHECK(gate.opened);
+    CHECK(gate.closed);
+    CHECK(ended_at - closed_at > 0.3);  // the GPU was shared again while the program ended
 }

@@ -61,6 +61,10 @@ TEST_CASE("grading flags, through the run's hooks: a channel or verified outputs
     CHECK_THROWS_WITH_AS(parse_grading({"--fresh-inputs", "5"}), doctest::Contains("needs --channel or --verify-outputs"),
                          UsageError);
     CHECK_THROWS_WITH_AS(parse_grading({"--verify-outputs="}), doctest::Contains("needs a folder"), UsageError);
+    CHECK(parse_grading({"--channel", "3", "--timing-gate", "6"}).timing_gate_fd == 6);
+    CHECK(parse_grading({"--channel", "3"}).timing_gate_fd == -1);
+    CHECK_THROWS_WITH_AS(parse_grading({"--timing-gate", "6"}), doctest::Contains("--timing-gate needs --channel"), UsageError);
+    CHECK_THROWS_WITH_AS(parse_grading({"--channel", "3", "--timing-gate", "2"}), doctest::Contains("of its own"), UsageError);
     CHECK_THROWS_WITH_AS(parse_grading({"--channel"}), doctest::Contains("--channel needs a value"), UsageError);
     CHECK_THROWS_AS(parse_grading({"--channel", "x"}), UsageError);
     CHECK_THROWS_AS(parse_grading({"--channel", ""}), UsageError);

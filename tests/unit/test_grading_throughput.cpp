@@ -147,32 +147,107 @@ private:
 };
 }  // namespace
 
-TEST_CASE("a timed run: the GPU alone only around its process, the clocks read inside, its verifier shared after") {
+namespace {
+// The lane's AloneTurn as the performance test has it (run_with_gpu_alone): gated on a shared
+// turn, made again whole where the gate was not opened.
+AloneTurn lane_alone(GpuTurn& turn) {
+    return [&turn](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
+        run_timed_alone(
+            &turn,
+            [&](const std::function<void()>& take) {
+                TimingGate gate;
+                gate.open = [&] {
+                    take();
+                    on_alone();
+                };
+                gate.close = [&] {
+                    on_done();
+                    turn.step_out();
+                };
+                process(&gate);
+                return gate.opened;
+            },
+            [&] {
+                on_alone();
+                process(nullptr);
+                on_done();
+            });
+    };
+}
+
+const char* where(const GpuGate& gate) { return gate.alone() && gate.sharing() == 0 ? "alone" : "shared"; }
+}  // namespace
+
+TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last record, the clocks read inside, its verifier shared") {
     GpuGate gate("fake-gpu", "");
     GpuTurn turn(gate, false);
     GpuTurn other(gate, false);  // another lane's run under way
     std::vector<std::string> order;
     GateClocks clocks(gate, order);
+    std::atomic<bool> setup_done{false};
     std::thread other_lane([&] {
+        while (!setup_done) pause_ms(1);
         pause_ms(20);
         order.push_back("other lane's run ended");
         other.release();
     });
-    const TimedProcess alone = [&](const std::function<void()>& process) { turn.run_alone(process); };
     std::vector<TimedSample> samples;
-    const bool timed = sample_between_clock_readings(clocks, 1, false, alone, [&](double& ms, const TimedProcess& process) {
+    const bool timed = sample_between_clock_readings(clocks, 1, false, lane_alone(turn), [&](double& ms, const TimedProcess& process) {
         CHECK(turn.sharing());
-        process([&] { order.push_back(gate.alone() && gate.sharing() == 0 ? "process alone" : "process shared"); });
+        process([&](TimingGate* g) {
+            REQUIRE(g != nullptr);
+            order.push_back(std::string("setup ") + where(gate));
+            setup_done = true;
+            g->open();  // as the channel's reader does at TIMING_READY
+            g->opened = true;
+            order.push_back(std::string("repetitions ") + where(gate));
+            g->close();  // as the reader does at RUN_END
+            g->closed = true;
+            order.push_back(std::string("process ends ") + (gate.alone() || gate.sharing() ? "beside others" : "with the GPU given up"));
+            turn.share_again();  // as run_program does after a closed run
+        });
         order.push_back(turn.sharing() && !gate.alone() ? "verifier shared" : "verifier alone");
         ms = 1.5;
         return true;
     }, samples);
     other_lane.join();
     CHECK(timed);
-    CHECK(order == std::vector<std::string>{"other lane's run ended", "clocks alone", "process alone", "clocks alone", "verifier shared"});
+    CHECK(order == std::vector<std::string>{"setup shared", "other lane's run ended", "clocks alone", "repetitions alone", "clocks alone",
+                                            "process ends with the GPU given up", "verifier shared"});
     REQUIRE(samples.size() == 1);
     CHECK(samples[0].ms_per_rep == 1.5);
     CHECK(gate.sharing() == 1);  // the lane's own shared turn, taken again
+}
+
+TEST_CASE("a timed run that did not wait at its gate is made again, with the GPU alone from its start") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    std::vector<std::string> order;
+    GateClocks clocks(gate, order);
+    int made = 0;
+    std::vector<TimedSample> samples;
+    sample_between_clock_readings(clocks, 1, false, lane_alone(turn), [&](double& ms, const TimedProcess& process) {
+        process([&](TimingGate* g) {
+            ++made;
+            // The first run began timing without asking (or failed before it): its gate stays shut.
+            order.push_back(std::string(g ? "gated run " : "whole run ") + where(gate));
+        });
+        ms = 1;
+        return true;
+    }, samples);
+    CHECK(made == 2);
+    CHECK(order == std::vector<std::string>{"gated run shared", "clocks alone", "whole run alone", "clocks alone"});
+}
+
+TEST_CASE("run_timed_alone: without a shared turn the process runs whole, gated never") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn whole(gate, true);  // one lane a GPU: the submission has it alone
+    GpuTurn none;               // its tests' turns
+    int gated = 0, whole_runs = 0;
+    run_timed_alone(&none, [&](const std::function<void()>&) { return ++gated > 0; }, [&] { ++whole_runs; });
+    run_timed_alone(nullptr, [&](const std::function<void()>&) { return ++gated > 0; }, [&] { ++whole_runs; });
+    CHECK(gated == 0);
+    CHECK(whole_runs == 2);
 }
 
 TEST_CASE("lanes: one lane a GPU grades one submission at a time, every test alone") {
@@ -566,4 +641,28 @@ TEST_CASE("a turn kept alone: timed processes back to back wait once, and the ne
     whole.share_again();
     CHECK(gate.alone());
     CHECK_FALSE(whole.sharing());
+}
+
+TEST_CASE("a turn steps out of the GPU alone without waiting, even while another turn waits to be alone, and shares again later") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn lane(gate, false);
+    lane.take_alone();
+    CHECK(gate.alone());
+    std::atomic<bool> other_alone{false};
+    std::thread other([&] {
+        GpuTurn t(gate, true);  // waits for the lane
+        other_alone = true;
+        pause_ms(30);
+    });
+    while (!gate.alone_waiting()) pause_ms(1);
+    lane.step_out();  // at once: the reader's thread cannot wait here
+    CHECK_FALSE(lane.held());
+    while (!other_alone) pause_ms(1);
+    lane.share_again();  // waits for the other turn alone, then shares
+    CHECK(lane.sharing());
+    CHECK(gate.sharing() == 1);
+    other.join();
+    GpuTurn shared(gate, false);
+    shared.step_out();  // a shared turn is not kept alone: nothing changes
+    CHECK(shared.sharing());
 }

@@ -53,14 +53,18 @@ private:
 // A run that takes `ms` per repetition and counts how often it was made.
 TimedAttempt run_taking(double ms, int& runs, bool counts = true) {
     return [ms, &runs, counts](double& out, const TimedProcess& timed) {
-        timed([&] { ++runs; });
+        timed([&](TimingGate*) { ++runs; });
         out = ms;
         return counts;
     };
 }
 
 // The lane has the GPU alone already (--per-gpu 1): the process runs as it is.
-const TimedProcess as_it_is = [](const std::function<void()>& process) { process(); };
+const AloneTurn as_it_is = [](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
+    on_alone();
+    process(nullptr);
+    on_done();
+};
 
 Curve curve() { return parse_curve("1.15:1 1.5:0.6 3:0"); }
 

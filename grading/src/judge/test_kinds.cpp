@@ -59,15 +59,20 @@ bool output_lost(const VerifiedRun& v) {
     return false;
 }
 
-// `timed`, where given, runs the program's process (a timed run: with the GPU alone); the
-// verifier runs after it, outside.
+// `timed`, where given, runs the program's process (a timed run: with the GPU alone for its
+// repetitions, through the run's gate); the verifier runs after it, outside.
 VerifiedRun run_verified(GradingContext& ctx, const RunRequest& req, const std::string& variants, const std::string& sizes,
                          unsigned long long seed, std::string* log = nullptr, const TimedProcess& timed = {}) {
     VerifiedRun v;
     for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
         pause_before(ctx.setup.retry, attempt);
         v = VerifiedRun();
-        if (timed) timed([&] { v.pr = run_student(ctx, req, log); });
+        if (timed)
+            timed([&](TimingGate* gate) {
+                RunRequest gated = req;
+                gated.gate = gate;
+                v.pr = run_student(ctx, gated, log);
+            });
         else v.pr = run_student(ctx, req, log);
         if (!v.pr.channel_complete) {
             v.problem = "its results did not arrive whole, so none of this run counts: " + v.pr.channel_problem;
@@ -340,7 +345,10 @@ TimedRun reference_round(GradingContext& ctx, const TestSpec& t, const std::vect
     unlink(reference_json.c_str());  // never an earlier test's figures
     // The reference must run: when it cannot, that is the grader's failure (GraderError).
     ProgramRun pr;
-    process([&] { pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")"); });
+    process([&](TimingGate* gate) {
+        req.gate = gate;
+        pr = run_reference(ctx, req, "the reference solution's timed run (round " + std::to_string(round + 1) + ")");
+    });
     const TimedRun timed = timed_run(pr, ctx.setup.sol_kernels);
     try {
         nlohmann::json j = nlohmann::json::parse(read_file(reference_json));
@@ -406,7 +414,7 @@ bool timed_run_counts(const GradingContext& ctx, const GradedProgram& s, const T
 // output poisoned, and a replayed result is not this one's). Each round's sample goes into
 // `samples`. Empty, with `problem`, when it cannot be timed.
 std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, unsigned long long seed,
-                                   ClockReader& clocks, const TimedProcess& alone, std::vector<TimedSample>& samples,
+                                   ClockReader& clocks, const AloneTurn& alone, std::vector<TimedSample>& samples,
                                    std::ostringstream& out, std::string& problem) {
     RunRequest req = timed_request(ctx, s, t, run_args(t.variants[0], t.sizes[0], seed, t.reps * t.rounds));
     req.timeout_s *= t.rounds;  // the work of `rounds` runs of one round each
@@ -425,26 +433,49 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
     return rounds;
 }
 
-// Runs a timed process with the GPU alone: the lane's shared turn is left for it, and kept alone
-// after it until a run that is not timed shares it again (GpuTurn::run_alone, share_again: the
-// reference's runs and the student's process back to back wait once); the wait and the time
-// alone go to the test's breakdown.
-void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& process) {
+// Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
+// lane's turn is shared, it takes the GPU alone at its gate, when it is ready to time, and shares
+// it again once it has sent its last record; a process that did not wait at its gate -- it failed
+// before, or began timing without asking -- is made again with the GPU alone from its start, kept
+// alone after it until a run that is not timed shares it again (share_again). The wait for the
+// GPU and the time alone go to the test's breakdown.
+void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
+                        const std::function<void()>& on_done) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
-    if (!turn) {
-        process();
-        return;
-    }
-    const double asked = steady_now();
-    double held = 0;
-    turn->run_alone(
-        [&] {
-            const double began = steady_now();
-            process();
-            held = seconds_since(began);
+    double asked = steady_now(), alone_since = 0, waited = 0, held = 0;
+    const auto now_alone = [&](double since) {
+        alone_since = steady_now();
+        waited = alone_since - since;
+        on_alone();
+    };
+    const auto done = [&] {
+        on_done();
+        held = seconds_since(alone_since);
+    };
+    run_timed_alone(
+        turn,
+        [&](const std::function<void()>& take) {
+            TimingGate gate;
+            gate.open = [&] {
+                const double ready = steady_now();
+                take();
+                now_alone(ready);
+            };
+            gate.close = [&] {
+                done();
+                turn->step_out();  // never waits: run_program shares the turn again after the run
+            };
+            process(&gate);
+            if (gate.opened && !gate.closed) done();  // it ended without its last record: alone still
+            asked = steady_now();                     // made again, whole: its wait starts now
+            return gate.opened || gate.timed_out;
         },
-        true);
-    if (ctx.submission.timing) ctx.submission.timing->add_alone(seconds_since(asked) - held, held);
+        [&] {
+            now_alone(asked);
+            process(nullptr);
+            done();
+        });
+    if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(waited, held);
 }
 
 // The reference's side of a performance test: the samples of its GPU's pool (reference_pool.h),
@@ -453,7 +484,7 @@ void run_with_gpu_alone(GradingContext& ctx, const std::function<void()>& proces
 // sample used goes into `samples`, marked where it was measured for another submission, after
 // the runs made again for throttling that this test set aside.
 PooledReference reference_side(GradingContext& ctx, const TestSpec& t, const std::vector<std::string>& args, ClockReader& clocks,
-                               const TimedProcess& alone, std::vector<TimedSample>& samples) {
+                               const AloneTurn& alone, std::vector<TimedSample>& samples) {
     ReferencePool own;  // without a pool for the GPU (none set up): this test's samples alone
     ReferencePool& pool = ctx.worker.reference_pool ? *ctx.worker.reference_pool : own;
     int measured = 0;
@@ -499,7 +530,9 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
-    const TimedProcess alone = [&](const std::function<void()>& process) { run_with_gpu_alone(ctx, process); };
+    const AloneTurn alone = [&](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
+        run_with_gpu_alone(ctx, process, on_alone, on_done);
+    };
     // The reference's rounds first (a fresh sample and the pool's), then the student's, each
     // student round beside one of them.
     const PooledReference reference = reference_side(ctx, t, args, *clocks, alone, samples);

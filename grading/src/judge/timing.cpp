@@ -11,19 +11,15 @@
 
 namespace grading {
 
-bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const AloneTurn& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples) {
     for (int attempt = 0;; ++attempt) {
         TimedSample s;
         s.round = round;
         s.reference = reference;
         s.attempt = attempt;
-        const TimedProcess between_readings = [&](const std::function<void()>& process) {
-            alone([&] {
-                s.before = clocks.read();
-                process();
-                s.after = clocks.read();
-            });
+        const TimedProcess between_readings = [&](const GatedRun& process) {
+            alone(process, [&] { s.before = clocks.read(); }, [&] { s.after = clocks.read(); });
         };
         const bool timed = run(s.ms_per_rep, between_readings);
         const bool again = timed && s.throttled() && attempt < kMaxThrottleReruns;

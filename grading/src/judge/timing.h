@@ -11,6 +11,7 @@
 #include "class/results.h"
 #include "intake/rubric.h"
 #include "judge/judge.h"
+#include "runs/timing_gate.h"
 #include "sandbox/gpu_clocks.h"
 
 namespace grading {
@@ -20,9 +21,14 @@ constexpr int kMaxThrottleReruns = 2;
 constexpr int kBootstrapResamples = 2000;
 constexpr double kIntervalConfidence = 0.95;
 
-// How a timed process is run: `around(process)` runs it (with the GPU alone, GpuTurn::run_alone;
-// or as it is, where the lane has the GPU alone already).
-using TimedProcess = std::function<void(const std::function<void()>& process)>;
+// How a timed process is run: `timed(process)` runs it with the GPU alone for its timed
+// repetitions, the clocks read around them.
+using TimedProcess = std::function<void(const GatedRun& process)>;
+// How the GPU is had alone for a timed process: `alone(process, on_alone, on_done)` runs it, and
+// calls `on_alone` once the GPU is alone for its timed part (again where the process is made
+// again), `on_done` when that part is over, before the GPU is shared again.
+using AloneTurn =
+    std::function<void(const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done)>;
 // One attempt at one side of a round: it hands its timed process to `timed` (which reads the
 // clocks around it, with the GPU alone), then judges what it sent -- the verifier runs after the
 // GPU is shared again. Returns false when the run cannot be timed; sets `ms_per_rep`.
@@ -34,7 +40,7 @@ using TimedAttempt = std::function<bool(double& ms_per_rep, const TimedProcess& 
 // returns false when its run cannot be timed (then it is not run again: the caller scores that).
 // Returns what the last `run` returned. (A process handed to `timed` twice -- made again because
 // its output was lost -- has the readings of its last run.)
-bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const TimedProcess& alone, const TimedAttempt& run,
+bool sample_between_clock_readings(ClockReader& clocks, int round, bool reference, const AloneTurn& alone, const TimedAttempt& run,
                                    std::vector<TimedSample>& samples);
 
 // A performance test's student samples, one a round, from the attempts at its one timed process

@@ -30,6 +30,10 @@ struct ChannelLimits {
 // What the reader tells as records arrive, on its own thread, while the program runs.
 struct ChannelEvents {
     std::function<void()> device_ready;  // DEVICE_READY arrived: the program has opened the GPU
+    // TIMING_READY arrived: the program waits for the grader's go before its first timed
+    // repetition (--timing-gate); `so_far` is what it sent before. Nothing is read meanwhile.
+    std::function<void(const RunLog& so_far)> timing_ready;
+    std::function<void()> run_ended;  // RUN_END arrived: what the program does now is ending
 };
 
 // Reads `fd` (the read end of the pipe) until EOF, the first error or the byte cap, then

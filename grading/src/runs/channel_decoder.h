@@ -223,6 +223,10 @@ struct RunLog {
     // The harness opened the GPU (DEVICE_READY): a run that began (records > 0) and stopped
     // before this could not get the GPU, and no code of the student's had run yet.
     bool device_ready = false;
+    // TIMING_READY arrived (the harness waited for the grader's go before its first timed
+    // repetition), and how many repetitions had begun before it (none, from the harness).
+    bool timing_ready = false;
+    size_t reps_before_timing_ready = 0;
     // The grader itself could not store what the program sent (its disk): not the program's doing.
     bool grader_fault = false;
     std::vector<CaseLog> cases;
@@ -268,6 +272,7 @@ public:
             case RecordType::TraceReady: log_.trace_ready = true; return true;
             case RecordType::TraceLost: log_.trace_lost += r.bytes; return true;
             case RecordType::DeviceReady: return device_ready();
+            case RecordType::TimingReady: return timing_ready();
             case RecordType::CaseBegin: return case_begin(r);
             case RecordType::CaseEnd: return case_end();
             case RecordType::RepBegin: return rep_begin(r);
@@ -354,8 +359,9 @@ public:
         return fail(why);
     }
     const std::string& error() const { return log_.error; }
-    // What has arrived so far (the reader tells of DEVICE_READY as it arrives).
+    // What has arrived so far (the reader acts on TIMING_READY while the program waits).
     const RunLog& so_far() const { return log_; }
+    bool ended() const { return ended_; }  // RUN_END arrived
 
 private:
     bool fail(const std::string& why) {
@@ -385,6 +391,13 @@ private:
     bool device_ready() {
         if (log_.device_ready || in_case_ || !log_.cases.empty()) return fail("the GPU was reported open twice, or after a case");
         log_.device_ready = true;
+        return true;
+    }
+    bool timing_ready() {
+        if (!log_.device_ready || log_.timing_ready || in_rep_)
+            return fail("the program said it was ready to be timed twice, before the GPU was open, or inside a repetition");
+        log_.timing_ready = true;
+        for (const CaseLog& c : log_.cases) log_.reps_before_timing_ready += c.reps.size();
         return true;
     }
     bool case_begin(const Record& r) {

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <poll.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <cerrno>
 #include <chrono>
+#include <exception>
 #include <thread>
 
 #include "run_options.h"
@@ -205,8 +207,81 @@ void make_way_for_timed_run(const GradingContext& ctx) {
     if (ctx.submission.timing) ctx.submission.timing->add_wait(seconds_since(asked));
 }
 
-// A run's time in its submission's breakdown, `cuda_start_s` of it to its GPU open (< 0: not
-// known).
+// The descriptor a timed run waits for the grader's go at (--timing-gate): 3 is the channel's,
+// 4 a sanitizer's log, 5 the options pipe.
+constexpr int kTimingGateFd = 6;
+
+// The grader's end of a timed run's gate (TimingGate): a socket pair (a go sent after the
+// program died fails quietly, where a pipe would raise SIGPIPE), one byte for the go. The gate is
+// opened only where no timed repetition began before the program asked; the go is sent either way
+// (the run goes on, and `opened` stays false). The wait is the program's wait on the grader.
+class GateEnd {
+public:
+    explicit GateEnd(TimingGate* gate) : gate_(gate) {
+        if (!gate_) return;
+        gate_->opened = gate_->closed = gate_->timed_out = false;
+        if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_) != 0) throw std::runtime_error("cannot create a timed run's gate");
+    }
+    ~GateEnd() {
+        for (int fd : fds_)
+            if (fd >= 0) close(fd);
+    }
+    GateEnd(const GateEnd&) = delete;
+    GateEnd& operator=(const GateEnd&) = delete;
+
+    void add_to(Launch& launch, RunSpec& spec) {
+        if (!gate_) return;
+        launch.options.insert(launch.options.end(), {"--timing-gate", std::to_string(kTimingGateFd)});
+        spec.inherit_fds.push_back({fds_[1], kTimingGateFd});
+        spec.grader_wait = &wait_;
+    }
+    // On the channel reader's thread, the program waiting.
+    void on_timing_ready(const RunLog& so_far) {
+        if (!gate_) return;
+        wait_.begin();
+        try {
+            if (so_far.reps_before_timing_ready == 0) {
+                gate_->open();
+                opened_ = true;
+            }
+        } catch (...) {
+            failure_ = std::current_exception();
+        }
+        wait_.end();
+        const char go = 'g';
+        (void)!send(fds_[0], &go, 1, MSG_NOSIGNAL);
+    }
+    // On the reader's thread: the opened run sent RUN_END.
+    void on_run_end() {
+        if (!gate_ || !opened_ || !gate_->close || failure_) return;
+        try {
+            gate_->close();
+            closed_ = true;
+        } catch (...) {
+            failure_ = std::current_exception();
+        }
+    }
+    double waited_s() const { return wait_.seconds(); }
+    bool closed() const { return closed_; }
+    // After the run (the reader joined): the gate's outcome, or the grader's failure to open it.
+    void finish(const RunResult& run) {
+        if (!gate_) return;
+        if (failure_) std::rethrow_exception(failure_);
+        gate_->opened = opened_;
+        gate_->closed = closed_;
+        gate_->timed_out = run.timed_out;
+    }
+
+private:
+    TimingGate* gate_;
+    int fds_[2] = {-1, -1};
+    GraderWait wait_;
+    bool opened_ = false, closed_ = false;
+    std::exception_ptr failure_;
+};
+
+// A run's time in its submission's breakdown: `ran_s` without its wait for the GPU alone (the
+// timed test's), `cuda_start_s` to its GPU open (< 0: not known).
 void note_run(const GradingContext& ctx, const RunRequest& req, double ran_s, double cuda_start_s) {
     if (!ctx.submission.timing) return;
     const RunKind kind = !req.sandboxed ? RunKind::Reference : req.prefix.empty() ? RunKind::Program : RunKind::Sanitizer;
@@ -233,9 +308,11 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
 
     pr.fresh_key = fresh_inputs_key();
     Launch launch = launch_of(ctx, req, pr.fresh_key);
+    RunSpec spec;
+    GateEnd gate(req.gate);
+    gate.add_to(launch, spec);
     const int options_read_end = hand_over_options(launch.options);
 
-    RunSpec spec;
     spec.cwd = req.workdir;
     spec.env = launch.env;
     spec.limits = ctx.setup.run_limits;
@@ -261,6 +338,8 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     double device_ready_at = 0;
     ChannelEvents events;
     events.device_ready = [&] { device_ready_at = steady_now(); };
+    events.timing_ready = [&](const RunLog& so_far) { gate.on_timing_ready(so_far); };
+    events.run_ended = [&] { gate.on_run_end(); };
     ChannelReader reader(channel[0], req.outputs_dir, {}, events);
     std::string log_text;
     std::atomic<bool> stop_log{false};
@@ -280,7 +359,10 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         stop_log = true;
         log_reader.join();
     }
-    note_run(ctx, req, ran_s, device_ready_at > 0 ? device_ready_at - started : -1);
+    note_run(ctx, req, ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
+    // A timed run that gave the GPU up at its last record: the lane shares it again first.
+    if (req.gate && gate.closed() && ctx.submission.gpu_turn) ctx.submission.gpu_turn->share_again();
+    gate.finish(pr.run);
     unlink(spec.stdout_path.c_str());
     unlink(spec.stderr_path.c_str());
     take_log(channel_log, pr);

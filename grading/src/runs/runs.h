@@ -8,6 +8,7 @@
 
 #include "context.h"
 #include "judge/judge.h"
+#include "runs/timing_gate.h"
 
 namespace grading {
 
@@ -68,6 +69,7 @@ struct RunRequest {
     long tool_threads = 0;              // threads the prefix's tool may start beyond the program's
                                         // own: added to the process limit (RLIMIT_NPROC)
     int log_fd_target = -1;             // >= 0: a second pipe at this descriptor, read into `log`
+    TimingGate* gate = nullptr;         // a timed run that waits for the GPU alone (see TimingGate)
 };
 
 // What a run of `req` is started with. Every run of a program has the same command line

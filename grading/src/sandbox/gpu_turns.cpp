@@ -59,9 +59,11 @@ GpuTurn::GpuTurn(GpuGate& gate, bool alone) : alone_(alone) {
     gate_ = &gate;
 }
 
-GpuTurn::GpuTurn(GpuTurn&& o) noexcept : gate_(o.gate_), alone_(o.alone_), kept_alone_(o.kept_alone_), machine_(std::move(o.machine_)) {
+GpuTurn::GpuTurn(GpuTurn&& o) noexcept
+    : gate_(o.gate_), alone_(o.alone_), kept_alone_(o.kept_alone_), away_(o.away_), machine_(std::move(o.machine_)) {
     o.gate_ = nullptr;
     o.kept_alone_ = false;
+    o.away_ = nullptr;
 }
 
 GpuTurn& GpuTurn::operator=(GpuTurn&& o) noexcept {
@@ -70,9 +72,11 @@ GpuTurn& GpuTurn::operator=(GpuTurn&& o) noexcept {
         gate_ = o.gate_;
         alone_ = o.alone_;
         kept_alone_ = o.kept_alone_;
+        away_ = o.away_;
         machine_ = std::move(o.machine_);
         o.gate_ = nullptr;
         o.kept_alone_ = false;
+        o.away_ = nullptr;
     }
     return *this;
 }
@@ -85,6 +89,7 @@ void GpuTurn::release() {
     gate_->leave(alone_);
     gate_ = nullptr;
     kept_alone_ = false;
+    away_ = nullptr;
 }
 
 void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
@@ -115,7 +120,28 @@ void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
     *this = GpuTurn(gate, false);
 }
 
+void GpuTurn::take_alone() {
+    if (!sharing()) return;
+    GpuGate& gate = *gate_;
+    release();
+    *this = GpuTurn(gate, true);
+    kept_alone_ = true;
+}
+
+void GpuTurn::step_out() {
+    if (!kept_alone_ || timing_) return;
+    GpuGate& gate = *gate_;
+    release();
+    away_ = &gate;
+}
+
 void GpuTurn::share_again() {
+    if (away_) {
+        GpuGate& gate = *away_;
+        away_ = nullptr;
+        *this = GpuTurn(gate, false);
+        return;
+    }
     if (!kept_alone_ || timing_) return;
     GpuGate& gate = *gate_;
     release();
@@ -127,6 +153,13 @@ void GpuTurn::make_way() {
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
+}
+
+void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
+                     const std::function<void()>& whole) {
+    if (turn && turn->sharing() && gated([turn] { turn->take_alone(); })) return;
+    if (turn) turn->run_alone(whole, true);
+    else whole();
 }
 
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {

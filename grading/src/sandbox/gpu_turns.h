@@ -61,8 +61,16 @@ public:
     // With `keep_alone` the turn stays alone after `run`, for the next timed process, until
     // share_again(): timed processes back to back wait once for the runs of the other lanes.
     void run_alone(const std::function<void()>& run, bool keep_alone = false);
-    // A turn kept alone after a timed process is shared again (else nothing changes); never while
-    // a timed process runs in it.
+    // A shared turn is left and the GPU taken alone, kept alone until share_again() (as
+    // run_alone's keep_alone): for a timed process that asks for it midway, once it is ready to
+    // time (run_timed_alone). Else nothing changes.
+    void take_alone();
+    // A turn kept alone gives the GPU up without waiting for a shared turn (else nothing changes):
+    // for a timed process whose timed part is over while it still ends, on a thread that must not
+    // wait (the channel's reader). Until share_again() the turn holds nothing.
+    void step_out();
+    // A turn kept alone after a timed process, or stepped out of, is shared again (else nothing
+    // changes); never while a timed process runs in it.
     void share_again();
     // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
     // comes back after it, so that a timed process waits for the runs under way, not for whole
@@ -75,6 +83,7 @@ private:
     bool alone_ = false;
     bool kept_alone_ = false;  // a shared turn kept alone after a timed process (run_alone)
     bool timing_ = false;      // a timed process runs in it
+    GpuGate* away_ = nullptr;  // stepped out of (step_out): share_again() takes this gate again
     HeldLock machine_;
 };
 
@@ -82,6 +91,15 @@ private:
 // turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
 // the GPU shared; a timed test takes it alone around each timed process (run_alone).
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
+
+// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated:
+// `gated(take)` starts it with the GPU shared, and calls `take()` when the process is ready to
+// time (the turn is then alone, and kept so after it); it returns whether the process's timing
+// counts that way (every timed part after `take`, or a run that timed out, which counts as a
+// shared run does). Otherwise -- or without a shared turn -- `whole()` runs the process with the
+// GPU alone from its start, kept alone after it (run_alone).
+void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
+                     const std::function<void()>& whole);
 
 // A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
 // cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken

@@ -347,11 +347,14 @@ std::string failure_text(const ChildReport& failure, const RunSpec& spec) {
     return text + ": " + std::strerror(failure.err);
 }
 
-// Waits for `pid` until `wall_s` after `t0`; past it, kills its group and it. True when it timed out.
-bool wait_within(pid_t pid, double wall_s, std::chrono::steady_clock::time_point t0, int* status) {
+// Waits for `pid` until `wall_s` after `t0`, not counting what it waited on the grader; past it,
+// kills its group and it. True when it timed out.
+bool wait_within(pid_t pid, double wall_s, std::chrono::steady_clock::time_point t0, const GraderWait* waited_on_grader,
+                 int* status) {
     for (;;) {
         pid_t w = waitpid(pid, status, WNOHANG);
         double elapsed = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        if (waited_on_grader) elapsed -= waited_on_grader->seconds();
         if (w == pid) return false;
         if (elapsed > wall_s) {
             kill(-pid, SIGKILL);
@@ -385,6 +388,22 @@ std::string read_head(const std::string& path, size_t keep, bool* truncated) {
 
 }  // namespace
 
+namespace {
+double steady_seconds() { return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count(); }
+}  // namespace
+
+void GraderWait::begin() { since_ = steady_seconds(); }
+
+void GraderWait::end() {
+    const double since = since_.exchange(-1);
+    if (since >= 0) total_ = total_ + (steady_seconds() - since);
+}
+
+double GraderWait::seconds() const {
+    const double since = since_.load();
+    return total_.load() + (since >= 0 ? steady_seconds() - since : 0);
+}
+
 RunResult run_process(const RunSpec& spec) {
     RunResult res;
     res.error = spec_error(spec);
@@ -410,7 +429,7 @@ RunResult run_process(const RunSpec& spec) {
     }
     res.started = true;
     int status = 0;
-    res.timed_out = wait_within(pid, spec.limits.wall_s, t0, &status);
+    res.timed_out = wait_within(pid, spec.limits.wall_s, t0, spec.grader_wait, &status);
     kill(-pid, SIGKILL);  // whatever it left behind in its group
     res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     if (!res.timed_out) record_end(status, spec.wrapper_exit_is_signal, res);

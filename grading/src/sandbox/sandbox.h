@@ -5,6 +5,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <atomic>
 #include <optional>
 #include <string>
 #include <utility>
@@ -42,6 +43,19 @@ struct RunSpec {
     // The program runs under a wrapper that reports its death by signal N as exit 128+N
     // (bubblewrap): such exit codes are reported as the signal.
     bool wrapper_exit_is_signal = false;
+    // The program's waits on the grader (a timed run's wait for the GPU alone): not counted
+    // against limits.wall_s.
+    const class GraderWait* grader_wait = nullptr;
+};
+
+// Time a running program spends waiting on the grader, told from another thread as it happens.
+class GraderWait {
+public:
+    void begin();
+    void end();
+    double seconds() const;  // so far, with a wait under way
+private:
+    std::atomic<double> total_{0}, since_{-1};
 };
 
 struct RunResult {
