@@ -160,11 +160,8 @@ AloneTurn lane_alone(GpuTurn& turn) {
                     take();
                     on_alone();
                 };
-                gate.close = [&] {
-                    on_done();
-                    turn.step_out();
-                };
                 process(&gate);
+                if (gate.opened) on_done();
                 return gate.opened;
             },
             [&] {
@@ -178,7 +175,7 @@ AloneTurn lane_alone(GpuTurn& turn) {
 const char* where(const GpuGate& gate) { return gate.alone() && gate.sharing() == 0 ? "alone" : "shared"; }
 }  // namespace
 
-TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last record, the clocks read inside, its verifier shared") {
+TEST_CASE("a timed run: started shared with the ticket, the GPU alone from its gate to its end, the clocks read inside, its verifier shared") {
     GpuGate gate("fake-gpu", "");
     GpuTurn turn(gate, false);
     GpuTurn other(gate, false);  // another lane's run under way
@@ -201,11 +198,8 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last 
             g->open();  // as the channel's reader does at TIMING_READY
             g->opened = true;
             order.push_back(std::string("repetitions ") + where(gate));
-            g->close();  // as the reader does at RUN_END
-            g->closed = true;
-            order.push_back(std::string("process ends ") + (gate.alone() || gate.sharing() ? "beside others" : "with the GPU given up"));
-            turn.share_again();  // as run_program does after a closed run
         });
+        turn.share_again();  // as the verifier's run does first (run_program)
         order.push_back(turn.sharing() && !gate.alone() ? "verifier shared" : "verifier alone");
         ms = 1.5;
         return true;
@@ -213,7 +207,7 @@ TEST_CASE("a timed run: started shared, the GPU alone from its gate to its last 
     other_lane.join();
     CHECK(timed);
     CHECK(order == std::vector<std::string>{"setup shared", "other lane's run ended", "clocks alone", "repetitions alone", "clocks alone",
-                                            "process ends with the GPU given up", "verifier shared"});
+                                            "verifier shared"});
     REQUIRE(samples.size() == 1);
     CHECK(samples[0].ms_per_rep == 1.5);
     CHECK(gate.sharing() == 1);  // the lane's own shared turn, taken again
@@ -643,26 +637,54 @@ TEST_CASE("a turn kept alone: timed processes back to back wait once, and the ne
     CHECK_FALSE(whole.sharing());
 }
 
-TEST_CASE("a turn steps out of the GPU alone without waiting, even while another turn waits to be alone, and shares again later") {
+TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it before it starts, holding no turn") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn first(gate, false), second(gate, false), plain(gate, false);
+    first.take_ticket();
+    CHECK(gate.ticket_held());
+    CHECK(gate.sharing() == 3);  // the ticketed turn shares the GPU with ordinary runs
+    std::atomic<bool> second_ticketed{false};
+    std::thread other([&] {
+        second.take_ticket();  // its shared turn is left while it waits: no process of it is alive
+        second_ticketed = true;
+    });
+    pause_ms(30);
+    CHECK_FALSE(second_ticketed.load());
+    CHECK(gate.sharing() == 2);
+    std::thread upgrade([&] { first.take_alone(); });  // waits for the ordinary run to make way
+    while (!gate.alone_waiting()) pause_ms(1);
+    std::thread plain_lane([&] { plain.make_way(); });  // steps out; back once the timed process has ended
+    upgrade.join();
+    CHECK(gate.alone());
+    CHECK(gate.sharing() == 0);
+    CHECK_FALSE(second_ticketed.load());
+    first.share_again();  // the timed process has ended: the ticket goes to the next one
+    other.join();
+    plain_lane.join();
+    CHECK(second_ticketed.load());
+    CHECK(gate.ticket_held());
+    CHECK(plain.sharing());
+    second.share_again();  // a ticketed turn keeps its ticket until its process has ended
+    CHECK(gate.ticket_held());
+    second.release();
+    CHECK_FALSE(gate.ticket_held());
+}
+
+TEST_CASE("the ticket: a turn alone holds it too, so no timed process starts beside it") {
     GpuGate gate("fake-gpu", "");
     GpuTurn lane(gate, false);
-    lane.take_alone();
-    CHECK(gate.alone());
-    std::atomic<bool> other_alone{false};
-    std::thread other([&] {
-        GpuTurn t(gate, true);  // waits for the lane
-        other_alone = true;
+    std::atomic<bool> ticketed{false};
+    std::thread timed;
+    lane.run_alone([&] {
+        CHECK(gate.ticket_held());
+        timed = std::thread([&] {
+            GpuTurn t(gate, false);
+            t.take_ticket();
+            ticketed = true;
+        });
         pause_ms(30);
+        CHECK_FALSE(ticketed.load());
     });
-    while (!gate.alone_waiting()) pause_ms(1);
-    lane.step_out();  // at once: the reader's thread cannot wait here
-    CHECK_FALSE(lane.held());
-    while (!other_alone) pause_ms(1);
-    lane.share_again();  // waits for the other turn alone, then shares
-    CHECK(lane.sharing());
-    CHECK(gate.sharing() == 1);
-    other.join();
-    GpuTurn shared(gate, false);
-    shared.step_out();  // a shared turn is not kept alone: nothing changes
-    CHECK(shared.sharing());
+    timed.join();
+    CHECK(ticketed.load());
 }

@@ -434,11 +434,12 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 }
 
 // Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
-// lane's turn is shared, it takes the GPU alone at its gate, when it is ready to time, and shares
-// it again once it has sent its last record; a process that did not wait at its gate -- it failed
-// before, or began timing without asking -- is made again with the GPU alone from its start, kept
-// alone after it until a run that is not timed shares it again (share_again). The wait for the
-// GPU and the time alone go to the test's breakdown.
+// lane's turn is shared (holding the GPU's ticket: no other timed process is alive on the GPU),
+// it takes the GPU alone in place at its gate, when it is ready to time, until it has ended; a
+// process that did not wait at its gate -- it failed before, or began timing without asking -- is
+// made again with the GPU alone from its start. Either way the turn stays alone after it until a
+// run that is not timed shares it again (share_again). The wait for the GPU and the time alone
+// go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
                         const std::function<void()>& on_done) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
@@ -461,14 +462,10 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
                 take();
                 now_alone(ready);
             };
-            gate.close = [&] {
-                done();
-                turn->step_out();  // never waits: run_program shares the turn again after the run
-            };
             process(&gate);
-            if (gate.opened && !gate.closed) done();  // it ended without its last record: alone still
-            asked = steady_now();                     // made again, whole: its wait starts now
-            return gate.opened || gate.timed_out;
+            if (gate.opened) done();  // the process has ended: the GPU is alone still
+            asked = steady_now();     // made again, whole: its wait starts now
+            return gate.opened;
         },
         [&] {
             now_alone(asked);

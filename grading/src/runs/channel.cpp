@@ -90,7 +90,7 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
     Decoder decoder(builder, dl);
     std::vector<unsigned char> buf(1 << 16);
     uint64_t total = 0;
-    bool at_eof = false, told_ready = false, told_timing = false, told_end = false;
+    bool at_eof = false, told_ready = false, told_timing = false;
     while (decoder.ok()) {
         if (stop && stop->load()) break;
         // Poll with a short timeout so that `stop` is seen while the pipe stays silent.
@@ -124,8 +124,6 @@ RunLog read_channel(int fd, const std::string& folder, const ChannelLimits& limi
         told_ready = told_ready || so_far.device_ready;
         if (so_far.timing_ready && !told_timing && events.timing_ready) events.timing_ready(so_far);
         told_timing = told_timing || so_far.timing_ready;
-        if (builder.ended() && !told_end && events.run_ended) events.run_ended();
-        told_end = told_end || builder.ended();
     }
     if (at_eof) decoder.finish();
     ::close(fd);

@@ -33,7 +33,6 @@ struct ChannelEvents {
     // TIMING_READY arrived: the program waits for the grader's go before its first timed
     // repetition (--timing-gate); `so_far` is what it sent before. Nothing is read meanwhile.
     std::function<void(const RunLog& so_far)> timing_ready;
-    std::function<void()> run_ended;  // RUN_END arrived: what the program does now is ending
 };
 
 // Reads `fd` (the read end of the pipe) until EOF, the first error or the byte cap, then

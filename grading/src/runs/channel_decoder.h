@@ -361,7 +361,6 @@ public:
     const std::string& error() const { return log_.error; }
     // What has arrived so far (the reader acts on TIMING_READY while the program waits).
     const RunLog& so_far() const { return log_; }
-    bool ended() const { return ended_; }  // RUN_END arrived
 
 private:
     bool fail(const std::string& why) {

@@ -219,7 +219,7 @@ class GateEnd {
 public:
     explicit GateEnd(TimingGate* gate) : gate_(gate) {
         if (!gate_) return;
-        gate_->opened = gate_->closed = gate_->timed_out = false;
+        gate_->opened = gate_->timed_out = false;
         if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds_) != 0) throw std::runtime_error("cannot create a timed run's gate");
     }
     ~GateEnd() {
@@ -251,24 +251,12 @@ public:
         const char go = 'g';
         (void)!send(fds_[0], &go, 1, MSG_NOSIGNAL);
     }
-    // On the reader's thread: the opened run sent RUN_END.
-    void on_run_end() {
-        if (!gate_ || !opened_ || !gate_->close || failure_) return;
-        try {
-            gate_->close();
-            closed_ = true;
-        } catch (...) {
-            failure_ = std::current_exception();
-        }
-    }
     double waited_s() const { return wait_.seconds(); }
-    bool closed() const { return closed_; }
     // After the run (the reader joined): the gate's outcome, or the grader's failure to open it.
     void finish(const RunResult& run) {
         if (!gate_) return;
         if (failure_) std::rethrow_exception(failure_);
         gate_->opened = opened_;
-        gate_->closed = closed_;
         gate_->timed_out = run.timed_out;
     }
 
@@ -276,7 +264,7 @@ private:
     TimingGate* gate_;
     int fds_[2] = {-1, -1};
     GraderWait wait_;
-    bool opened_ = false, closed_ = false;
+    bool opened_ = false;
     std::exception_ptr failure_;
 };
 
@@ -339,7 +327,6 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
     ChannelEvents events;
     events.device_ready = [&] { device_ready_at = steady_now(); };
     events.timing_ready = [&](const RunLog& so_far) { gate.on_timing_ready(so_far); };
-    events.run_ended = [&] { gate.on_run_end(); };
     ChannelReader reader(channel[0], req.outputs_dir, {}, events);
     std::string log_text;
     std::atomic<bool> stop_log{false};
@@ -360,8 +347,6 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         log_reader.join();
     }
     note_run(ctx, req, ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
-    // A timed run that gave the GPU up at its last record: the lane shares it again first.
-    if (req.gate && gate.closed() && ctx.submission.gpu_turn) ctx.submission.gpu_turn->share_again();
     gate.finish(pr.run);
     unlink(spec.stdout_path.c_str());
     unlink(spec.stderr_path.c_str());

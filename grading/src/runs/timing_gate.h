@@ -9,17 +9,11 @@ namespace grading {
 // How a timed run takes the GPU alone for its repetitions only (--timing-gate): it starts, makes
 // its inputs and checks its first result while the GPU is shared, says TIMING_READY, and waits
 // for the grader's go. `open` (called on the channel's reader thread; the time it takes is not
-// counted against the run's limit) returns once the GPU is alone. `close`, where set, is called on
-// that thread when the opened run has sent its last record (RUN_END): its timed work is over, and
-// the GPU may be given up while it ends. `close` must not wait (the reader would stop reading): it
-// steps out of the lane's turn (GpuTurn::step_out), and run_program takes the turn shared again
-// (share_again) before it returns. After the run, `opened` says whether every timed
-// repetition of it began after the go, `closed` whether `close` was called, `timed_out` whether
-// it timed out.
+// counted against the run's limit) returns once the GPU is alone; it stays alone until the process
+// has ended. After the run, `opened` says whether every timed repetition of it began after the
+// go, `timed_out` whether it timed out.
 struct TimingGate {
     std::function<void()> open;
-    std::function<void()> close;
-    bool closed = false;
     bool opened = false;
     bool timed_out = false;
 };

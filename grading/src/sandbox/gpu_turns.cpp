@@ -9,34 +9,59 @@ namespace grading {
 GpuGate::GpuGate(std::string lock_name, std::string folder, std::function<void()> on_wait)
     : lock_name_(std::move(lock_name)), folder_(std::move(folder)), on_wait_(std::move(on_wait)) {}
 
-HeldLock GpuGate::enter(bool alone) {
+TurnLocks GpuGate::enter(TurnKind kind) {
     {
         std::unique_lock<std::mutex> lock(m_);
-        if (alone) {
+        if (kind != TurnKind::Shared) {
+            changed_.wait(lock, [&] { return !ticket_; });
+            ticket_ = true;
+        }
+        if (kind == TurnKind::Alone) {
             ++alone_waiting_;
             changed_.wait(lock, [&] { return !alone_ && shared_ == 0; });
             --alone_waiting_;
             alone_ = true;
+        } else if (kind == TurnKind::Ticketed) {
+            ++shared_;  // (no turn is alone: it would hold the ticket)
         } else {
             // A turn waiting to be alone goes first: shared turns would otherwise keep it out.
             changed_.wait(lock, [&] { return !alone_ && alone_waiting_ == 0; });
             ++shared_;
         }
     }
-    if (folder_.empty()) return HeldLock();
+    TurnLocks locks;
+    if (folder_.empty()) return locks;
     try {
-        return lock_gpu(lock_name_, folder_, on_wait_, !alone);
+        // The ticket's lock before the GPU's: every exclusive holder of the GPU's lock holds the
+        // ticket's, so a ticketed turn's upgrade (not atomic for flock) lets no one else in.
+        if (kind != TurnKind::Shared) locks.ticket = lock_gpu("ticket-" + lock_name_, folder_, on_wait_);
+        locks.gpu = lock_gpu(lock_name_, folder_, on_wait_, kind != TurnKind::Alone);
     } catch (...) {
-        leave(alone);
+        locks.release();
+        leave(kind);
         throw;
     }
+    return locks;
 }
 
-void GpuGate::leave(bool alone) {
+void GpuGate::leave(TurnKind kind) {
     std::lock_guard<std::mutex> lock(m_);
-    if (alone) alone_ = false;
+    if (kind == TurnKind::Alone) alone_ = false;
     else --shared_;
+    if (kind != TurnKind::Shared) ticket_ = false;
     changed_.notify_all();
+}
+
+void GpuGate::upgrade(TurnLocks& locks) {
+    {
+        std::unique_lock<std::mutex> lock(m_);
+        ++alone_waiting_;
+        changed_.wait(lock, [&] { return shared_ == 1; });  // only this turn shares it now
+        --alone_waiting_;
+        shared_ = 0;
+        alone_ = true;
+    }
+    if (locks.gpu.held()) locks.gpu.convert(false);
 }
 
 size_t GpuGate::sharing() const {
@@ -54,29 +79,30 @@ bool GpuGate::alone_waiting() const {
     return alone_waiting_ > 0;
 }
 
-GpuTurn::GpuTurn(GpuGate& gate, bool alone) : alone_(alone) {
-    machine_ = gate.enter(alone);
+bool GpuGate::ticket_held() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return ticket_;
+}
+
+GpuTurn::GpuTurn(GpuGate& gate, bool alone) : kind_(alone ? TurnKind::Alone : TurnKind::Shared) {
+    machine_ = gate.enter(kind_);
     gate_ = &gate;
 }
 
-GpuTurn::GpuTurn(GpuTurn&& o) noexcept
-    : gate_(o.gate_), alone_(o.alone_), kept_alone_(o.kept_alone_), away_(o.away_), machine_(std::move(o.machine_)) {
+GpuTurn::GpuTurn(GpuTurn&& o) noexcept : gate_(o.gate_), kind_(o.kind_), kept_alone_(o.kept_alone_), machine_(std::move(o.machine_)) {
     o.gate_ = nullptr;
     o.kept_alone_ = false;
-    o.away_ = nullptr;
 }
 
 GpuTurn& GpuTurn::operator=(GpuTurn&& o) noexcept {
     if (this != &o) {
         release();
         gate_ = o.gate_;
-        alone_ = o.alone_;
+        kind_ = o.kind_;
         kept_alone_ = o.kept_alone_;
-        away_ = o.away_;
         machine_ = std::move(o.machine_);
         o.gate_ = nullptr;
         o.kept_alone_ = false;
-        o.away_ = nullptr;
     }
     return *this;
 }
@@ -85,11 +111,11 @@ GpuTurn::~GpuTurn() { release(); }
 
 void GpuTurn::release() {
     if (!gate_) return;
-    machine_.release();  // the machine's lock first: the next turn inside the grader takes it at once
-    gate_->leave(alone_);
+    machine_.release();  // the machine's locks first: the next turn inside the grader takes them at once
+    gate_->leave(kind_);
     gate_ = nullptr;
+    kind_ = TurnKind::Shared;
     kept_alone_ = false;
-    away_ = nullptr;
 }
 
 void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
@@ -120,36 +146,37 @@ void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
     *this = GpuTurn(gate, false);
 }
 
-void GpuTurn::take_alone() {
-    if (!sharing()) return;
+void GpuTurn::take_ticket() {
+    if (!gate_ || kind_ != TurnKind::Shared) return;
     GpuGate& gate = *gate_;
     release();
-    *this = GpuTurn(gate, true);
+    machine_ = gate.enter(TurnKind::Ticketed);
+    gate_ = &gate;
+    kind_ = TurnKind::Ticketed;
+}
+
+void GpuTurn::take_alone() {
+    if (!gate_ || kind_ == TurnKind::Alone) return;
+    if (kind_ == TurnKind::Ticketed) {
+        gate_->upgrade(machine_);
+        kind_ = TurnKind::Alone;
+    } else {
+        GpuGate& gate = *gate_;
+        release();
+        *this = GpuTurn(gate, true);
+    }
     kept_alone_ = true;
 }
 
-void GpuTurn::step_out() {
-    if (!kept_alone_ || timing_) return;
-    GpuGate& gate = *gate_;
-    release();
-    away_ = &gate;
-}
-
 void GpuTurn::share_again() {
-    if (away_) {
-        GpuGate& gate = *away_;
-        away_ = nullptr;
-        *this = GpuTurn(gate, false);
-        return;
-    }
-    if (!kept_alone_ || timing_) return;
+    if (!gate_ || timing_ || !kept_alone_) return;
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);
 }
 
 void GpuTurn::make_way() {
-    if (!sharing() || !gate_->alone_waiting()) return;
+    if (!gate_ || kind_ != TurnKind::Shared || !gate_->alone_waiting()) return;
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
@@ -157,7 +184,13 @@ void GpuTurn::make_way() {
 
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole) {
-    if (turn && turn->sharing() && gated([turn] { turn->take_alone(); })) return;
+    if (turn) turn->share_again();  // kept alone after the last timed process: this one starts shared too
+    if (turn && turn->sharing()) {
+        turn->take_ticket();
+        const bool counted = gated([turn] { turn->take_alone(); });
+        turn->take_alone();  // (alone already where the process asked): kept alone after it
+        if (counted) return;
+    }
     if (turn) turn->run_alone(whole, true);
     else whole();
 }

@@ -6,8 +6,8 @@
 //
 // Two levels: inside the grader a gate per GPU whose waiting "alone" keeps new shared turns out
 // (a timed test is never starved by lanes that keep sharing); across the grading runs of the
-// machine the GPU's lock file (machine_locks.h), taken shared or exclusive, so every grader obeys
-// the same rule. Host-only: unit-tested with fake runners.
+// machine the GPU's lock file (machine_locks.h), taken shared or exclusive, and its ticket's, so
+// every grader obeys the same rule. Host-only: unit-tested with fake runners.
 #pragma once
 #include <condition_variable>
 #include <cstddef>
@@ -19,20 +19,42 @@
 
 namespace grading {
 
+// The kinds of turn on a GPU. Alone: no other turn (every other process on the GPU has ended).
+// Shared: beside other shared turns. Ticketed: shared, holding the GPU's one ticket -- the right,
+// from before a timed process starts to after it has ended, to make the turn alone in place
+// (upgrade) once the process is ready to time. Every turn alone holds the ticket as well, so a
+// timed process is never parked beside another's timed repetitions.
+enum class TurnKind { Shared, Alone, Ticketed };
+
+// What a turn holds machine-wide: the GPU's lock (shared, or exclusive alone) and its ticket's.
+struct TurnLocks {
+    HeldLock gpu, ticket;
+    void release() {
+        gpu.release();
+        ticket.release();
+    }
+};
+
 // One GPU's gate inside this grader, shared by the lanes that grade on it.
 class GpuGate {
 public:
-    // `lock_name`, `folder`: the GPU's machine-wide lock (lock_gpu); an empty folder takes none
-    // (unit tests). `on_wait`: said once when another grading run holds the machine's lock.
+    // `lock_name`, `folder`: the GPU's machine-wide locks (lock_gpu, its own and its ticket's); an
+    // empty folder takes none (unit tests). `on_wait`: said once when another grading run holds
+    // the machine's lock.
     GpuGate(std::string lock_name, std::string folder, std::function<void()> on_wait = {});
-    // Waits for a turn, shared or alone (no shared turn is under way, none other alone), first
-    // inside the grader, then machine-wide. Returns the machine's lock, held for the turn.
-    HeldLock enter(bool alone);
-    void leave(bool alone);
+    // Waits for a turn: the ticket first for a turn alone or ticketed; alone, no other turn under
+    // way; shared, none alone or waiting to be (a turn waiting to be alone goes first). First
+    // inside the grader, then machine-wide. Returns the machine's locks, held for the turn.
+    TurnLocks enter(TurnKind kind);
+    void leave(TurnKind kind);
+    // A ticketed turn made alone in place: waits until it is the only turn sharing the GPU (the
+    // other lanes step out between their runs, make_way), never leaving it meanwhile.
+    void upgrade(TurnLocks& locks);
     // What is under way now (for tests and the progress lines).
     size_t sharing() const;
     bool alone() const;
     bool alone_waiting() const;  // a turn waits to be alone
+    bool ticket_held() const;
 
 private:
     std::string lock_name_, folder_;
@@ -40,7 +62,7 @@ private:
     mutable std::mutex m_;
     std::condition_variable changed_;
     size_t shared_ = 0, alone_waiting_ = 0;
-    bool alone_ = false;
+    bool alone_ = false, ticket_ = false;
 };
 
 // One lane's turn on a GPU: held until it is destroyed. Moved, never copied.
@@ -55,22 +77,21 @@ public:
     ~GpuTurn();
     bool held() const { return gate_ != nullptr; }
     // Whether the GPU is shared with other lanes during this turn.
-    bool sharing() const { return gate_ && !alone_; }
+    bool sharing() const { return gate_ && kind_ != TurnKind::Alone; }
     // Runs `run` with the GPU alone: a shared turn is left, the GPU taken alone for `run`, then
-    // shared again (never upgraded in place: two lanes upgrading at once would wait on each other).
-    // With `keep_alone` the turn stays alone after `run`, for the next timed process, until
-    // share_again(): timed processes back to back wait once for the runs of the other lanes.
+    // shared again. With `keep_alone` the turn stays alone after `run`, for the next timed
+    // process, until share_again(): timed processes back to back wait once for the runs of the
+    // other lanes.
     void run_alone(const std::function<void()>& run, bool keep_alone = false);
-    // A shared turn is left and the GPU taken alone, kept alone until share_again() (as
-    // run_alone's keep_alone): for a timed process that asks for it midway, once it is ready to
-    // time (run_timed_alone). Else nothing changes.
+    // A shared turn is left and taken again with the GPU's ticket (for a timed process that will
+    // ask for the GPU alone midway). Else nothing changes.
+    void take_ticket();
+    // The turn made alone and kept so until share_again(): in place for a ticketed turn (its
+    // process goes on), else left and taken alone. Nothing changes for a turn alone already.
     void take_alone();
-    // A turn kept alone gives the GPU up without waiting for a shared turn (else nothing changes):
-    // for a timed process whose timed part is over while it still ends, on a thread that must not
-    // wait (the channel's reader). Until share_again() the turn holds nothing.
-    void step_out();
-    // A turn kept alone after a timed process, or stepped out of, is shared again (else nothing
-    // changes); never while a timed process runs in it.
+    // A turn kept alone after a timed process is shared again, its ticket given back (else
+    // nothing changes: a ticketed turn keeps its ticket until its process has ended); never while
+    // a timed process runs in it.
     void share_again();
     // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
     // comes back after it, so that a timed process waits for the runs under way, not for whole
@@ -80,11 +101,10 @@ public:
 
 private:
     GpuGate* gate_ = nullptr;
-    bool alone_ = false;
-    bool kept_alone_ = false;  // a shared turn kept alone after a timed process (run_alone)
+    TurnKind kind_ = TurnKind::Shared;
+    bool kept_alone_ = false;  // a turn kept alone after a timed process (run_alone, take_alone)
     bool timing_ = false;      // a timed process runs in it
-    GpuGate* away_ = nullptr;  // stepped out of (step_out): share_again() takes this gate again
-    HeldLock machine_;
+    TurnLocks machine_;
 };
 
 // The turn one test of a submission takes on its lane's GPU: none where the submission holds a
@@ -92,12 +112,12 @@ private:
 // the GPU shared; a timed test takes it alone around each timed process (run_alone).
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
 
-// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated:
-// `gated(take)` starts it with the GPU shared, and calls `take()` when the process is ready to
-// time (the turn is then alone, and kept so after it); it returns whether the process's timing
-// counts that way (every timed part after `take`, or a run that timed out, which counts as a
-// shared run does). Otherwise -- or without a shared turn -- `whole()` runs the process with the
-// GPU alone from its start, kept alone after it (run_alone).
+// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated: the
+// turn takes the GPU's ticket, `gated(take)` starts the process with the GPU shared and calls
+// `take()` when it is ready to time (the turn is then alone in place, and kept so after the
+// process has ended); it returns whether the process's timing counts that way (every timed part
+// after `take`). Otherwise -- or without a shared turn -- `whole()` runs the process with the GPU
+// alone from its start, kept alone after it (run_alone).
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole);
 

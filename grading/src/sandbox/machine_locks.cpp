@@ -83,6 +83,12 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
                              ") are in use by other grading runs on this machine: wait for one to end");
 }
 
+void HeldLock::convert(bool shared) {
+    if (fd_ < 0) return;
+    while (flock(fd_, shared ? LOCK_SH : LOCK_EX) != 0)
+        if (errno != EINTR) throw std::runtime_error(std::string("cannot convert a GPU's lock: ") + std::strerror(errno));
+}
+
 HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool shared) {
     int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".lock");
     const int mode = shared ? LOCK_SH : LOCK_EX;

@@ -25,6 +25,9 @@ public:
     ~HeldLock();
     bool held() const { return fd_ >= 0; }
     void release();
+    // Turns a held flock shared or exclusive, waiting for it (not atomic: flock may drop the lock
+    // and take it again in between).
+    void convert(bool shared);
 
 private:
     int fd_ = -1;
