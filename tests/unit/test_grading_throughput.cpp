@@ -658,6 +658,9 @@ TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it be
     CHECK(gate.alone());
     CHECK(gate.sharing() == 0);
     CHECK_FALSE(second_ticketed.load());
+    first.share_again();  // its process still in the gated flow: it keeps the GPU and the ticket
+    CHECK(gate.alone());
+    first.end_gated();
     first.share_again();  // the timed process has ended: the ticket goes to the next one
     other.join();
     plain_lane.join();
@@ -687,4 +690,26 @@ TEST_CASE("the ticket: a turn alone holds it too, so no timed process starts bes
     });
     timed.join();
     CHECK(ticketed.load());
+}
+
+TEST_CASE("the ticket: a timed run made again (a retry) keeps the GPU and the ticket; they go back once the timed process is done") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    int runs = 0;
+    run_timed_alone(
+        &turn,
+        [&](const std::function<void()>& take) {
+            take();  // the first run's gate opened, then the run failed (the environment's)
+            turn.share_again();  // as run_program does before the retry: nothing is given back
+            CHECK(gate.alone());
+            CHECK(gate.ticket_held());
+            ++runs;  // the retry runs alone from its start
+            return true;
+        },
+        [&] { FAIL("not made again whole: the gated run counted"); });
+    CHECK(runs == 1);
+    CHECK(gate.alone());  // kept alone after the timed process, until the next untimed run
+    turn.share_again();
+    CHECK(turn.sharing());
+    CHECK_FALSE(gate.ticket_held());
 }

@@ -153,7 +153,10 @@ void GpuTurn::take_ticket() {
     machine_ = gate.enter(TurnKind::Ticketed);
     gate_ = &gate;
     kind_ = TurnKind::Ticketed;
+    gated_ = true;
 }
+
+void GpuTurn::end_gated() { gated_ = false; }
 
 void GpuTurn::take_alone() {
     if (!gate_ || kind_ == TurnKind::Alone) return;
@@ -169,7 +172,7 @@ void GpuTurn::take_alone() {
 }
 
 void GpuTurn::share_again() {
-    if (!gate_ || timing_ || !kept_alone_) return;
+    if (!gate_ || timing_ || gated_ || !kept_alone_) return;
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);
@@ -187,6 +190,10 @@ void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function
     if (turn) turn->share_again();  // kept alone after the last timed process: this one starts shared too
     if (turn && turn->sharing()) {
         turn->take_ticket();
+        struct Gated {
+            GpuTurn* turn;
+            ~Gated() { turn->end_gated(); }
+        } gated_until_here{turn};
         const bool counted = gated([turn] { turn->take_alone(); });
         turn->take_alone();  // (alone already where the process asked): kept alone after it
         if (counted) return;

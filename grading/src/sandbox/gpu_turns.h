@@ -84,8 +84,10 @@ public:
     // other lanes.
     void run_alone(const std::function<void()>& run, bool keep_alone = false);
     // A shared turn is left and taken again with the GPU's ticket (for a timed process that will
-    // ask for the GPU alone midway). Else nothing changes.
+    // ask for the GPU alone midway), kept -- alone or not -- until end_gated(): share_again()
+    // gives neither back meanwhile, so a run made again (a retry) starts with the ticket too.
     void take_ticket();
+    void end_gated();
     // The turn made alone and kept so until share_again(): in place for a ticketed turn (its
     // process goes on), else left and taken alone. Nothing changes for a turn alone already.
     void take_alone();
@@ -104,6 +106,7 @@ private:
     TurnKind kind_ = TurnKind::Shared;
     bool kept_alone_ = false;  // a turn kept alone after a timed process (run_alone, take_alone)
     bool timing_ = false;      // a timed process runs in it
+    bool gated_ = false;       // between take_ticket() and end_gated()
     TurnLocks machine_;
 };
 
