@@ -84,13 +84,15 @@ public:
             Watched w;
             w.region = region;
             w.verified.resize(region.packed_bytes());
-            w.now.resize(region.packed_bytes());
             download_region(region, w.verified.data());
             w.k = checked_output_of(w.verified, graded.checked);
             all_checked = all_checked && w.k >= 0;
             watched_.push_back(std::move(w));
         }
         if (fresh_key && all_checked && !watched_.empty()) fresh_ = std::make_unique<FreshInputs>(fresh_key, graded.key);
+        // Only repetitions without fresh inputs read a whole output back (fresh ones gather samples).
+        if (!fresh_)
+            for (Watched& w : watched_) w.now.resize(w.verified.size());
     }
 
     void before(int i) override {
@@ -122,7 +124,7 @@ public:
 private:
     struct Watched {
         OutputRegion region;
-        std::vector<unsigned char> verified, now;  // packed rows: as checked, and after a repetition
+        std::vector<unsigned char> verified, now;  // packed rows: as checked, and after a repetition (`now`: only without fresh inputs)
         int k = -1;               // the checked output it is a copy of; -1: none
         bool reported = false;    // a fault about it was recorded already
     };
@@ -170,9 +172,9 @@ public:
         for (const OutputRegion& region : tracked_outputs()) {
             Watched w;
             w.region = region;
-            w.now.resize(region.packed_bytes());
-            download_region(region, w.now.data());
-            w.k = checked_output_of(w.now, graded.checked);
+            std::vector<unsigned char> now(region.packed_bytes());
+            download_region(region, now.data());
+            w.k = checked_output_of(now, graded.checked);
             all_checked = all_checked && w.k >= 0;
             watched_.push_back(std::move(w));
         }
@@ -216,7 +218,6 @@ public:
 private:
     struct Watched {
         OutputRegion region;
-        std::vector<unsigned char> now;
         int k = -1;
         bool reported = false;
     };
