@@ -370,6 +370,58 @@ TEST_CASE("the GPU's machine-wide lock: shared holders together, an exclusive on
     remove_tree(folder);
 }
 
+TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusive one wait behind it") {
+    const std::string folder = "/tmp/cudalabs-throughput-door-" + std::to_string(getpid());
+    make_dirs(folder);
+    HeldLock first = lock_gpu("GPU-1", folder, {}, true);
+    std::atomic<bool> exclusive_got{false}, exclusive_done{false}, later_got{false};
+    std::thread exclusive([&] {
+        HeldLock e = lock_gpu("GPU-1", folder);
+        exclusive_got = true;
+        pause_ms(100);
+        exclusive_done = true;
+    });
+    pause_ms(100);
+    std::thread later([&] {  // a shared taker who comes while the exclusive one waits
+        HeldLock s = lock_gpu("GPU-1", folder, {}, true);
+        later_got = true;
+        CHECK(exclusive_done.load());
+    });
+    pause_ms(100);
+    CHECK_FALSE(later_got.load());  // flock alone would let it share with `first`
+    CHECK_FALSE(exclusive_got.load());
+    first.release();
+    exclusive.join();
+    later.join();
+    CHECK(exclusive_got.load());
+    CHECK(later_got.load());
+
+    // A shared holder made exclusive: the same for shared takers who come while it waits.
+    HeldLock mine = lock_gpu("GPU-2", folder, {}, true), other = lock_gpu("GPU-2", folder, {}, true);
+    std::atomic<bool> upgraded{false}, after_got{false};
+    std::thread upgrade([&] {
+        make_gpu_lock_exclusive(mine, "GPU-2", folder);
+        upgraded = true;
+    });
+    pause_ms(100);
+    std::thread after([&] {
+        HeldLock s = lock_gpu("GPU-2", folder, {}, true);
+        after_got = true;
+    });
+    pause_ms(100);
+    CHECK_FALSE(upgraded.load());  // `other` still shares it
+    CHECK_FALSE(after_got.load());
+    other.release();
+    upgrade.join();
+    CHECK(upgraded.load());
+    pause_ms(50);
+    CHECK_FALSE(after_got.load());  // exclusive now
+    mine.release();
+    after.join();
+    CHECK(after_got.load());
+    remove_tree(folder);
+}
+
 namespace {
 
 BuildSpec key_spec() {

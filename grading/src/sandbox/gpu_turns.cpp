@@ -61,7 +61,7 @@ void GpuGate::upgrade(TurnLocks& locks) {
         shared_ = 0;
         alone_ = true;
     }
-    if (locks.gpu.held()) locks.gpu.convert(false);
+    make_gpu_lock_exclusive(locks.gpu, lock_name_, folder_);
 }
 
 size_t GpuGate::sharing() const {

@@ -83,24 +83,51 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
                              ") are in use by other grading runs on this machine: wait for one to end");
 }
 
-void HeldLock::convert(bool shared) {
-    if (fd_ < 0) return;
-    while (flock(fd_, shared ? LOCK_SH : LOCK_EX) != 0)
-        if (errno != EINTR) throw std::runtime_error(std::string("cannot convert a GPU's lock: ") + std::strerror(errno));
+namespace {
+
+// Waits for flock `mode` on `fd`, calling `on_wait` first (once, where it is given and not yet
+// called) when it is not free at once. Returns errno, 0 when held.
+int wait_for_flock(int fd, int mode, const std::function<void()>& on_wait, bool& said) {
+    if (flock(fd, mode | LOCK_NB) == 0) return 0;
+    if (on_wait && !said) on_wait();
+    said = true;
+    while (flock(fd, mode) != 0)
+        if (errno != EINTR) return errno;
+    return 0;
 }
 
+// The GPU's door, passed one taker at a time on the way to its lock and held until the lock is
+// taken. flock prefers no one: without the door, the shared holders of several grading runs
+// could overlap without end and keep a taker of the exclusive lock out; with it, a shared taker
+// who comes after that one waits behind it.
+HeldLock pass_door(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool& said) {
+    int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".door");
+    if (const int err = wait_for_flock(fd, LOCK_EX, on_wait, said)) {
+        close(fd);
+        throw std::runtime_error("cannot pass the door of GPU " + gpu + ": " + std::strerror(err));
+    }
+    return HeldLock(fd);
+}
+
+}  // namespace
+
 HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool shared) {
+    bool said = false;
+    HeldLock door = pass_door(gpu, folder, on_wait, said);
     int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".lock");
-    const int mode = shared ? LOCK_SH : LOCK_EX;
-    if (flock(fd, mode | LOCK_NB) == 0) return HeldLock(fd);
-    if (on_wait) on_wait();
-    while (flock(fd, mode) != 0) {
-        if (errno == EINTR) continue;
-        const int err = errno;
+    if (const int err = wait_for_flock(fd, shared ? LOCK_SH : LOCK_EX, on_wait, said)) {
         close(fd);
         throw std::runtime_error("cannot lock GPU " + gpu + ": " + std::strerror(err));
     }
     return HeldLock(fd);
+}
+
+void make_gpu_lock_exclusive(HeldLock& lock, const std::string& gpu, const std::string& folder) {
+    if (!lock.held()) return;
+    bool said = true;  // (nothing to say: the caller holds the lock already)
+    HeldLock door = pass_door(gpu, folder, {}, said);
+    if (const int err = wait_for_flock(lock.fd_, LOCK_EX, {}, said))
+        throw std::runtime_error("cannot make the lock of GPU " + gpu + " exclusive: " + std::strerror(err));
 }
 
 }  // namespace grading

@@ -25,11 +25,9 @@ public:
     ~HeldLock();
     bool held() const { return fd_ >= 0; }
     void release();
-    // Turns a held flock shared or exclusive, waiting for it (not atomic: flock may drop the lock
-    // and take it again in between).
-    void convert(bool shared);
 
 private:
+    friend void make_gpu_lock_exclusive(HeldLock& lock, const std::string& gpu, const std::string& folder);
     int fd_ = -1;
 };
 
@@ -51,6 +49,14 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
 // once first when another run holds it. Throws when the lock file cannot be opened. `shared`:
 // taken shared (flock LOCK_SH), beside other shared holders -- the untimed runs of several
 // submissions at once (gpu_turns.h) -- and never beside an exclusive one.
+// Every taker passes the GPU's door first (one at a time, holding it until the lock is taken), so a
+// taker of the exclusive lock is not kept out for ever by shared holders that keep overlapping:
+// shared takers that come after it wait behind it.
 HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {}, bool shared = false);
+// A shared lock of the GPU `gpu` (lock_gpu) made exclusive, through the door like any taker:
+// waits until no one else shares it. Not atomic (flock may drop the lock and take it again in
+// between): the caller must hold what keeps every other exclusive taker out (gpu_turns.h, the
+// ticket). Does nothing for a lock not held.
+void make_gpu_lock_exclusive(HeldLock& lock, const std::string& gpu, const std::string& folder);
 
 }  // namespace grading
