@@ -765,3 +765,91 @@ TEST_CASE("the ticket: a timed run made again (a retry) keeps the GPU and the ti
     CHECK(turn.sharing());
     CHECK_FALSE(gate.ticket_held());
 }
+
+namespace {
+
+// What runs on one fake GPU at a time, across every grader sharing its locks.
+struct MachineGpu {
+    std::atomic<int> shared_runs{0}, timed_alive{0}, timed_alone{0};
+    std::atomic<bool> broken{false};
+    std::atomic<int> timed_done{0}, shared_done{0};
+};
+
+// A run settled with the GPU alone (GpuTurn::run_alone): nothing else on the GPU meanwhile.
+void timed_part_alone(MachineGpu& gpu) {
+    ++gpu.timed_alone;
+    if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1 || gpu.timed_alive.load() > 0) gpu.broken = true;
+    std::this_thread::sleep_for(std::chrono::microseconds(400));
+    --gpu.timed_alone;
+}
+
+// One lane of one grader: tests in turn, each a shared turn of untimed runs (stepping out between
+// them), a timed run now and then (gated or whole), and a run settled alone now and then.
+void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
+    for (int test = 0; test < tests; ++test) {
+        GpuTurn turn(gate, false);
+        const unsigned pick = (seed * 2654435761u + static_cast<unsigned>(test) * 40503u) % 10;
+        for (int run = 0; run < 2; ++run) {
+            turn.share_again();
+            turn.make_way();
+            ++gpu.shared_runs;
+            if (gpu.timed_alone.load() > 0) gpu.broken = true;  // a run beside timed repetitions
+            std::this_thread::sleep_for(std::chrono::microseconds(300 + (seed + run) % 5 * 200));
+            --gpu.shared_runs;
+            ++gpu.shared_done;
+        }
+        if (pick < 4) {
+            const auto timed_part = [&] {
+                ++gpu.timed_alone;
+                if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1) gpu.broken = true;
+                std::this_thread::sleep_for(std::chrono::microseconds(500));
+                --gpu.timed_alone;
+            };
+            run_timed_alone(
+                &turn,
+                [&](const std::function<void()>& take) {
+                    if (++gpu.timed_alive > 1) gpu.broken = true;  // two timed processes alive at once
+                    std::this_thread::sleep_for(std::chrono::microseconds(300));  // its start, shared
+                    const bool waits = pick != 3;  // one in four never asks: made again whole
+                    if (waits) {
+                        take();
+                        timed_part();
+                    }
+                    --gpu.timed_alive;
+                    return waits;
+                },
+                [&] {
+                    if (++gpu.timed_alive > 1) gpu.broken = true;
+                    timed_part();
+                    --gpu.timed_alive;
+                });
+            ++gpu.timed_done;
+        } else if (pick == 4) {
+            turn.run_alone([&] { timed_part_alone(gpu); });
+        }
+    }
+}
+
+}  // namespace
+
+TEST_CASE("the ticket under load: two graders of 6 lanes on one GPU's locks, every kind of turn, no deadlock, no run beside timed work") {
+    const std::string folder = "/tmp/cudalabs-throughput-load-" + std::to_string(getpid());
+    make_dirs(folder);
+    MachineGpu gpu;
+    GpuGate first("GPU-load", folder), second("GPU-load", folder);  // two grading runs, one GPU
+    std::vector<std::thread> lanes;
+    std::atomic<int> finished{0};
+    for (unsigned lane = 0; lane < 12; ++lane)
+        lanes.emplace_back([&, lane] {
+            fake_lane(lane % 2 ? second : first, gpu, lane + 1, 40);
+            ++finished;
+        });
+    const auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(60);
+    while (finished.load() < 12 && std::chrono::steady_clock::now() < deadline) pause_ms(20);
+    REQUIRE_MESSAGE(finished.load() == 12, "lanes still waiting after 60 s: a deadlock");
+    for (std::thread& t : lanes) t.join();
+    CHECK_FALSE(gpu.broken.load());
+    CHECK(gpu.timed_done.load() > 20);
+    CHECK(gpu.shared_done.load() == 12 * 40 * 2);
+    remove_tree(folder);
+}

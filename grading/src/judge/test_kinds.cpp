@@ -438,12 +438,13 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 // it takes the GPU alone in place at its gate, when it is ready to time, until it has ended; a
 // process that did not wait at its gate -- it failed before, or began timing without asking -- is
 // made again with the GPU alone from its start. Either way the turn stays alone after it until a
-// run that is not timed shares it again (share_again). The wait for the GPU and the time alone
-// go to the test's breakdown.
+// run that is not timed shares it again (share_again). The waits for the GPU (for its ticket,
+// then to have it alone) and the time alone go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
                         const std::function<void()>& on_done) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
     double asked = steady_now(), alone_since = 0, waited = 0, held = 0;
+    double ticket_waited = 0;  // for the GPU's ticket, before the process starts (another timed process)
     const auto now_alone = [&](double since) {
         alone_since = steady_now();
         waited = alone_since - since;
@@ -456,6 +457,7 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
     run_timed_alone(
         turn,
         [&](const std::function<void()>& take) {
+            ticket_waited = seconds_since(asked);
             TimingGate gate;
             gate.open = [&] {
                 const double ready = steady_now();
@@ -472,7 +474,7 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
             process(nullptr);
             done();
         });
-    if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(waited, held);
+    if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(ticket_waited + waited, held);
 }
 
 // The reference's side of a performance test: the samples of its GPU's pool (reference_pool.h),
