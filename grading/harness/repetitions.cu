@@ -124,7 +124,8 @@ public:
 private:
     struct Watched {
         OutputRegion region;
-        std::vector<unsigned char> verified, now;  // packed rows: as checked, and after a repetition (`now`: only without fresh inputs)
+        // Packed rows: as checked, and after a repetition (`now`: only without fresh inputs).
+        std::vector<unsigned char> verified, now;
         int k = -1;               // the checked output it is a copy of; -1: none
         bool reported = false;    // a fault about it was recorded already
     };
