@@ -59,15 +59,6 @@ inline std::vector<size_t> sample_positions(uint64_t key, int k, size_t count) {
     return at;
 }
 
-// Copies the elements at `at` (of `elem_bytes` bytes each) out of `data`.
-inline std::vector<unsigned char> gather_elements(const unsigned char* data, size_t elem_bytes,
-                                                  const std::vector<size_t>& at) {
-    std::vector<unsigned char> out(at.size() * elem_bytes);
-    for (size_t i = 0; i < at.size(); ++i)
-        for (size_t b = 0; b < elem_bytes; ++b) out[i * elem_bytes + b] = data[at[i] * elem_bytes + b];
-    return out;
-}
-
 // How a program's sampled elements compare with the reference's at the same places.
 enum class SampleVerdict { Agree, Unwritten, Wrong };
 

@@ -22,9 +22,9 @@ std::vector<InputRegion> tracked_inputs();
 
 void poison_region(const OutputRegion& region);               // every byte, padding included
 void download_region(const OutputRegion& region, void* host);  // rows packed: row_bytes * rows
-// The elements at `at` (indices into the packed rows, `elem_bytes` each) copied out of the device:
-// what download_region then gather_elements (fresh_inputs.h) give, without moving the whole
-// region to the host (a timed repetition's sample of a large output).
+// The elements at `at` (indices into the packed rows, `elem_bytes` each, repeats allowed), in that
+// order, gathered on the device: only they are copied to the host, never the whole region (a
+// timed repetition's sample of a large output).
 std::vector<unsigned char> gather_region(const OutputRegion& region, size_t elem_bytes, const std::vector<size_t>& at);
 
 }  // namespace cudalabs

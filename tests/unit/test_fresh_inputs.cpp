@@ -41,17 +41,6 @@ TEST_CASE("fresh inputs: small outputs are sampled whole, large ones at keyed pl
     CHECK(sample_positions(5, 1, count) != some);  // another output, other places
 }
 
-TEST_CASE("fresh inputs: gather_elements copies whole elements") {
-    const std::vector<float> data = {10, 11, 12, 13};
-    const std::vector<unsigned char> got =
-        gather_elements(reinterpret_cast<const unsigned char*>(data.data()), sizeof(float), {3, 0, 3});
-    REQUIRE(got.size() == 3 * sizeof(float));
-    const float* f = reinterpret_cast<const float*>(got.data());
-    CHECK(f[0] == 13);
-    CHECK(f[1] == 10);
-    CHECK(f[2] == 13);
-}
-
 TEST_CASE("fresh inputs: elements known by kind and size are compared as their type, others bit for bit") {
     const std::vector<size_t> at = {0, 1};
     const Tolerance tol = Tolerance::elementwise(kFloatRoundoff);
