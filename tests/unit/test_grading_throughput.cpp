@@ -766,6 +766,47 @@ TEST_CASE("the ticket: a timed run made again (a retry) keeps the GPU and the ti
     CHECK_FALSE(gate.ticket_held());
 }
 
+TEST_CASE("the ticket at the gate: the reference's timed process starts while a student's holds the ticket, and waits at its gate holding no turn") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn student(gate, false), reference(gate, false);
+    student.take_ticket();  // a student's timed process is alive
+    std::mutex m;
+    std::vector<std::string> order;
+    const auto say = [&](const std::string& what) {
+        std::lock_guard<std::mutex> lock(m);
+        order.push_back(what);
+    };
+    std::atomic<bool> at_gate{false};
+    int whole_runs = 0;
+    std::thread reference_lane([&] {
+        run_timed_alone(
+            &reference,
+            [&](const std::function<void()>& take) {
+                say(std::string("reference starts ") + (gate.ticket_held() ? "while the ticket is held" : "with the ticket free"));
+                at_gate = true;
+                take();
+                say(std::string("reference timed ") + where(gate) + (gate.ticket_held() ? " with the ticket" : ""));
+                return true;
+            },
+            [&] { ++whole_runs; }, Ticket::AtGate);
+    });
+    while (!at_gate) pause_ms(1);
+    pause_ms(20);
+    CHECK(gate.sharing() == 1);  // the student's turn only: the reference waits holding none
+    student.take_alone();        // the student's repetitions: no other run under way
+    say(std::string("student timed ") + where(gate));
+    student.end_gated();
+    student.release();  // the student's process has ended, and its test: the ticket goes to the reference
+    reference_lane.join();
+    CHECK(whole_runs == 0);
+    CHECK(order == std::vector<std::string>{"reference starts while the ticket is held", "student timed alone",
+                                            "reference timed alone with the ticket"});
+    CHECK(gate.alone());  // kept alone after it, until its verifier shares the GPU again
+    reference.share_again();
+    CHECK_FALSE(gate.ticket_held());
+    CHECK(gate.sharing() == 1);
+}
+
 namespace {
 
 // What runs on one fake GPU at a time, across every grader sharing its locks.
@@ -784,7 +825,8 @@ void timed_part_alone(MachineGpu& gpu) {
 }
 
 // One lane of one grader: tests in turn, each a shared turn of untimed runs (stepping out between
-// them), a timed run now and then (gated or whole), and a run settled alone now and then.
+// them), a timed run now and then (a student's, gated or whole, or the reference's, its ticket
+// taken at its gate), and a run settled alone now and then.
 void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
     for (int test = 0; test < tests; ++test) {
         GpuTurn turn(gate, false);
@@ -826,6 +868,20 @@ void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
             ++gpu.timed_done;
         } else if (pick == 4) {
             turn.run_alone([&] { timed_part_alone(gpu); });
+        } else if (pick == 5) {  // the reference's timed run: its ticket taken at its gate
+            run_timed_alone(
+                &turn,
+                [&](const std::function<void()>& take) {
+                    ++gpu.shared_runs;  // its start is work on the GPU, shared
+                    if (gpu.timed_alone.load() > 0) gpu.broken = true;
+                    std::this_thread::sleep_for(std::chrono::microseconds(300));
+                    --gpu.shared_runs;
+                    take();  // idle at its gate meanwhile, maybe beside a student's timed process
+                    timed_part_alone(gpu);  // no student's timed process alive, nothing shared
+                    return true;
+                },
+                [&] { timed_part_alone(gpu); }, Ticket::AtGate);
+            ++gpu.timed_done;
         }
     }
 }

@@ -186,10 +186,10 @@ void GpuTurn::make_way() {
 }
 
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
-                     const std::function<void()>& whole) {
+                     const std::function<void()>& whole, Ticket ticket) {
     if (turn) turn->share_again();  // kept alone after the last timed process: this one starts shared too
     if (turn && turn->sharing()) {
-        turn->take_ticket();
+        if (ticket == Ticket::FromStart) turn->take_ticket();
         struct Gated {
             GpuTurn* turn;
             ~Gated() { turn->end_gated(); }

@@ -23,7 +23,8 @@ namespace grading {
 // Shared: beside other shared turns. Ticketed: shared, holding the GPU's one ticket -- the right,
 // from before a timed process starts to after it has ended, to make the turn alone in place
 // (upgrade) once the process is ready to time. Every turn alone holds the ticket as well, so a
-// timed process is never parked beside another's timed repetitions.
+// student's timed process is never parked beside another's timed repetitions (the reference's
+// may be: see Ticket).
 enum class TurnKind { Shared, Alone, Ticketed };
 
 // What a turn holds machine-wide: the GPU's lock (shared, or exclusive alone) and its ticket's.
@@ -115,14 +116,22 @@ private:
 // the GPU shared; a timed test takes it alone around each timed process (run_alone).
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
 
-// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated: the
-// turn takes the GPU's ticket, `gated(take)` starts the process with the GPU shared and calls
-// `take()` when it is ready to time (the turn is then alone in place, and kept so after the
-// process has ended); it returns whether the process's timing counts that way (every timed part
-// after `take`). Otherwise -- or without a shared turn -- `whole()` runs the process with the GPU
-// alone from its start, kept alone after it (run_alone).
+// When a timed process's turn takes the GPU's ticket. FromStart: before the process starts, so
+// that it is never alive beside another's timed repetitions (a student's process: what it does
+// while it waits is its own). AtGate: when it is ready to time -- for the reference's process
+// only, the course's own code, which does nothing on the GPU while it waits at its gate (an idle
+// context, which the GPU does not switch to), so it starts while another process is timed.
+enum class Ticket { FromStart, AtGate };
+
+// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated:
+// `gated(take)` starts the process with the GPU shared and calls `take()` when it is ready to
+// time (the turn is then alone -- in place where it took the ticket from the start, else left
+// and taken alone with the ticket -- and kept so after the process has ended); it returns
+// whether the process's timing counts that way (every timed part after `take`). Otherwise -- or
+// without a shared turn -- `whole()` runs the process with the GPU alone from its start, kept
+// alone after it (run_alone).
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
-                     const std::function<void()>& whole);
+                     const std::function<void()>& whole, Ticket ticket = Ticket::FromStart);
 
 // A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
 // cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken
