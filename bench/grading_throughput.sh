@@ -6,8 +6,10 @@
 # Each lab's class is GRADING_BENCH_N (40) submissions: the corpus cases that
 # tests/grading/NN/expected.txt gives every correctness and sanitizer point (patched onto the
 # reference or the starter, as tests/suites/grading.sh does), then copies of the reference
-# solution. The one-GPU run (no --gpus) and the --gpus all run grade the same class
-# (GRADING_BENCH_ONE_N grades only the first K on one GPU). Both use one seed and, like the
+# solution. The --gpus all run grades as many a GPU (GRADING_BENCH_ALL_N, N times the GPUs: the
+# same class on two GPUs would leave the last round of lanes half empty, and the speed-up would
+# measure that rather than the GPUs); its first N are the one-GPU run's class (GRADING_BENCH_ONE_N
+# grades only the first K on one GPU). Both use one seed and, like the
 # grading suite, one trial per correctness test (GRADING_BENCH_TRIALS=1; "rubric" keeps the
 # rubric's own). GRADING_BENCH_OPTIONS is added to every grade command: "--per-gpu 1
 # --no-build-reuse" grades one submission at a time and compiles every file, as the grader did
@@ -16,7 +18,7 @@
 # Timed: the whole run (wall), and its grading phase (from the last build to the end). Each run's
 # verdicts are checked: every submission graded without a note and with every correctness and
 # sanitizer point (what each gets graded alone), and the two runs' gradebooks equal but for the
-# performance columns. Writes bench/results/<device>.grading.md and .json (BENCH_DIR overrides the
+# performance columns, for the submissions both graded. Writes bench/results/<device>.grading.md and .json (BENCH_DIR overrides the
 # folder), assembled from one section a lab in <device>.grading.d/ (a run of LABS=12 replaces lab
 # 12's section only): device, GPU count, each run's submissions, times, submissions an hour
 # against the targets (GRADING_BENCH_TARGETS, "01=600 12=300 13=300" an hour on one GPU; 1.9x for
@@ -50,7 +52,9 @@ fi
 command -v patch > /dev/null || { echo "bench-grading: the class's corpus cases need GNU patch (Debian package patch)" >&2; exit 2; }
 n=${GRADING_BENCH_N:-40}
 one_n=${GRADING_BENCH_ONE_N:-$n}
-[ "$n" -ge 1 ] && [ "$one_n" -ge 1 ] || { echo "bench-grading: GRADING_BENCH_N and GRADING_BENCH_ONE_N must be at least 1" >&2; exit 2; }
+all_n=${GRADING_BENCH_ALL_N:-$((n * gpus))}
+[ "$n" -ge 1 ] && [ "$one_n" -ge 1 ] && [ "$all_n" -ge 1 ] \
+    || { echo "bench-grading: GRADING_BENCH_N, GRADING_BENCH_ONE_N and GRADING_BENCH_ALL_N must be at least 1" >&2; exit 2; }
 
 # stamp: each line of stdin with the time it arrived.
 stamp() { while IFS= read -r line; do printf '%s %s\n' "$EPOCHREALTIME" "$line"; done; }
@@ -132,6 +136,11 @@ verdicts() {
         { line = ""; for (i = 1; i <= NF; i++) if (!skip[i]) line = line $i ","; print line }' "$2/gradebook.csv"
 }
 
+# verdicts_of NN OUT OTHER: verdicts of OUT for the submissions OTHER's gradebook has too.
+verdicts_of() {
+    verdicts "$1" "$2" | awk -F, 'NR == FNR { seen[$1] = 1; next } FNR == 1 || ($1 in seen)' "$3/gradebook.csv" -
+}
+
 # grade LAB CLASS_DIR OUT [--gpus all]: one timed run; sets wall, grading, graded, gpus_used.
 grade() {
     local nn=$1 class=$2 out=$3; shift 3
@@ -186,9 +195,9 @@ for nn in $labs; do
     mkdir -p "$work/$nn"
     if [ "$trials" = rubric ]; then cp "$rubric" "$work/$nn/rubric"
     else sed -E "s/^trials = [0-9]+/trials = $trials/" "$rubric" > "$work/$nn/rubric"; fi
-    make_class "$nn" "$labdir" "$topic" "$work/$nn/class-all" "$n"
+    make_class "$nn" "$labdir" "$topic" "$work/$nn/class-all" "$all_n"
     make_class "$nn" "$labdir" "$topic" "$work/$nn/class-one" "$one_n"
-    echo "Grading throughput of lab $nn: $n submissions ($cases corpus cases with full marks, the rest copies of the reference) on $gpus GPU(s), $one_n on one"
+    echo "Grading throughput of lab $nn: $one_n submissions on one GPU ($cases corpus cases with full marks, the rest copies of the reference)$([ "$gpus" -gt 1 ] && echo ", $all_n on all $gpus GPUs")"
 
     grade "$nn" "$work/$nn/class-one" "$work/$nn/one" || { status=1; continue; }
     one_wall=$wall one_grading=$grading one_graded=$graded
@@ -221,7 +230,7 @@ All $all_gpus GPUs:
 $(cat "$work/$nn/all/breakdown.txt")
 \`\`\`"
             [ -n "$device" ] || device=$(sed -n 's/.*"gpus":\[{[^}]*"name":"\([^"]*\)".*/\1/p' "$work/$nn/all/audit.jsonl" | tail -n1)
-            if [ "$one_n" = "$n" ] && ! cmp -s <(verdicts "$nn" "$work/$nn/one") <(verdicts "$nn" "$work/$nn/all"); then
+            if ! cmp -s <(verdicts_of "$nn" "$work/$nn/one" "$work/$nn/all") <(verdicts_of "$nn" "$work/$nn/all" "$work/$nn/one"); then
                 echo "  the --gpus all run's correctness and sanitizer verdicts differ from the one-GPU run's: see $work/$nn/{one,all}/gradebook.csv"
                 status=1
             fi
@@ -233,7 +242,9 @@ $(cat "$work/$nn/all/breakdown.txt")
     {
         echo "## Lab $nn"
         echo
-        echo "$n submissions: $cases corpus cases with every correctness and sanitizer point, the rest copies of the reference;"
+        all_text=""
+        [ "$gpus" -gt 1 ] && all_text=", $all_n with \`--gpus all\` (as many a GPU)"
+        echo "$one_n submissions on one GPU$all_text: $cases corpus cases with every correctness and sanitizer point, the rest copies of the reference;"
         echo "graded on $(date -u +%Y-%m-%d)${GRADING_BENCH_OPTIONS:+ with \`${GRADING_BENCH_OPTIONS}\`}, each with every correctness and sanitizer point."
         echo
         echo "| lab | GPUs | submissions | wall (s) | grading (s) | per hour (wall) | per hour (grading) | target |"
