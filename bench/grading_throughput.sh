@@ -18,11 +18,12 @@
 # Timed: the whole run (wall), and its grading phase (from the last build to the end). Each run's
 # verdicts are checked: every submission graded without a note and with every correctness and
 # sanitizer point (what each gets graded alone), and the two runs' gradebooks equal but for the
-# performance columns, for the submissions both graded. Writes bench/results/<device>.grading.md and .json (BENCH_DIR overrides the
-# folder), assembled from one section a lab in <device>.grading.d/ (a run of LABS=12 replaces lab
-# 12's section only): device, GPU count, each run's submissions, times, submissions an hour
-# against the targets (GRADING_BENCH_TARGETS, "01=600 12=300 13=300" an hour on one GPU; 1.9x for
-# --gpus all), and each run's breakdown table (OUT/breakdown.txt). On a machine of one GPU only
+# performance columns, for the submissions both graded. Writes bench/results/<device>.grading.md
+# and .json (BENCH_DIR overrides the folder), assembled from one section a lab in
+# <device>.grading.d/ (a run of LABS=12 replaces lab 12's section only): device, GPU count, each
+# run's submissions, times, submissions an hour against the targets (GRADING_BENCH_TARGETS,
+# "01=600 12=300 13=300" an hour on one GPU; 1.9x for --gpus all), and each run's breakdown table
+# (OUT/breakdown.txt). On a machine of one GPU only
 # the one-GPU run is timed. Exit: 0 done, 1 a run failed or a verdict was not full marks, 77 no
 # GPU. The runs' folders stay in $BUILD/bench-grading (GRADING_BENCH_DIR).
 set -u
