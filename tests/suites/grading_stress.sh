@@ -8,9 +8,11 @@
 # the reference -- graded with the correctness and sanitizer tests of lab 01's rubric (one trial
 # each: STRESS_TRIALS), all of these at the same time:
 #   A. one grade run with --gpus all (two GPUs or more; with one GPU, skipped);
-#   B. three grade runs on GPU 0, each a third of the class (three sections graded at once);
+#   B. three grade runs on the first GPU, each a third of the class (three sections graded at once);
 #   C. one grade run of STRESS_PRIVATE (20) of them from a copy of the tree, with --out and the
 #      submissions, under a folder of mode 0700 (as /root is), on the last GPU.
+# The GPUs are those CUDA_VISIBLE_DEVICES shows when it is set (so that the suite can share a
+# machine with other GPU work), else every GPU nvidia-smi lists.
 # Every run must end well (exit 0) with no grader error, every submission must get every point
 # of every test (what a run of it alone gets: it is correct), and every run must report the same
 # isolation. It reports how many correct submissions were graded
@@ -90,8 +92,9 @@ else
         skipping { next }
         /^trials *=/ { print "trials = " trials; next }
         { print }' grading/rubrics/01.rubric > "$stress_rubric"
-    gpus=$(nvidia-smi -L 2> /dev/null | grep -c '^GPU ')
-    last_gpu=$((gpus - 1))
+    if [ -n "${CUDA_VISIBLE_DEVICES:-}" ]; then read -r -a visible <<< "${CUDA_VISIBLE_DEVICES//,/ }"
+    else read -r -a visible <<< "$(seq -s ' ' 0 $(($(nvidia-smi -L 2> /dev/null | grep -c '^GPU ') - 1)))"; fi
+    gpus=${#visible[@]} first_gpu=${visible[0]} last_gpu=${visible[$((${#visible[@]} - 1))]}
     make -s --no-print-directory grader grading-info LAB=01 > "$stress_dir/build.log" 2>&1 || fail "grading under load: build" "$(tail -n 3 "$stress_dir/build.log")"
     seed=$((RANDOM + 1))
     common=(--lab 01 --rubric "$stress_rubric" --seed "$seed" --jobs 8)
@@ -104,11 +107,11 @@ else
     else
         skip "grading under load: --gpus all" "one GPU here"
     fi
-    # B: three runs on GPU 0, a third of the class each.
+    # B: three runs on the first GPU, a third of the class each.
     for part in 0 1 2; do
         mkdir -p "$stress_dir/B-class-$part"
         ls "$stress_dir/class" | awk -v p="$part" 'NR % 3 == p' | while read -r s; do cp -r "$stress_dir/class/$s" "$stress_dir/B-class-$part/"; done
-        CUDA_VISIBLE_DEVICES=0 grading/grade "${common[@]}" --out "$stress_dir/B$part" "$stress_dir/B-class-$part" > "$stress_dir/B$part.log" 2>&1 &
+        CUDA_VISIBLE_DEVICES=$first_gpu grading/grade "${common[@]}" --out "$stress_dir/B$part" "$stress_dir/B-class-$part" > "$stress_dir/B$part.log" 2>&1 &
         pids+=($!) names+=(B$part)
     done
     # C: the tree, the submissions and the results under a private (0700) folder (outside the
