@@ -807,6 +807,41 @@ TEST_CASE("the ticket at the gate: the reference's timed process starts while a 
     CHECK(gate.sharing() == 1);
 }
 
+TEST_CASE("back to back: a student's timed process right after the reference's runs alone from its start, with no second wait") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    std::vector<std::string> order;
+    int gated_runs = 0, whole_runs = 0;
+    const auto gated = [&](const std::function<void()>& take) {
+        ++gated_runs;
+        take();
+        order.push_back(std::string("gated, timed ") + where(gate));
+        return true;
+    };
+    const auto whole = [&] {
+        ++whole_runs;
+        order.push_back(std::string("whole ") + where(gate) + (gate.ticket_held() ? " with the ticket" : ""));
+    };
+    run_timed_alone(&turn, gated, whole, Ticket::AtGate);  // the reference's
+    std::atomic<bool> other_shared{false};
+    std::thread other_lane([&] {
+        GpuTurn t(gate, false);
+        other_shared = true;
+    });
+    pause_ms(20);
+    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // the student's, next
+    CHECK_FALSE(other_shared.load());  // no other lane's run between the two
+    CHECK(order == std::vector<std::string>{"gated, timed alone", "whole alone with the ticket"});
+    turn.share_again();  // its verifier: shared again, the other lane goes on
+    other_lane.join();
+    CHECK(other_shared.load());
+    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // after an untimed run: started shared, gated
+    CHECK(gated_runs == 2);
+    CHECK(whole_runs == 1);
+    turn.share_again();
+    CHECK_FALSE(gate.ticket_held());
+}
+
 namespace {
 
 // What runs on one fake GPU at a time, across every grader sharing its locks.
@@ -824,9 +859,55 @@ void timed_part_alone(MachineGpu& gpu) {
     --gpu.timed_alone;
 }
 
+// A student's timed process: its start shared holding the ticket, then its timed part alone
+// (`waits`), or one that never asks at its gate and is made again whole.
+void fake_student_timed(GpuTurn& turn, MachineGpu& gpu, bool waits) {
+    const auto timed_part = [&] {
+        ++gpu.timed_alone;
+        if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1) gpu.broken = true;
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+        --gpu.timed_alone;
+    };
+    run_timed_alone(
+        &turn,
+        [&](const std::function<void()>& take) {
+            if (++gpu.timed_alive > 1) gpu.broken = true;  // two timed processes alive at once
+            std::this_thread::sleep_for(std::chrono::microseconds(300));  // its start, shared
+            if (waits) {
+                take();
+                timed_part();
+            }
+            --gpu.timed_alive;
+            return waits;
+        },
+        [&] {
+            if (++gpu.timed_alive > 1) gpu.broken = true;
+            timed_part();
+            --gpu.timed_alive;
+        });
+    ++gpu.timed_done;
+}
+
+// The reference's timed process: its ticket taken at its gate.
+void fake_reference_timed(GpuTurn& turn, MachineGpu& gpu) {
+    run_timed_alone(
+        &turn,
+        [&](const std::function<void()>& take) {
+            ++gpu.shared_runs;  // its start is work on the GPU, shared
+            if (gpu.timed_alone.load() > 0) gpu.broken = true;
+            std::this_thread::sleep_for(std::chrono::microseconds(300));
+            --gpu.shared_runs;
+            take();  // idle at its gate meanwhile, maybe beside a student's timed process
+            timed_part_alone(gpu);  // no student's timed process alive, nothing shared
+            return true;
+        },
+        [&] { timed_part_alone(gpu); }, Ticket::AtGate);
+    ++gpu.timed_done;
+}
+
 // One lane of one grader: tests in turn, each a shared turn of untimed runs (stepping out between
-// them), a timed run now and then (a student's, gated or whole, or the reference's, its ticket
-// taken at its gate), and a run settled alone now and then.
+// them), then now and then a student's timed process, the reference's, the two back to back (as a
+// performance test with a fresh reference sample has them), or a run settled alone.
 void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
     for (int test = 0; test < tests; ++test) {
         GpuTurn turn(gate, false);
@@ -840,48 +921,12 @@ void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
             --gpu.shared_runs;
             ++gpu.shared_done;
         }
-        if (pick < 4) {
-            const auto timed_part = [&] {
-                ++gpu.timed_alone;
-                if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1) gpu.broken = true;
-                std::this_thread::sleep_for(std::chrono::microseconds(500));
-                --gpu.timed_alone;
-            };
-            run_timed_alone(
-                &turn,
-                [&](const std::function<void()>& take) {
-                    if (++gpu.timed_alive > 1) gpu.broken = true;  // two timed processes alive at once
-                    std::this_thread::sleep_for(std::chrono::microseconds(300));  // its start, shared
-                    const bool waits = pick != 3;  // one in four never asks: made again whole
-                    if (waits) {
-                        take();
-                        timed_part();
-                    }
-                    --gpu.timed_alive;
-                    return waits;
-                },
-                [&] {
-                    if (++gpu.timed_alive > 1) gpu.broken = true;
-                    timed_part();
-                    --gpu.timed_alive;
-                });
-            ++gpu.timed_done;
-        } else if (pick == 4) {
-            turn.run_alone([&] { timed_part_alone(gpu); });
-        } else if (pick == 5) {  // the reference's timed run: its ticket taken at its gate
-            run_timed_alone(
-                &turn,
-                [&](const std::function<void()>& take) {
-                    ++gpu.shared_runs;  // its start is work on the GPU, shared
-                    if (gpu.timed_alone.load() > 0) gpu.broken = true;
-                    std::this_thread::sleep_for(std::chrono::microseconds(300));
-                    --gpu.shared_runs;
-                    take();  // idle at its gate meanwhile, maybe beside a student's timed process
-                    timed_part_alone(gpu);  // no student's timed process alive, nothing shared
-                    return true;
-                },
-                [&] { timed_part_alone(gpu); }, Ticket::AtGate);
-            ++gpu.timed_done;
+        if (pick < 4) fake_student_timed(turn, gpu, pick != 3);  // one in four never asks: made again whole
+        else if (pick == 4) turn.run_alone([&] { timed_part_alone(gpu); });
+        else if (pick == 5) fake_reference_timed(turn, gpu);
+        else if (pick == 6) {
+            fake_reference_timed(turn, gpu);
+            fake_student_timed(turn, gpu, true);
         }
     }
 }

@@ -187,7 +187,9 @@ void GpuTurn::make_way() {
 
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole, Ticket ticket) {
-    if (turn) turn->share_again();  // kept alone after the last timed process: this one starts shared too
+    // Kept alone after the last timed process (the reference's, just before the student's): this
+    // one runs alone from its start, as `whole`. Its start alone costs the other lanes less than a
+    // second wait for their runs under way, which may be a sanitizer's of a minute.
     if (turn && turn->sharing()) {
         if (ticket == Ticket::FromStart) turn->take_ticket();
         struct Gated {

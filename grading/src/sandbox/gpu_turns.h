@@ -127,9 +127,10 @@ enum class Ticket { FromStart, AtGate };
 // `gated(take)` starts the process with the GPU shared and calls `take()` when it is ready to
 // time (the turn is then alone -- in place where it took the ticket from the start, else left
 // and taken alone with the ticket -- and kept so after the process has ended); it returns
-// whether the process's timing counts that way (every timed part after `take`). Otherwise -- or
-// without a shared turn -- `whole()` runs the process with the GPU alone from its start, kept
-// alone after it (run_alone).
+// whether the process's timing counts that way (every timed part after `take`). Otherwise -- a
+// turn kept alone after the timed process before it, or none -- `whole()` runs the process with
+// the GPU alone from its start, kept alone after it (run_alone): timed processes back to back
+// wait once for the other lanes' runs.
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole, Ticket ticket = Ticket::FromStart);
 
