@@ -4,6 +4,8 @@
 // machine-wide lock taken shared; the key of a reused build and the cache's hand-over between
 // compile threads; the time breakdown's line and table.
 #include <doctest/doctest.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -419,6 +421,38 @@ TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusiv
     mine.release();
     after.join();
     CHECK(after_got.load());
+    remove_tree(folder);
+}
+
+TEST_CASE("the GPU's door: shut for a moment (another lane passing) it says nothing; behind another run's exclusive taker it says so once") {
+    const std::string folder = "/tmp/cudalabs-throughput-quiet-door-" + std::to_string(getpid());
+    make_dirs(folder);
+    // The door held for 50 ms, as a taker passing it holds it.
+    const int door = open((folder + "/gpu-GPU-3.door").c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    REQUIRE(door >= 0);
+    REQUIRE(flock(door, LOCK_EX) == 0);
+    std::thread passing([&] {
+        pause_ms(50);
+        flock(door, LOCK_UN);
+    });
+    int said = 0;
+    { HeldLock s = lock_gpu("GPU-3", folder, [&] { ++said; }, true); }
+    passing.join();
+    close(door);
+    CHECK(said == 0);
+
+    // Behind an exclusive taker, who holds the door while it waits for the lock.
+    HeldLock holder = lock_gpu("GPU-3", folder, {}, true);
+    std::thread exclusive([&] { HeldLock e = lock_gpu("GPU-3", folder); });
+    pause_ms(100);
+    std::atomic<int> later_said{0};
+    std::thread later([&] { HeldLock s = lock_gpu("GPU-3", folder, [&] { ++later_said; }, true); });
+    pause_ms(static_cast<int>(kDoorQuietWait.count()) + 300);
+    CHECK(later_said.load() == 1);
+    holder.release();
+    exclusive.join();
+    later.join();
+    CHECK(later_said.load() == 1);
     remove_tree(folder);
 }
 

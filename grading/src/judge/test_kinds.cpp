@@ -434,11 +434,11 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 }
 
 // Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
-// lane's turn is shared -- a student's holding the GPU's ticket (no other timed process is alive
-// on the GPU), the reference's taking it at its gate (`ticket`) -- it has the GPU alone from its
-// gate, when it is ready to time, until it has ended; a
-// process that did not wait at its gate -- it failed before, or began timing without asking -- is
-// made again with the GPU alone from its start. Either way the turn stays alone after it until a
+// lane's turn is shared -- a student's holding the GPU's ticket (no other student's timed process
+// is alive on the GPU), the reference's taking it at its gate (`ticket`) -- it has the GPU alone
+// from its gate, when it is ready to time, until it has ended; a process that did not wait at its
+// gate -- it failed before, or began timing without asking -- is made again with the GPU alone
+// from its start. Either way the turn stays alone after it until a
 // run that is not timed shares it again (share_again). The waits for the GPU (for its ticket,
 // then to have it alone) and the time alone go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,

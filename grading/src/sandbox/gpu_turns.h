@@ -120,7 +120,7 @@ GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
 // that it is never alive beside another's timed repetitions (a student's process: what it does
 // while it waits is its own). AtGate: when it is ready to time -- for the reference's process
 // only, the course's own code, which does nothing on the GPU while it waits at its gate (an idle
-// context, which the GPU does not switch to), so it starts while another process is timed.
+// context, which the GPU does not switch to), so it starts while a student's process is timed.
 enum class Ticket { FromStart, AtGate };
 
 // Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated:

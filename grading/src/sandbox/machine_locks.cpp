@@ -6,6 +6,8 @@
 #include <unistd.h>
 
 #include <cctype>
+#include <chrono>
+#include <thread>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -96,13 +98,27 @@ int wait_for_flock(int fd, int mode, const std::function<void()>& on_wait, bool&
     return 0;
 }
 
+// Waits for the door's flock on `fd` like wait_for_flock, but calls `on_wait` only once the door
+// has stayed shut for kDoorQuietWait: a taker passing it holds it for a moment (the lanes of one
+// grading run pass it at once all the time), and only a taker waiting behind it for the lock --
+// another run's exclusive one -- holds it for longer.
+int wait_for_door(int fd, const std::function<void()>& on_wait, bool& said) {
+    const auto until = std::chrono::steady_clock::now() + kDoorQuietWait;
+    while (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        if (errno != EWOULDBLOCK && errno != EINTR) return errno;
+        if (std::chrono::steady_clock::now() >= until) return wait_for_flock(fd, LOCK_EX, on_wait, said);
+        std::this_thread::sleep_for(std::chrono::milliseconds(2));
+    }
+    return 0;
+}
+
 // The GPU's door, passed one taker at a time on the way to its lock and held until the lock is
 // taken. flock prefers no one: without the door, the shared holders of several grading runs
 // could overlap without end and keep a taker of the exclusive lock out; with it, a shared taker
 // who comes after that one waits behind it.
 HeldLock pass_door(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool& said) {
     int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".door");
-    if (const int err = wait_for_flock(fd, LOCK_EX, on_wait, said)) {
+    if (const int err = wait_for_door(fd, on_wait, said)) {
         close(fd);
         throw std::runtime_error("cannot pass the door of GPU " + gpu + ": " + std::strerror(err));
     }

@@ -8,6 +8,7 @@
 #pragma once
 #include <sys/types.h>
 
+#include <chrono>
 #include <functional>
 #include <string>
 
@@ -52,6 +53,9 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
 // Every taker passes the GPU's door first (one at a time, holding it until the lock is taken), so a
 // taker of the exclusive lock is not kept out for ever by shared holders that keep overlapping:
 // shared takers that come after it wait behind it.
+// A door shut for less than kDoorQuietWait (another taker passing it, often a lane of the same
+// run) is not another run's hold: `on_wait` is not called for it.
+constexpr std::chrono::milliseconds kDoorQuietWait{500};
 HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {}, bool shared = false);
 // A shared lock of the GPU `gpu` (lock_gpu) made exclusive, through the door like any taker:
 // waits until no one else shares it. Not atomic (flock may drop the lock and take it again in
