@@ -6,12 +6,12 @@
 #include <unistd.h>
 
 #include <cctype>
-#include <chrono>
-#include <thread>
 #include <cerrno>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <stdexcept>
+#include <thread>
 
 namespace grading {
 

@@ -46,6 +46,9 @@ struct SandboxIdentity {
 };
 SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int count, const std::string& folder);
 
+// How long a GPU's door may stay shut before a taker says another grading run holds the GPU.
+constexpr std::chrono::milliseconds kDoorQuietWait{500};
+
 // Waits for the lock of the GPU named `gpu` (its UUID, or any stable name), calling `on_wait`
 // once first when another run holds it. Throws when the lock file cannot be opened. `shared`:
 // taken shared (flock LOCK_SH), beside other shared holders -- the untimed runs of several
@@ -55,7 +58,6 @@ SandboxIdentity claim_sandbox_identity(uid_t first_uid, gid_t first_gid, int cou
 // shared takers that come after it wait behind it.
 // A door shut for less than kDoorQuietWait (another taker passing it, often a lane of the same
 // run) is not another run's hold: `on_wait` is not called for it.
-constexpr std::chrono::milliseconds kDoorQuietWait{500};
 HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait = {}, bool shared = false);
 // A shared lock of the GPU `gpu` (lock_gpu) made exclusive, through the door like any taker:
 // waits until no one else shares it. Not atomic (flock may drop the lock and take it again in
