@@ -438,9 +438,9 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 // is alive on the GPU), the reference's taking it at its gate (`ticket`) -- it has the GPU alone
 // from its gate, when it is ready to time, until it has ended; a process that did not wait at its
 // gate -- it failed before, or began timing without asking -- is made again with the GPU alone
-// from its start. Either way the turn stays alone after it until a
-// run that is not timed shares it again (share_again). The waits for the GPU (for its ticket,
-// then to have it alone) and the time alone go to the test's breakdown.
+// from its start. Either way the turn stays alone after it until a run that is not timed shares
+// it again (share_again). The waits for the GPU (for its ticket, then to have it alone) and the
+// time alone go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
                         const std::function<void()>& on_done, Ticket ticket) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
