@@ -739,7 +739,11 @@ TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it be
     CHECK(gate.sharing() == 2);
     std::thread upgrade([&] { first.take_alone(); });  // waits for the ordinary run to make way
     while (!gate.alone_waiting()) pause_ms(1);
-    std::thread plain_lane([&] { plain.make_way(); });  // steps out; back once the timed process has ended
+    std::atomic<bool> plain_back{false};
+    std::thread plain_lane([&] {
+        plain.make_way();  // steps out; back once no timed process is alive or waits
+        plain_back = true;
+    });
     upgrade.join();
     CHECK(gate.alone());
     CHECK(gate.sharing() == 0);
@@ -747,16 +751,58 @@ TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it be
     first.share_again();  // its process still in the gated flow: it keeps the GPU and the ticket
     CHECK(gate.alone());
     first.end_gated();
-    first.share_again();  // the timed process has ended: the ticket goes to the next one
+    first.release();  // the timed process has ended, and its test: the ticket goes to the next one
     other.join();
-    plain_lane.join();
     CHECK(second_ticketed.load());
     CHECK(gate.ticket_held());
-    CHECK(plain.sharing());
+    // The next timed process is alive: the ordinary run does not start beside it, so its gate
+    // will not wait for it.
+    pause_ms(30);
+    CHECK_FALSE(plain_back.load());
     second.share_again();  // a ticketed turn keeps its ticket until its process has ended
     CHECK(gate.ticket_held());
     second.release();
     CHECK_FALSE(gate.ticket_held());
+    plain_lane.join();
+    CHECK(plain.sharing());
+}
+
+TEST_CASE("timed processes in a row: while the ticket is held or waited for no shared turn starts, so the next one waits for no new run") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn under_way(gate, false);  // another lane's long run (a sanitizer's, say)
+    std::mutex m;
+    std::vector<std::string> order;
+    const auto say = [&](const std::string& what) {
+        std::lock_guard<std::mutex> lock(m);
+        order.push_back(what);
+    };
+    // Two students' timed processes, each started with the ticket and made alone at its gate.
+    const auto timed = [&](const std::string& who) {
+        GpuTurn t(gate, false);
+        t.take_ticket();
+        t.take_alone();
+        say(who + " alone, " + std::to_string(gate.sharing()) + " sharing");
+        pause_ms(10);
+        t.end_gated();
+        t.release();
+    };
+    std::thread first(timed, "first");
+    while (!gate.ticket_held()) pause_ms(1);
+    std::thread second(timed, "second");
+    std::thread later([&] {
+        pause_ms(10);  // comes while both timed processes are queued
+        GpuTurn t(gate, false);
+        say("new shared run");
+    });
+    pause_ms(40);
+    CHECK(order.empty());  // the first waits for the run under way; nothing new starts beside it
+    CHECK(gate.timed_waiting());
+    under_way.release();  // the long run ends: the first is alone, then the second, then the rest
+    first.join();
+    second.join();
+    later.join();
+    CHECK(order == std::vector<std::string>{"first alone, 0 sharing", "second alone, 0 sharing", "new shared run"});
+    CHECK_FALSE(gate.timed_waiting());
 }
 
 TEST_CASE("the ticket: a turn alone holds it too, so no timed process starts beside it") {

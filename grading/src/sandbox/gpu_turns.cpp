@@ -13,7 +13,9 @@ TurnLocks GpuGate::enter(TurnKind kind) {
     {
         std::unique_lock<std::mutex> lock(m_);
         if (kind != TurnKind::Shared) {
+            ++ticket_waiting_;
             changed_.wait(lock, [&] { return !ticket_; });
+            --ticket_waiting_;
             ticket_ = true;
         }
         if (kind == TurnKind::Alone) {
@@ -24,8 +26,9 @@ TurnLocks GpuGate::enter(TurnKind kind) {
         } else if (kind == TurnKind::Ticketed) {
             ++shared_;  // (no turn is alone: it would hold the ticket)
         } else {
-            // A turn waiting to be alone goes first: shared turns would otherwise keep it out.
-            changed_.wait(lock, [&] { return !alone_ && alone_waiting_ == 0; });
+            // Timed processes go first, one after another: shared turns would otherwise keep
+            // them out, and each would wait afresh for the runs started since the last.
+            changed_.wait(lock, [&] { return !timed_pending(); });
             ++shared_;
         }
     }
@@ -78,6 +81,13 @@ bool GpuGate::alone_waiting() const {
     std::lock_guard<std::mutex> lock(m_);
     return alone_waiting_ > 0;
 }
+
+bool GpuGate::timed_waiting() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return timed_pending();
+}
+
+bool GpuGate::timed_pending() const { return ticket_ || ticket_waiting_ > 0; }
 
 bool GpuGate::ticket_held() const {
     std::lock_guard<std::mutex> lock(m_);
@@ -179,7 +189,7 @@ void GpuTurn::share_again() {
 }
 
 void GpuTurn::make_way() {
-    if (!gate_ || kind_ != TurnKind::Shared || !gate_->alone_waiting()) return;
+    if (!gate_ || kind_ != TurnKind::Shared || !gate_->timed_waiting()) return;
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)

@@ -44,8 +44,10 @@ public:
     // the machine's lock.
     GpuGate(std::string lock_name, std::string folder, std::function<void()> on_wait = {});
     // Waits for a turn: the ticket first for a turn alone or ticketed; alone, no other turn under
-    // way; shared, none alone or waiting to be (a turn waiting to be alone goes first). First
-    // inside the grader, then machine-wide. Returns the machine's locks, held for the turn.
+    // way; shared, no ticket held or waited for (timed_waiting: the timed processes queued on the
+    // GPU go first, one after another, and the runs under way are waited for once, not again for
+    // runs started between two of them). First inside the grader, then machine-wide. Returns the
+    // machine's locks, held for the turn.
     TurnLocks enter(TurnKind kind);
     void leave(TurnKind kind);
     // A ticketed turn made alone in place: waits until it is the only turn sharing the GPU (the
@@ -55,14 +57,16 @@ public:
     size_t sharing() const;
     bool alone() const;
     bool alone_waiting() const;  // a turn waits to be alone
+    bool timed_waiting() const;  // the ticket is held or waited for: new shared turns wait
     bool ticket_held() const;
 
 private:
+    bool timed_pending() const;  // (m_ held)
     std::string lock_name_, folder_;
     std::function<void()> on_wait_;
     mutable std::mutex m_;
     std::condition_variable changed_;
-    size_t shared_ = 0, alone_waiting_ = 0;
+    size_t shared_ = 0, alone_waiting_ = 0, ticket_waiting_ = 0;
     bool alone_ = false, ticket_ = false;
 };
 
@@ -96,9 +100,9 @@ public:
     // nothing changes: a ticketed turn keeps its ticket until its process has ended); never while
     // a timed process runs in it.
     void share_again();
-    // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
-    // comes back after it, so that a timed process waits for the runs under way, not for whole
-    // tests of the other lanes.
+    // Between two runs of a shared turn: where a timed process waits or runs (the ticket held or
+    // waited for), this one steps out and comes back after it, so that a timed process waits for
+    // the runs under way, not for whole tests of the other lanes.
     void make_way();
     void release();
 
