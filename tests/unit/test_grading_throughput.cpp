@@ -66,7 +66,8 @@ void fake_run(GpuTurn& turn, FakeGpu& gpu, int ms) {
 }
 
 // Grades `subs` fake submissions of `tests` (true: timed) on `lanes` lanes of one GPU, as the
-// grader does: distribute() hands them out, each test takes test_turn(), a timed test takes the
+// grader does: distribute() hands them out, each test takes test_turn() (a timed test's with the
+// GPU's ticket), a timed test takes the
 // GPU alone around each timed process and verifies it shared; with one lane the submission holds
 // the GPU alone for all its tests.
 std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& tests, FakeGpu& gpu) {
@@ -77,7 +78,7 @@ std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& 
         GpuTurn whole;
         if (lanes == 1) whole = GpuTurn(gate, true);
         for (bool timed : tests) {
-            GpuTurn turn = test_turn(gate, &whole);
+            GpuTurn turn = test_turn(gate, &whole, timed);
             GpuTurn& mine = turn.held() ? turn : whole;
             CHECK(mine.sharing() == (lanes > 1));
             for (int run = 0; run < 2; ++run) {
@@ -776,10 +777,11 @@ TEST_CASE("timed processes in a row: while the ticket is held or waited for no s
         std::lock_guard<std::mutex> lock(m);
         order.push_back(what);
     };
-    // Two students' timed processes, each started with the ticket and made alone at its gate.
+    // Two performance tests (their turns hold the ticket from their start), each with a student's
+    // timed process made alone at its gate.
     const auto timed = [&](const std::string& who) {
-        GpuTurn t(gate, false);
-        t.take_ticket();
+        GpuTurn t = test_turn(gate, nullptr, true);
+        t.take_ticket();  // (held already)
         t.take_alone();
         say(who + " alone, " + std::to_string(gate.sharing()) + " sharing");
         pause_ms(10);
@@ -928,7 +930,7 @@ namespace {
 struct MachineGpu {
     std::atomic<int> shared_runs{0}, timed_alive{0}, timed_alone{0};
     std::atomic<bool> broken{false};
-    std::atomic<int> timed_done{0}, shared_done{0};
+    std::atomic<int> timed_done{0}, shared_done{0}, performance_tests{0};
 };
 
 // A run settled with the GPU alone (GpuTurn::run_alone): nothing else on the GPU meanwhile.
@@ -985,22 +987,40 @@ void fake_reference_timed(GpuTurn& turn, MachineGpu& gpu) {
     ++gpu.timed_done;
 }
 
+// An untimed run in a lane's turn (stepping out first where a timed process waits).
+void fake_shared_run(GpuTurn& turn, MachineGpu& gpu, int us) {
+    turn.share_again();
+    turn.make_way();
+    ++gpu.shared_runs;
+    if (gpu.timed_alone.load() > 0) gpu.broken = true;  // a run beside timed repetitions
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    --gpu.shared_runs;
+    ++gpu.shared_done;
+}
+
+// A performance test: its turn holds the ticket from its start; a fresh reference sample (or the
+// pool's: none), the student's timed process, then the verifier's run, shared.
+void fake_performance_test(GpuGate& gate, MachineGpu& gpu, bool fresh_reference) {
+    ++gpu.performance_tests;
+    GpuTurn turn = test_turn(gate, nullptr, true);
+    if (fresh_reference) fake_reference_timed(turn, gpu);
+    fake_student_timed(turn, gpu, true);
+    fake_shared_run(turn, gpu, 300);
+}
+
 // One lane of one grader: tests in turn, each a shared turn of untimed runs (stepping out between
 // them), then now and then a student's timed process, the reference's, the two back to back (as a
-// performance test with a fresh reference sample has them), or a run settled alone.
+// performance test with a fresh reference sample has them), or a run settled alone; or a
+// performance test, its turn ticketed from its start.
 void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
     for (int test = 0; test < tests; ++test) {
-        GpuTurn turn(gate, false);
         const unsigned pick = (seed * 2654435761u + static_cast<unsigned>(test) * 40503u) % 10;
-        for (int run = 0; run < 2; ++run) {
-            turn.share_again();
-            turn.make_way();
-            ++gpu.shared_runs;
-            if (gpu.timed_alone.load() > 0) gpu.broken = true;  // a run beside timed repetitions
-            std::this_thread::sleep_for(std::chrono::microseconds(300 + (seed + run) % 5 * 200));
-            --gpu.shared_runs;
-            ++gpu.shared_done;
+        if (pick == 7 || pick == 8) {
+            fake_performance_test(gate, gpu, pick == 7);
+            continue;
         }
+        GpuTurn turn(gate, false);
+        for (int run = 0; run < 2; ++run) fake_shared_run(turn, gpu, 300 + (seed + run) % 5 * 200);
         if (pick < 4) fake_student_timed(turn, gpu, pick != 3);  // one in four never asks: made again whole
         else if (pick == 4) turn.run_alone([&] { timed_part_alone(gpu); });
         else if (pick == 5) fake_reference_timed(turn, gpu);
@@ -1031,6 +1051,8 @@ TEST_CASE("the ticket under load: two graders of 6 lanes on one GPU's locks, eve
     for (std::thread& t : lanes) t.join();
     CHECK_FALSE(gpu.broken.load());
     CHECK(gpu.timed_done.load() > 20);
-    CHECK(gpu.shared_done.load() == 12 * 40 * 2);
+    const int performance = gpu.performance_tests.load();  // one untimed run each, the others two
+    CHECK(performance > 20);
+    CHECK(gpu.shared_done.load() == (12 * 40 - performance) * 2 + performance);
     remove_tree(folder);
 }

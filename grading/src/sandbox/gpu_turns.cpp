@@ -94,7 +94,9 @@ bool GpuGate::ticket_held() const {
     return ticket_;
 }
 
-GpuTurn::GpuTurn(GpuGate& gate, bool alone) : kind_(alone ? TurnKind::Alone : TurnKind::Shared) {
+GpuTurn::GpuTurn(GpuGate& gate, bool alone) : GpuTurn(gate, alone ? TurnKind::Alone : TurnKind::Shared) {}
+
+GpuTurn::GpuTurn(GpuGate& gate, TurnKind kind) : kind_(kind), gated_(kind == TurnKind::Ticketed) {
     machine_ = gate.enter(kind_);
     gate_ = &gate;
 }
@@ -126,6 +128,7 @@ void GpuTurn::release() {
     gate_ = nullptr;
     kind_ = TurnKind::Shared;
     kept_alone_ = false;
+    gated_ = false;  // (its ticket is given back)
 }
 
 void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
@@ -214,9 +217,9 @@ void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function
     else whole();
 }
 
-GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole, bool timed) {
     if (whole && whole->held()) return GpuTurn();
-    return GpuTurn(gate, false);
+    return GpuTurn(gate, timed ? TurnKind::Ticketed : TurnKind::Shared);
 }
 
 size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,

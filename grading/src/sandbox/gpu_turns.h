@@ -4,8 +4,8 @@
 // shared -- has the GPU alone, so that timings and verdicts are those of a submission graded
 // alone. What is not timed (the verifier judging a timed run's outputs) runs shared.
 //
-// Two levels: inside the grader a gate per GPU whose waiting "alone" keeps new shared turns out
-// (a timed test is never starved by lanes that keep sharing); across the grading runs of the
+// Two levels: inside the grader a gate per GPU whose ticket, held or waited for, keeps new shared
+// turns out (timed tests are never starved by lanes that keep sharing); across the grading runs of the
 // machine the GPU's lock file (machine_locks.h), taken shared or exclusive, and its ticket's, so
 // every grader obeys the same rule. Host-only: unit-tested with fake runners.
 #pragma once
@@ -75,6 +75,8 @@ class GpuTurn {
 public:
     GpuTurn() = default;
     GpuTurn(GpuGate& gate, bool alone);
+    // A turn of `kind`; a ticketed one is gated until end_gated() (as after take_ticket()).
+    GpuTurn(GpuGate& gate, TurnKind kind);
     GpuTurn(GpuTurn&& o) noexcept;
     GpuTurn& operator=(GpuTurn&& o) noexcept;
     GpuTurn(const GpuTurn&) = delete;
@@ -117,8 +119,10 @@ private:
 
 // The turn one test of a submission takes on its lane's GPU: none where the submission holds a
 // turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
-// the GPU shared; a timed test takes it alone around each timed process (run_alone).
-GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
+// the GPU shared. A timed test's (`timed`) holds the GPU's ticket from its start: it waits in the
+// queue of timed processes, not behind it with the untimed runs, and takes the GPU alone around
+// each timed process (run_timed_alone).
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole, bool timed = false);
 
 // When a timed process's turn takes the GPU's ticket. FromStart: before the process starts, so
 // that it is never alive beside another's timed repetitions (a student's process: what it does
