@@ -1431,15 +1431,15 @@ void Grader::grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submissi
 }
 
 // One test's runs, in its turn on the GPU: with several lanes a GPU, every test shares it and a
-// performance test takes it alone around each timed process (run_performance); with one, the
-// submission's turn is alone already.
+// performance test, holding the GPU's ticket from its start, takes it alone around each timed
+// process (run_performance); with one, the submission's turn is alone already.
 TestResult Grader::run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t) {
     TestTiming& timing = s.timing.tests.emplace_back();
     timing.id = t.id;
     s.timing.current = &timing;
     const double started = steady_now();
     GpuTurn* const whole = ctx.submission.gpu_turn;
-    GpuTurn turn = test_turn(*w.gate, whole);
+    GpuTurn turn = test_turn(*w.gate, whole, t.kind == TestKind::Performance);
     if (turn.held()) {
         timing.wait_gpu_s = seconds_since(started);
         s.timing.wait_gpu_s += timing.wait_gpu_s;

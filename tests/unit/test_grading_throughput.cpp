@@ -66,7 +66,8 @@ void fake_run(GpuTurn& turn, FakeGpu& gpu, int ms) {
 }
 
 // Grades `subs` fake submissions of `tests` (true: timed) on `lanes` lanes of one GPU, as the
-// grader does: distribute() hands them out, each test takes test_turn(), a timed test takes the
+// grader does: distribute() hands them out, each test takes test_turn() (a timed test's with the
+// GPU's ticket), a timed test takes the
 // GPU alone around each timed process and verifies it shared; with one lane the submission holds
 // the GPU alone for all its tests.
 std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& tests, FakeGpu& gpu) {
@@ -77,7 +78,7 @@ std::vector<int> fake_class(size_t subs, size_t lanes, const std::vector<bool>& 
         GpuTurn whole;
         if (lanes == 1) whole = GpuTurn(gate, true);
         for (bool timed : tests) {
-            GpuTurn turn = test_turn(gate, &whole);
+            GpuTurn turn = test_turn(gate, &whole, timed);
             GpuTurn& mine = turn.held() ? turn : whole;
             CHECK(mine.sharing() == (lanes > 1));
             for (int run = 0; run < 2; ++run) {
@@ -739,7 +740,11 @@ TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it be
     CHECK(gate.sharing() == 2);
     std::thread upgrade([&] { first.take_alone(); });  // waits for the ordinary run to make way
     while (!gate.alone_waiting()) pause_ms(1);
-    std::thread plain_lane([&] { plain.make_way(); });  // steps out; back once the timed process has ended
+    std::atomic<bool> plain_back{false};
+    std::thread plain_lane([&] {
+        plain.make_way();  // steps out; back once no timed process is alive or waits
+        plain_back = true;
+    });
     upgrade.join();
     CHECK(gate.alone());
     CHECK(gate.sharing() == 0);
@@ -747,16 +752,59 @@ TEST_CASE("the ticket: one timed process alive on a GPU; another waits for it be
     first.share_again();  // its process still in the gated flow: it keeps the GPU and the ticket
     CHECK(gate.alone());
     first.end_gated();
-    first.share_again();  // the timed process has ended: the ticket goes to the next one
+    first.release();  // the timed process has ended, and its test: the ticket goes to the next one
     other.join();
-    plain_lane.join();
     CHECK(second_ticketed.load());
     CHECK(gate.ticket_held());
-    CHECK(plain.sharing());
+    // The next timed process is alive: the ordinary run does not start beside it, so its gate
+    // will not wait for it.
+    pause_ms(30);
+    CHECK_FALSE(plain_back.load());
     second.share_again();  // a ticketed turn keeps its ticket until its process has ended
     CHECK(gate.ticket_held());
     second.release();
     CHECK_FALSE(gate.ticket_held());
+    plain_lane.join();
+    CHECK(plain.sharing());
+}
+
+TEST_CASE("timed processes in a row: while the ticket is held or waited for no shared turn starts, so the next one waits for no new run") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn under_way(gate, false);  // another lane's long run (a sanitizer's, say)
+    std::mutex m;
+    std::vector<std::string> order;
+    const auto say = [&](const std::string& what) {
+        std::lock_guard<std::mutex> lock(m);
+        order.push_back(what);
+    };
+    // Two performance tests (their turns hold the ticket from their start), each with a student's
+    // timed process made alone at its gate.
+    const auto timed = [&](const std::string& who) {
+        GpuTurn t = test_turn(gate, nullptr, true);
+        t.take_ticket();  // (held already)
+        t.take_alone();
+        say(who + " alone, " + std::to_string(gate.sharing()) + " sharing");
+        pause_ms(10);
+        t.end_gated();
+        t.release();
+    };
+    std::thread first(timed, "first");
+    while (!gate.ticket_held()) pause_ms(1);
+    std::thread second(timed, "second");
+    std::thread later([&] {
+        pause_ms(10);  // comes while both timed processes are queued
+        GpuTurn t(gate, false);
+        say("new shared run");
+    });
+    pause_ms(40);
+    CHECK(order.empty());  // the first waits for the run under way; nothing new starts beside it
+    CHECK(gate.timed_waiting());
+    under_way.release();  // the long run ends: the first is alone, then the second, then the rest
+    first.join();
+    second.join();
+    later.join();
+    CHECK(order == std::vector<std::string>{"first alone, 0 sharing", "second alone, 0 sharing", "new shared run"});
+    CHECK_FALSE(gate.timed_waiting());
 }
 
 TEST_CASE("the ticket: a turn alone holds it too, so no timed process starts beside it") {
@@ -841,13 +889,48 @@ TEST_CASE("the ticket at the gate: the reference's timed process starts while a 
     CHECK(gate.sharing() == 1);
 }
 
+TEST_CASE("back to back: a student's timed process right after the reference's runs alone from its start, with no second wait") {
+    GpuGate gate("fake-gpu", "");
+    GpuTurn turn(gate, false);
+    std::vector<std::string> order;
+    int gated_runs = 0, whole_runs = 0;
+    const auto gated = [&](const std::function<void()>& take) {
+        ++gated_runs;
+        take();
+        order.push_back(std::string("gated, timed ") + where(gate));
+        return true;
+    };
+    const auto whole = [&] {
+        ++whole_runs;
+        order.push_back(std::string("whole ") + where(gate) + (gate.ticket_held() ? " with the ticket" : ""));
+    };
+    run_timed_alone(&turn, gated, whole, Ticket::AtGate);  // the reference's
+    std::atomic<bool> other_shared{false};
+    std::thread other_lane([&] {
+        GpuTurn t(gate, false);
+        other_shared = true;
+    });
+    pause_ms(20);
+    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // the student's, next
+    CHECK_FALSE(other_shared.load());  // no other lane's run between the two
+    CHECK(order == std::vector<std::string>{"gated, timed alone", "whole alone with the ticket"});
+    turn.share_again();  // its verifier: shared again, the other lane goes on
+    other_lane.join();
+    CHECK(other_shared.load());
+    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // after an untimed run: started shared, gated
+    CHECK(gated_runs == 2);
+    CHECK(whole_runs == 1);
+    turn.share_again();
+    CHECK_FALSE(gate.ticket_held());
+}
+
 namespace {
 
 // What runs on one fake GPU at a time, across every grader sharing its locks.
 struct MachineGpu {
     std::atomic<int> shared_runs{0}, timed_alive{0}, timed_alone{0};
     std::atomic<bool> broken{false};
-    std::atomic<int> timed_done{0}, shared_done{0};
+    std::atomic<int> timed_done{0}, shared_done{0}, performance_tests{0};
 };
 
 // A run settled with the GPU alone (GpuTurn::run_alone): nothing else on the GPU meanwhile.
@@ -858,64 +941,92 @@ void timed_part_alone(MachineGpu& gpu) {
     --gpu.timed_alone;
 }
 
+// A student's timed process: its start shared holding the ticket, then its timed part alone
+// (`waits`), or one that never asks at its gate and is made again whole.
+void fake_student_timed(GpuTurn& turn, MachineGpu& gpu, bool waits) {
+    const auto timed_part = [&] {
+        ++gpu.timed_alone;
+        if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1) gpu.broken = true;
+        std::this_thread::sleep_for(std::chrono::microseconds(500));
+        --gpu.timed_alone;
+    };
+    run_timed_alone(
+        &turn,
+        [&](const std::function<void()>& take) {
+            if (++gpu.timed_alive > 1) gpu.broken = true;  // two timed processes alive at once
+            std::this_thread::sleep_for(std::chrono::microseconds(300));  // its start, shared
+            if (waits) {
+                take();
+                timed_part();
+            }
+            --gpu.timed_alive;
+            return waits;
+        },
+        [&] {
+            if (++gpu.timed_alive > 1) gpu.broken = true;
+            timed_part();
+            --gpu.timed_alive;
+        });
+    ++gpu.timed_done;
+}
+
+// The reference's timed process: its ticket taken at its gate.
+void fake_reference_timed(GpuTurn& turn, MachineGpu& gpu) {
+    run_timed_alone(
+        &turn,
+        [&](const std::function<void()>& take) {
+            ++gpu.shared_runs;  // its start is work on the GPU, shared
+            if (gpu.timed_alone.load() > 0) gpu.broken = true;
+            std::this_thread::sleep_for(std::chrono::microseconds(300));
+            --gpu.shared_runs;
+            take();  // idle at its gate meanwhile, maybe beside a student's timed process
+            timed_part_alone(gpu);  // no student's timed process alive, nothing shared
+            return true;
+        },
+        [&] { timed_part_alone(gpu); }, Ticket::AtGate);
+    ++gpu.timed_done;
+}
+
+// An untimed run in a lane's turn (stepping out first where a timed process waits).
+void fake_shared_run(GpuTurn& turn, MachineGpu& gpu, int us) {
+    turn.share_again();
+    turn.make_way();
+    ++gpu.shared_runs;
+    if (gpu.timed_alone.load() > 0) gpu.broken = true;  // a run beside timed repetitions
+    std::this_thread::sleep_for(std::chrono::microseconds(us));
+    --gpu.shared_runs;
+    ++gpu.shared_done;
+}
+
+// A performance test: its turn holds the ticket from its start; a fresh reference sample (or the
+// pool's: none), the student's timed process, then the verifier's run, shared.
+void fake_performance_test(GpuGate& gate, MachineGpu& gpu, bool fresh_reference) {
+    ++gpu.performance_tests;
+    GpuTurn turn = test_turn(gate, nullptr, true);
+    if (fresh_reference) fake_reference_timed(turn, gpu);
+    fake_student_timed(turn, gpu, true);
+    fake_shared_run(turn, gpu, 300);
+}
+
 // One lane of one grader: tests in turn, each a shared turn of untimed runs (stepping out between
-// them), a timed run now and then (a student's, gated or whole, or the reference's, its ticket
-// taken at its gate), and a run settled alone now and then.
+// them), then now and then a student's timed process, the reference's, the two back to back (as a
+// performance test with a fresh reference sample has them), or a run settled alone; or a
+// performance test, its turn ticketed from its start.
 void fake_lane(GpuGate& gate, MachineGpu& gpu, unsigned seed, int tests) {
     for (int test = 0; test < tests; ++test) {
-        GpuTurn turn(gate, false);
         const unsigned pick = (seed * 2654435761u + static_cast<unsigned>(test) * 40503u) % 10;
-        for (int run = 0; run < 2; ++run) {
-            turn.share_again();
-            turn.make_way();
-            ++gpu.shared_runs;
-            if (gpu.timed_alone.load() > 0) gpu.broken = true;  // a run beside timed repetitions
-            std::this_thread::sleep_for(std::chrono::microseconds(300 + (seed + run) % 5 * 200));
-            --gpu.shared_runs;
-            ++gpu.shared_done;
+        if (pick == 7 || pick == 8) {
+            fake_performance_test(gate, gpu, pick == 7);
+            continue;
         }
-        if (pick < 4) {
-            const auto timed_part = [&] {
-                ++gpu.timed_alone;
-                if (gpu.shared_runs.load() > 0 || gpu.timed_alone.load() > 1) gpu.broken = true;
-                std::this_thread::sleep_for(std::chrono::microseconds(500));
-                --gpu.timed_alone;
-            };
-            run_timed_alone(
-                &turn,
-                [&](const std::function<void()>& take) {
-                    if (++gpu.timed_alive > 1) gpu.broken = true;  // two timed processes alive at once
-                    std::this_thread::sleep_for(std::chrono::microseconds(300));  // its start, shared
-                    const bool waits = pick != 3;  // one in four never asks: made again whole
-                    if (waits) {
-                        take();
-                        timed_part();
-                    }
-                    --gpu.timed_alive;
-                    return waits;
-                },
-                [&] {
-                    if (++gpu.timed_alive > 1) gpu.broken = true;
-                    timed_part();
-                    --gpu.timed_alive;
-                });
-            ++gpu.timed_done;
-        } else if (pick == 4) {
-            turn.run_alone([&] { timed_part_alone(gpu); });
-        } else if (pick == 5) {  // the reference's timed run: its ticket taken at its gate
-            run_timed_alone(
-                &turn,
-                [&](const std::function<void()>& take) {
-                    ++gpu.shared_runs;  // its start is work on the GPU, shared
-                    if (gpu.timed_alone.load() > 0) gpu.broken = true;
-                    std::this_thread::sleep_for(std::chrono::microseconds(300));
-                    --gpu.shared_runs;
-                    take();  // idle at its gate meanwhile, maybe beside a student's timed process
-                    timed_part_alone(gpu);  // no student's timed process alive, nothing shared
-                    return true;
-                },
-                [&] { timed_part_alone(gpu); }, Ticket::AtGate);
-            ++gpu.timed_done;
+        GpuTurn turn(gate, false);
+        for (int run = 0; run < 2; ++run) fake_shared_run(turn, gpu, 300 + (seed + run) % 5 * 200);
+        if (pick < 4) fake_student_timed(turn, gpu, pick != 3);  // one in four never asks: made again whole
+        else if (pick == 4) turn.run_alone([&] { timed_part_alone(gpu); });
+        else if (pick == 5) fake_reference_timed(turn, gpu);
+        else if (pick == 6) {
+            fake_reference_timed(turn, gpu);
+            fake_student_timed(turn, gpu, true);
         }
     }
 }
@@ -940,6 +1051,8 @@ TEST_CASE("the ticket under load: two graders of 6 lanes on one GPU's locks, eve
     for (std::thread& t : lanes) t.join();
     CHECK_FALSE(gpu.broken.load());
     CHECK(gpu.timed_done.load() > 20);
-    CHECK(gpu.shared_done.load() == 12 * 40 * 2);
+    const int performance = gpu.performance_tests.load();  // one untimed run each, the others two
+    CHECK(performance > 20);
+    CHECK(gpu.shared_done.load() == (12 * 40 - performance) * 2 + performance);
     remove_tree(folder);
 }

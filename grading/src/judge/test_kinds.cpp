@@ -434,8 +434,9 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 }
 
 // Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
-// lane's turn is shared -- a student's holding the GPU's ticket (no other student's timed process
-// is alive on the GPU), the reference's taking it at its gate (`ticket`) -- it has the GPU alone
+// lane's turn is shared -- holding the GPU's ticket (no other student's timed process is alive on
+// the GPU; the performance test's turn holds it from its start, else a student's process takes it
+// before it starts and the reference's at its gate, `ticket`) -- it has the GPU alone
 // from its gate, when it is ready to time, until it has ended; a process that did not wait at its
 // gate -- it failed before, or began timing without asking -- is made again with the GPU alone
 // from its start. Either way the turn stays alone after it until a run that is not timed shares

@@ -13,7 +13,9 @@ TurnLocks GpuGate::enter(TurnKind kind) {
     {
         std::unique_lock<std::mutex> lock(m_);
         if (kind != TurnKind::Shared) {
+            ++ticket_waiting_;
             changed_.wait(lock, [&] { return !ticket_; });
+            --ticket_waiting_;
             ticket_ = true;
         }
         if (kind == TurnKind::Alone) {
@@ -24,8 +26,9 @@ TurnLocks GpuGate::enter(TurnKind kind) {
         } else if (kind == TurnKind::Ticketed) {
             ++shared_;  // (no turn is alone: it would hold the ticket)
         } else {
-            // A turn waiting to be alone goes first: shared turns would otherwise keep it out.
-            changed_.wait(lock, [&] { return !alone_ && alone_waiting_ == 0; });
+            // Timed processes go first, one after another: shared turns would otherwise keep
+            // them out, and each would wait afresh for the runs started since the last.
+            changed_.wait(lock, [&] { return !timed_pending(); });
             ++shared_;
         }
     }
@@ -79,12 +82,21 @@ bool GpuGate::alone_waiting() const {
     return alone_waiting_ > 0;
 }
 
+bool GpuGate::timed_waiting() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return timed_pending();
+}
+
+bool GpuGate::timed_pending() const { return ticket_ || ticket_waiting_ > 0; }
+
 bool GpuGate::ticket_held() const {
     std::lock_guard<std::mutex> lock(m_);
     return ticket_;
 }
 
-GpuTurn::GpuTurn(GpuGate& gate, bool alone) : kind_(alone ? TurnKind::Alone : TurnKind::Shared) {
+GpuTurn::GpuTurn(GpuGate& gate, bool alone) : GpuTurn(gate, alone ? TurnKind::Alone : TurnKind::Shared) {}
+
+GpuTurn::GpuTurn(GpuGate& gate, TurnKind kind) : kind_(kind), gated_(kind == TurnKind::Ticketed) {
     machine_ = gate.enter(kind_);
     gate_ = &gate;
 }
@@ -116,6 +128,7 @@ void GpuTurn::release() {
     gate_ = nullptr;
     kind_ = TurnKind::Shared;
     kept_alone_ = false;
+    gated_ = false;  // (its ticket is given back)
 }
 
 void GpuTurn::run_alone(const std::function<void()>& run, bool keep_alone) {
@@ -179,7 +192,7 @@ void GpuTurn::share_again() {
 }
 
 void GpuTurn::make_way() {
-    if (!gate_ || kind_ != TurnKind::Shared || !gate_->alone_waiting()) return;
+    if (!gate_ || kind_ != TurnKind::Shared || !gate_->timed_waiting()) return;
     GpuGate& gate = *gate_;
     release();
     *this = GpuTurn(gate, false);  // (waits while a turn is alone or waits to be)
@@ -187,7 +200,9 @@ void GpuTurn::make_way() {
 
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole, Ticket ticket) {
-    if (turn) turn->share_again();  // kept alone after the last timed process: this one starts shared too
+    // Kept alone after the last timed process (the reference's, just before the student's): this
+    // one runs alone from its start, as `whole`. Its start alone costs the other lanes less than a
+    // second wait for their runs under way, which may be a sanitizer's of a minute.
     if (turn && turn->sharing()) {
         if (ticket == Ticket::FromStart) turn->take_ticket();
         struct Gated {
@@ -202,9 +217,9 @@ void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function
     else whole();
 }
 
-GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole) {
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole, bool timed) {
     if (whole && whole->held()) return GpuTurn();
-    return GpuTurn(gate, false);
+    return GpuTurn(gate, timed ? TurnKind::Ticketed : TurnKind::Shared);
 }
 
 size_t auto_lanes_per_gpu(double memory_gib, int sms, unsigned cpus, size_t gpus, const std::string& compute_mode,

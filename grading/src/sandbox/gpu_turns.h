@@ -4,8 +4,8 @@
 // shared -- has the GPU alone, so that timings and verdicts are those of a submission graded
 // alone. What is not timed (the verifier judging a timed run's outputs) runs shared.
 //
-// Two levels: inside the grader a gate per GPU whose waiting "alone" keeps new shared turns out
-// (a timed test is never starved by lanes that keep sharing); across the grading runs of the
+// Two levels: inside the grader a gate per GPU whose ticket, held or waited for, keeps new shared
+// turns out (timed tests are never starved by lanes that keep sharing); across the grading runs of the
 // machine the GPU's lock file (machine_locks.h), taken shared or exclusive, and its ticket's, so
 // every grader obeys the same rule. Host-only: unit-tested with fake runners.
 #pragma once
@@ -44,8 +44,10 @@ public:
     // the machine's lock.
     GpuGate(std::string lock_name, std::string folder, std::function<void()> on_wait = {});
     // Waits for a turn: the ticket first for a turn alone or ticketed; alone, no other turn under
-    // way; shared, none alone or waiting to be (a turn waiting to be alone goes first). First
-    // inside the grader, then machine-wide. Returns the machine's locks, held for the turn.
+    // way; shared, no ticket held or waited for (timed_waiting: the timed processes queued on the
+    // GPU go first, one after another, and the runs under way are waited for once, not again for
+    // runs started between two of them). First inside the grader, then machine-wide. Returns the
+    // machine's locks, held for the turn.
     TurnLocks enter(TurnKind kind);
     void leave(TurnKind kind);
     // A ticketed turn made alone in place: waits until it is the only turn sharing the GPU (the
@@ -55,14 +57,16 @@ public:
     size_t sharing() const;
     bool alone() const;
     bool alone_waiting() const;  // a turn waits to be alone
+    bool timed_waiting() const;  // the ticket is held or waited for: new shared turns wait
     bool ticket_held() const;
 
 private:
+    bool timed_pending() const;  // (m_ held)
     std::string lock_name_, folder_;
     std::function<void()> on_wait_;
     mutable std::mutex m_;
     std::condition_variable changed_;
-    size_t shared_ = 0, alone_waiting_ = 0;
+    size_t shared_ = 0, alone_waiting_ = 0, ticket_waiting_ = 0;
     bool alone_ = false, ticket_ = false;
 };
 
@@ -71,6 +75,8 @@ class GpuTurn {
 public:
     GpuTurn() = default;
     GpuTurn(GpuGate& gate, bool alone);
+    // A turn of `kind`; a ticketed one is gated until end_gated() (as after take_ticket()).
+    GpuTurn(GpuGate& gate, TurnKind kind);
     GpuTurn(GpuTurn&& o) noexcept;
     GpuTurn& operator=(GpuTurn&& o) noexcept;
     GpuTurn(const GpuTurn&) = delete;
@@ -96,9 +102,9 @@ public:
     // nothing changes: a ticketed turn keeps its ticket until its process has ended); never while
     // a timed process runs in it.
     void share_again();
-    // Between two runs of a shared turn: where a turn waits to be alone, this one steps out and
-    // comes back after it, so that a timed process waits for the runs under way, not for whole
-    // tests of the other lanes.
+    // Between two runs of a shared turn: where a timed process waits or runs (the ticket held or
+    // waited for), this one steps out and comes back after it, so that a timed process waits for
+    // the runs under way, not for whole tests of the other lanes.
     void make_way();
     void release();
 
@@ -113,8 +119,10 @@ private:
 
 // The turn one test of a submission takes on its lane's GPU: none where the submission holds a
 // turn for all its tests already (`whole`: one lane a GPU, the GPU alone for the submission), else
-// the GPU shared; a timed test takes it alone around each timed process (run_alone).
-GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole);
+// the GPU shared. A timed test's (`timed`) holds the GPU's ticket from its start: it waits in the
+// queue of timed processes, not behind it with the untimed runs, and takes the GPU alone around
+// each timed process (run_timed_alone).
+GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole, bool timed = false);
 
 // When a timed process's turn takes the GPU's ticket. FromStart: before the process starts, so
 // that it is never alive beside another's timed repetitions (a student's process: what it does
@@ -127,9 +135,10 @@ enum class Ticket { FromStart, AtGate };
 // `gated(take)` starts the process with the GPU shared and calls `take()` when it is ready to
 // time (the turn is then alone -- in place where it took the ticket from the start, else left
 // and taken alone with the ticket -- and kept so after the process has ended); it returns
-// whether the process's timing counts that way (every timed part after `take`). Otherwise -- or
-// without a shared turn -- `whole()` runs the process with the GPU alone from its start, kept
-// alone after it (run_alone).
+// whether the process's timing counts that way (every timed part after `take`). Otherwise -- a
+// turn kept alone after the timed process before it, or none -- `whole()` runs the process with
+// the GPU alone from its start, kept alone after it (run_alone): timed processes back to back
+// wait once for the other lanes' runs.
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
                      const std::function<void()>& whole, Ticket ticket = Ticket::FromStart);
 
