@@ -848,47 +848,6 @@ TEST_CASE("the ticket: a timed run made again (a retry) keeps the GPU and the ti
     CHECK_FALSE(gate.ticket_held());
 }
 
-TEST_CASE("the ticket at the gate: the reference's timed process starts while a student's holds the ticket, and waits at its gate holding no turn") {
-    GpuGate gate("fake-gpu", "");
-    GpuTurn student(gate, false), reference(gate, false);
-    student.take_ticket();  // a student's timed process is alive
-    std::mutex m;
-    std::vector<std::string> order;
-    const auto say = [&](const std::string& what) {
-        std::lock_guard<std::mutex> lock(m);
-        order.push_back(what);
-    };
-    std::atomic<bool> at_gate{false};
-    int whole_runs = 0;
-    std::thread reference_lane([&] {
-        run_timed_alone(
-            &reference,
-            [&](const std::function<void()>& take) {
-                say(std::string("reference starts ") + (gate.ticket_held() ? "while the ticket is held" : "with the ticket free"));
-                at_gate = true;
-                take();
-                say(std::string("reference timed ") + where(gate) + (gate.ticket_held() ? " with the ticket" : ""));
-                return true;
-            },
-            [&] { ++whole_runs; }, Ticket::AtGate);
-    });
-    while (!at_gate) pause_ms(1);
-    pause_ms(20);
-    CHECK(gate.sharing() == 1);  // the student's turn only: the reference waits holding none
-    student.take_alone();        // the student's repetitions: no other run under way
-    say(std::string("student timed ") + where(gate));
-    student.end_gated();
-    student.release();  // the student's process has ended, and its test: the ticket goes to the reference
-    reference_lane.join();
-    CHECK(whole_runs == 0);
-    CHECK(order == std::vector<std::string>{"reference starts while the ticket is held", "student timed alone",
-                                            "reference timed alone with the ticket"});
-    CHECK(gate.alone());  // kept alone after it, until its verifier shares the GPU again
-    reference.share_again();
-    CHECK_FALSE(gate.ticket_held());
-    CHECK(gate.sharing() == 1);
-}
-
 TEST_CASE("back to back: a student's timed process right after the reference's runs alone from its start, with no second wait") {
     GpuGate gate("fake-gpu", "");
     GpuTurn turn(gate, false);
@@ -904,20 +863,20 @@ TEST_CASE("back to back: a student's timed process right after the reference's r
         ++whole_runs;
         order.push_back(std::string("whole ") + where(gate) + (gate.ticket_held() ? " with the ticket" : ""));
     };
-    run_timed_alone(&turn, gated, whole, Ticket::AtGate);  // the reference's
+    run_timed_alone(&turn, gated, whole);  // the reference's
     std::atomic<bool> other_shared{false};
     std::thread other_lane([&] {
         GpuTurn t(gate, false);
         other_shared = true;
     });
     pause_ms(20);
-    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // the student's, next
+    run_timed_alone(&turn, gated, whole);  // the student's, next
     CHECK_FALSE(other_shared.load());  // no other lane's run between the two
     CHECK(order == std::vector<std::string>{"gated, timed alone", "whole alone with the ticket"});
     turn.share_again();  // its verifier: shared again, the other lane goes on
     other_lane.join();
     CHECK(other_shared.load());
-    run_timed_alone(&turn, gated, whole, Ticket::FromStart);  // after an untimed run: started shared, gated
+    run_timed_alone(&turn, gated, whole);  // after an untimed run: started shared, gated
     CHECK(gated_runs == 2);
     CHECK(whole_runs == 1);
     turn.share_again();
@@ -970,7 +929,7 @@ void fake_student_timed(GpuTurn& turn, MachineGpu& gpu, bool waits) {
     ++gpu.timed_done;
 }
 
-// The reference's timed process: its ticket taken at its gate.
+// The reference's timed process: the course's own, which asks at its gate.
 void fake_reference_timed(GpuTurn& turn, MachineGpu& gpu) {
     run_timed_alone(
         &turn,
@@ -979,11 +938,11 @@ void fake_reference_timed(GpuTurn& turn, MachineGpu& gpu) {
             if (gpu.timed_alone.load() > 0) gpu.broken = true;
             std::this_thread::sleep_for(std::chrono::microseconds(300));
             --gpu.shared_runs;
-            take();  // idle at its gate meanwhile, maybe beside a student's timed process
-            timed_part_alone(gpu);  // no student's timed process alive, nothing shared
+            take();
+            timed_part_alone(gpu);  // no other timed process alive, nothing shared
             return true;
         },
-        [&] { timed_part_alone(gpu); }, Ticket::AtGate);
+        [&] { timed_part_alone(gpu); });
     ++gpu.timed_done;
 }
 

@@ -434,16 +434,15 @@ std::vector<TimedRun> student_side(GradingContext& ctx, const GradedProgram& s, 
 }
 
 // Runs a timed process with the GPU alone for its repetitions (run_timed_alone): started while the
-// lane's turn is shared -- holding the GPU's ticket (no other student's timed process is alive on
-// the GPU; the performance test's turn holds it from its start, else a student's process takes it
-// before it starts and the reference's at its gate, `ticket`) -- it has the GPU alone
+// lane's turn is shared -- holding the GPU's ticket, which the performance test's turn holds from
+// its start, so that no other timed process is alive on the GPU -- it has the GPU alone
 // from its gate, when it is ready to time, until it has ended; a process that did not wait at its
 // gate -- it failed before, or began timing without asking -- is made again with the GPU alone
 // from its start. Either way the turn stays alone after it until a run that is not timed shares
 // it again (share_again). The waits for the GPU (for its ticket, then to have it alone) and the
 // time alone go to the test's breakdown.
 void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std::function<void()>& on_alone,
-                        const std::function<void()>& on_done, Ticket ticket) {
+                        const std::function<void()>& on_done) {
     GpuTurn* const turn = ctx.submission.gpu_turn;
     double asked = steady_now(), alone_since = 0, waited = 0, held = 0;
     double ticket_waited = 0;  // for the GPU's ticket, before the process starts (another timed process)
@@ -475,8 +474,7 @@ void run_with_gpu_alone(GradingContext& ctx, const GatedRun& process, const std:
             now_alone(asked);
             process(nullptr);
             done();
-        },
-        ticket);
+        });
     if (turn && ctx.submission.timing && alone_since > 0) ctx.submission.timing->add_alone(ticket_waited + waited, held);
 }
 
@@ -532,16 +530,14 @@ TestResult run_performance(GradingContext& ctx, const GradedProgram& s, const Te
     // Every timed run between two readings of the GPU's clocks, run again when it was throttled.
     const std::unique_ptr<ClockReader> clocks = open_clock_reader(ctx.worker.gpu_uuid, ctx.worker.cuda_visible_devices, ctx.worker.priv);
     std::vector<TimedSample>& samples = res.timing.samples;
-    const auto alone_with = [&](Ticket ticket) -> AloneTurn {
-        return [&ctx, ticket](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
-            run_with_gpu_alone(ctx, process, on_alone, on_done, ticket);
-        };
+    const AloneTurn alone = [&ctx](const GatedRun& process, const std::function<void()>& on_alone, const std::function<void()>& on_done) {
+        run_with_gpu_alone(ctx, process, on_alone, on_done);
     };
     // The reference's rounds first (a fresh sample and the pool's), then the student's, each
     // student round beside one of them.
-    const PooledReference reference = reference_side(ctx, t, args, *clocks, alone_with(Ticket::AtGate), samples);
+    const PooledReference reference = reference_side(ctx, t, args, *clocks, alone, samples);
     std::string problem;
-    const std::vector<TimedRun> student = student_side(ctx, s, t, seed, *clocks, alone_with(Ticket::FromStart), samples, out, problem);
+    const std::vector<TimedRun> student = student_side(ctx, s, t, seed, *clocks, alone, samples, out, problem);
     if (student.empty()) {
         out << "the timed run (" << t.rounds << " rounds of " << t.reps << " repetitions): " << problem << "\n"
             << "Every timed repetition is checked: this test scores 0.\n";

@@ -199,12 +199,12 @@ void GpuTurn::make_way() {
 }
 
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
-                     const std::function<void()>& whole, Ticket ticket) {
+                     const std::function<void()>& whole) {
     // Kept alone after the last timed process (the reference's, just before the student's): this
     // one runs alone from its start, as `whole`. Its start alone costs the other lanes less than a
     // second wait for their runs under way, which may be a sanitizer's of a minute.
     if (turn && turn->sharing()) {
-        if (ticket == Ticket::FromStart) turn->take_ticket();
+        turn->take_ticket();  // (held already by a performance test's turn)
         struct Gated {
             GpuTurn* turn;
             ~Gated() { turn->end_gated(); }

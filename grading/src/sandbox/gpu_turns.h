@@ -23,8 +23,7 @@ namespace grading {
 // Shared: beside other shared turns. Ticketed: shared, holding the GPU's one ticket -- the right,
 // from before a timed process starts to after it has ended, to make the turn alone in place
 // (upgrade) once the process is ready to time. Every turn alone holds the ticket as well, so a
-// student's timed process is never parked beside another's timed repetitions (the reference's
-// may be: see Ticket).
+// timed process is never alive beside another's timed repetitions.
 enum class TurnKind { Shared, Alone, Ticketed };
 
 // What a turn holds machine-wide: the GPU's lock (shared, or exclusive alone) and its ticket's.
@@ -124,23 +123,17 @@ private:
 // each timed process (run_timed_alone).
 GpuTurn test_turn(GpuGate& gate, const GpuTurn* whole, bool timed = false);
 
-// When a timed process's turn takes the GPU's ticket. FromStart: before the process starts, so
-// that it is never alive beside another's timed repetitions (a student's process: what it does
-// while it waits is its own). AtGate: when it is ready to time -- for the reference's process
-// only, the course's own code, which does nothing on the GPU while it waits at its gate (an idle
-// context, which the GPU does not switch to), so it starts while a student's process is timed.
-enum class Ticket { FromStart, AtGate };
-
-// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated:
+// Runs a timed process with the GPU alone for its timed part. On a shared turn it runs gated,
+// holding the GPU's ticket from before the process starts (a performance test's turn holds it
+// from the test's start already), so that it is never alive beside another's timed repetitions:
 // `gated(take)` starts the process with the GPU shared and calls `take()` when it is ready to
-// time (the turn is then alone -- in place where it took the ticket from the start, else left
-// and taken alone with the ticket -- and kept so after the process has ended); it returns
+// time (the turn is then alone, in place, and kept so after the process has ended); it returns
 // whether the process's timing counts that way (every timed part after `take`). Otherwise -- a
 // turn kept alone after the timed process before it, or none -- `whole()` runs the process with
 // the GPU alone from its start, kept alone after it (run_alone): timed processes back to back
 // wait once for the other lanes' runs.
 void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function<void()>& take)>& gated,
-                     const std::function<void()>& whole, Ticket ticket = Ticket::FromStart);
+                     const std::function<void()>& whole);
 
 // A run made while the GPU was shared counts as it is only when `counts_shared(result)` (it ended
 // cleanly); any other end -- a time-out, a crash, an error, which a busy GPU or its memory taken
