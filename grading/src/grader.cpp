@@ -32,6 +32,7 @@
 #include "args.h"
 #include "build/audit.h"
 #include "build/build.h"
+#include "build/build_queue.h"
 #include "build/lab_build.h"
 #include "class/audit_log.h"
 #include "class/class_results.h"
@@ -92,7 +93,9 @@ Options:
                          uid         only by name, as root: the run's own uid alone (reads what
                                      any user may read, sees other processes, has the network)
                          unsafe      only by name: the grader's own user with resource limits only
-  --jobs N             parallel compilations (default: the number of cores)
+  --jobs N             parallel compilations (default: the number of cores), at a lower CPU
+                       priority (nice 10) beside the grading, which starts on each
+                       submission as soon as it is built
   --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
   --per-gpu N|auto     submissions graded at once on each GPU (default auto): their untimed
                        tests (correctness, sanitizers) share the GPU, a timed test has it
@@ -112,7 +115,7 @@ Options:
                        reference runs its timing is compared with, on that GPU (pinned with
                        CUDA_VISIBLE_DEVICES). LIST: GPU indices as CUDA counts them, comma-
                        separated (0,2,3), within CUDA_VISIBLE_DEVICES when that is set; all:
-                       every GPU CUDA shows. The builds stay in parallel on the CPUs first.
+                       every GPU CUDA shows. The builds stay in parallel on the CPUs.
                        Scores, feedback, gradebook and summary are a one-GPU run's, in the same
                        order; the summary and audit log say which GPU graded whom. Default: the
                        one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
@@ -261,6 +264,11 @@ private:
     std::string lock_dir_;           // the machine's grading locks (machine_locks.h)
     std::vector<std::string> gpu_uuids_;  // each GPU CUDA shows the grader, by index (their locks' names)
     SandboxIdentity identity_;       // this run's sandbox user (the first worker's), where the grader is root
+    SandboxIdentity build_identity_;  // the builds' own sandbox user, where the grader is root
+    Isolation build_iso_;             // the builds' isolation: the run's, as build_identity_
+    std::mutex build_progress_;       // the builds' progress lines
+    size_t builds_ended_ = 0;
+    BuildQueue* builds_ = nullptr;    // while the class is graded
     std::chrono::steady_clock::time_point start_ = std::chrono::steady_clock::now();
     // The run's record in OUT/.resume (run_record.h); resuming: it goes on with a run cut short,
     // whose recorded submissions are kept.
@@ -309,14 +317,15 @@ private:
     ClassSlice take_in_submissions(ClassInputs& inputs);
     void match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs);
     void take_shard_slice(ClassSlice& slice);
-    void build_and_audit(std::vector<Submission>& subs);
+    std::unique_ptr<BuildQueue> start_builds(std::vector<Submission>& subs);
+    void build_one(Submission& s, size_t count);
     std::vector<size_t> build_order(const std::vector<Submission>& subs) const;
     void set_up_build_reuse();
     void prepare(Submission& s);
     void stage_submission(Submission& s, const std::string& source, const std::string& work);
     BuildSpec build_spec(const std::string& work) const;
     // Grading, and the class's results.
-    std::vector<std::string> grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book);
+    std::vector<std::string> grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book, BuildQueue& builds);
     json run_line(const ClassSlice& slice, const ClassInputs& inputs) const;
     bool grade_submission(Worker& w, Lane& lane, Submission& s, size_t index, size_t count);
     void grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submission& s, size_t index, size_t count);
@@ -361,11 +370,12 @@ int Grader::run_stages() {
     set_up_workers(gpus);
     ClassSlice slice = take_in_submissions(inputs);
     keep_recorded(slice);
-    build_and_audit(slice.subs);
+    const std::unique_ptr<BuildQueue> builds = start_builds(slice.subs);
     ClassResults book(setup_.out, setup_.rubric, "Lab " + setup_.cfg.lab + (setup_.rubric.title.empty() ? "" : " -- " + setup_.rubric.title),
                       ids_of(slice.subs));
     book.use_roofline_drawer(scorecard_drawer(absolute(setup_.cfg.root), setup_.priv));
-    const std::vector<std::string> regrade_note = grade_class(slice, inputs, book);
+    const std::vector<std::string> regrade_note = grade_class(slice, inputs, book, *builds);
+    builds->finish();
     const int code = write_class_results(slice, book, regrade_note);
     record_.finished = true;  // a later run in OUT starts afresh
     save_run_record(setup_.out, record_);
@@ -1113,38 +1123,35 @@ void Grader::keep_recorded(ClassSlice& slice) {
     }
 }
 
-// Compile in parallel: no student code runs in this phase and timing is not involved.
-void Grader::build_and_audit(std::vector<Submission>& subs) {
+// The builds start, beside the grading (build_queue.h): no student code runs in a build and no
+// timing is taken there. They run as a sandbox user of their own (root only), so that they share
+// no process limit with the lane that has the run's.
+std::unique_ptr<BuildQueue> Grader::start_builds(std::vector<Submission>& subs) {
     set_up_build_reuse();
-    const std::vector<size_t> order = build_order(subs);
-    std::atomic<size_t> next{0}, finished{0};
-    std::mutex progress;
-    std::exception_ptr storage_failure;  // the disk refused the builds' files: the run stops
+    build_iso_ = setup_.iso;
+    if (build_iso_.changes_user()) {
+        build_identity_ = claim_sandbox_identity(kSandboxUid, kSandboxGid, kSandboxIdentities, lock_dir_);
+        build_iso_.uid = build_identity_.uid;
+        build_iso_.gid = build_identity_.gid;
+    }
     const int jobs = setup_.cfg.jobs > 0 ? setup_.cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    std::vector<std::thread> pool;
-    for (int j = 0; j < jobs; ++j)
-        pool.emplace_back([&] {
-            for (size_t k; (k = next++) < order.size();) {
-                const size_t i = order[k];
-                try {
-                    prepare(subs[i]);
-                } catch (const StorageError&) {
-                    std::lock_guard<std::mutex> lock(progress);
-                    if (!storage_failure) storage_failure = std::current_exception();
-                    next = subs.size();
-                    continue;
-                } catch (const std::exception& e) {
-                    subs[i].result.grader_error = std::string("while building: ") + e.what();
-                }
-                std::lock_guard<std::mutex> lock(progress);
-                const std::string why = !subs[i].result.grader_error.empty() ? "grader error " + subs[i].result.grader_error : subs[i].result.rejected;
-                std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++finished, subs.size(), subs[i].source.id.c_str(),
-                             subs[i].restored ? "graded before the run stopped: kept" : subs[i].ready ? "ok" : why.substr(0, 100).c_str(),
-                             elapsed_text(elapsed()).c_str());
-            }
-        });
-    for (std::thread& t : pool) t.join();
-    if (storage_failure) std::rethrow_exception(storage_failure);
+    return std::make_unique<BuildQueue>(build_order(subs), jobs, [this, &subs](size_t i) { build_one(subs[i], subs.size()); });
+}
+
+// One build, on a compile thread. A disk that refused the build's files stops the run (the
+// exception goes on); any other failure is a grader error of this submission's.
+void Grader::build_one(Submission& s, size_t count) {
+    try {
+        prepare(s);
+    } catch (const StorageError&) {
+        throw;
+    } catch (const std::exception& e) {
+        s.result.grader_error = std::string("while building: ") + e.what();
+    }
+    std::lock_guard<std::mutex> lock(build_progress_);
+    const std::string why = !s.result.grader_error.empty() ? "grader error " + s.result.grader_error : s.result.rejected;
+    std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++builds_ended_, count, s.source.id.c_str(),
+                 s.restored ? "graded before the run stopped: kept" : s.ready ? "ok" : why.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
 }
 
 // Builds are reused for identical files (build_cache.h) unless --no-build-reuse: what every build
@@ -1235,7 +1242,7 @@ void Grader::stage_submission(Submission& s, const std::string& source, const st
     make_dirs(work + "/bin");
     stage_submission_files(setup_.cfg.root, info, s.stage, source);
     s.graded.source_copy = s.stage + "/" + info.dir + "/" + info.topic_file;
-    prepare_run_folder(s.stage, setup_.iso);
+    prepare_run_folder(s.stage, build_iso_);
 }
 
 // How a submission staged in `work` is built: the lab's trusted flags and objects, the rubric's
@@ -1247,19 +1254,20 @@ BuildSpec Grader::build_spec(const std::string& work) const {
     b.trusted_objects.push_back(info.student_source_object);
     if (!info.shim_object.empty()) b.trusted_objects.push_back(info.shim_object);
     b.output_program = work + "/bin/program";
-    const Isolation& iso = setup_.iso;
+    const Isolation& iso = build_iso_;
     b.sandbox = [&iso](RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd) { iso.apply(spec, argv, cwd); };
     return b;
 }
 
 // ---- grading ----
 
-// Every submission graded by the next free worker. Results are written as each submission
+// Every submission graded by the next free lane, in the order their builds end (the builds go on
+// beside the grading: start_builds). Results are written as each submission
 // finishes, so that a run cut short keeps them. With several GPUs they finish in any order: the
 // files are put in class order as they are written (the gradebook) or at the end (the audit
 // log), as one GPU would have written them. Returns each submission's regrade note, in class
 // order ("": the same as before, or no regrade).
-std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book) {
+std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book, BuildQueue& builds) {
     std::vector<Submission>& subs = slice.subs;
     if (!setup_.cfg.roster.empty()) book.use_roster(&inputs.roster, &inputs.roster_match);
     std::vector<std::string> regrade_note(subs.size());  // by class order
@@ -1267,7 +1275,13 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
     size_t graded = begin_class_files(slice, inputs, book, regrade_note);
     if (graded == 0) write_file(setup_.out + "/breakdown.jsonl", "");  // resumed: the earlier lines stay
     if (!setup_.cfg.compile_only) sandbox_start_s_ = sandbox_start_seconds();
-    distribute(subs.size(), lanes_.size(), [&](size_t lane, size_t i) {
+    builds_ = &builds;
+    struct Unset {
+        BuildQueue*& builds;
+        ~Unset() { builds = nullptr; }
+    } unset{builds_};
+    distribute(subs.size(), lanes_.size(), [&](size_t lane, size_t k) {
+        const size_t i = builds.take(k);  // the next submission built
         Lane& l = lanes_[lane];
         Worker& w = workers_[l.worker];
         Submission& s = subs[i];
@@ -1438,6 +1452,9 @@ TestResult Grader::run_test(Worker& w, GradingContext& ctx, Submission& s, const
     timing.id = t.id;
     s.timing.current = &timing;
     const double started = steady_now();
+    // Nothing is timed while a build runs: compilations would take the CPUs from the timed
+    // processes. (The first performance tests come after the others, when most builds are over.)
+    if (t.kind == TestKind::Performance && builds_) builds_->wait();
     GpuTurn* const whole = ctx.submission.gpu_turn;
     GpuTurn turn = test_turn(*w.gate, whole, t.kind == TestKind::Performance);
     if (turn.held()) {
