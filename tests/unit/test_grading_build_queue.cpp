@@ -16,7 +16,7 @@
 #include <thread>
 #include <vector>
 
-#include "build/build_queue.h"
+#include "grading/src/build/build_queue.h"
 
 using namespace grading;
 
