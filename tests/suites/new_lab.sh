@@ -1,8 +1,8 @@
 # make new-lab (tools/new-lab/), sourced by tests/run_tests.sh; alone: bash tests/suites/new_lab.sh.
 # No GPU needed: make new-lab refuses a number in use and a bad name (exit 2); in a scratch copy
 # of the tree (the tracked files, as they are now) it makes lab NN (the first free number), which
-# builds (make labNN solNN for $ARCH, sm_75 where it is unset: CI sets the ARCH the tree was built
-# with, so that $BUILD's objects serve), describes itself (--describe)
+# builds (make labNN solNN for $ARCH, else for what make picks here, as the tree was built, so that
+# $BUILD's objects serve and the programs run on this machine's GPU), describes itself (--describe)
 # and is graded compile-only by the grader ($BUILD/grading/grader, make grader; skipped where it
 # is not built): the reference and the untouched starter build and pass the audit. With a GPU:
 # the solution passes and the starter fails, pointing at its TODO(labNN). The copy's build starts
@@ -51,8 +51,16 @@ new_lab_grade() {
         env -u BUILD ARCH="$5" "$grader" --root "$2" --lab "$3" --compile-only --seed 7 --out "$4/graded" "$4/subs"
 }
 
+# The ARCH the tree was built with: $ARCH, else what make picks on this machine (make arch).
+new_lab_arch() {
+    local picked
+    picked=$(make -s --no-print-directory arch BUILD="$BUILD" 2> /dev/null | sed -n 's/^ARCH=\(.*\) -> .*/\1/p')
+    echo "${ARCH:-${picked:-sm_75}}"
+}
+
 new_lab_suite() {
-    local tmp copy nn name=vector-scale arch=${ARCH:-sm_75} py who
+    local tmp copy nn name=vector-scale arch py who
+    arch=$(new_lab_arch)
     tmp=$(mktemp -d)
     expect "make new-lab refuses a number in use" 2 'make new-lab: lab 01 exists already \(labs/01-vector-add\)' \
         make -s --no-print-directory new-lab NN=01 NAME=again
@@ -136,7 +144,8 @@ new_rung_edit() {
 # --describe lists it, the rubric, bench/targets.json and the hints agree (lab_data.py), the
 # profile runs it, and the grader grades its tests compile-only.
 new_rung_suite() {
-    local tmp copy arch=${ARCH:-sm_75} py changed
+    local tmp copy arch py changed
+    arch=$(new_lab_arch)
     py=$(command -v python3 || true)
     [ -n "$py" ] || { skip "new rung of lab 12" "no python3"; return; }
     tmp=$(mktemp -d)
