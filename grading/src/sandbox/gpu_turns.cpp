@@ -204,7 +204,9 @@ void run_timed_alone(GpuTurn* turn, const std::function<bool(const std::function
     // one runs alone from its start, as `whole`. Its start alone costs the other lanes less than a
     // second wait for their runs under way, which may be a sanitizer's of a minute.
     if (turn && turn->sharing()) {
-        turn->take_ticket();  // (held already by a performance test's turn)
+        // A performance test's turn holds the ticket from its start (nothing changes then), and
+        // takes it again here after its verifier shared the GPU without it.
+        turn->take_ticket();
         struct Gated {
             GpuTurn* turn;
             ~Gated() { turn->end_gated(); }
