@@ -1218,6 +1218,7 @@ void Grader::prepare(Submission& s) {
     release_run_folder(s.stage);
     r.compiled = built.compiled;
     r.compiler_output = clip(built.compiler_output, 12000);
+    if (!built.note.empty()) r.notes.push_back(built.note);
     if (!built.ok) {
         check_writable(work);  // a compiler that failed for want of disk is no error of the student's
         r.rejected = built.rejected;

@@ -14,6 +14,7 @@
 
 #include "grading/src/build/audit.h"
 #include "grading/src/build/build.h"
+#include "grading/src/util/util.h"
 #include "grading_fixtures.h"
 
 using namespace grading;
@@ -657,6 +658,60 @@ TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not t
     BuildResult r = build_submission(spec, TrustedSymbols{});
     CHECK_FALSE(r.compiled);
     CHECK(r.rejected.find("compile error") != std::string::npos);
+}
+
+TEST_CASE("a compile that timed out is made once more with four times its limit before the timeout is the student's") {
+    Tree t;
+    BuildSpec spec;
+    spec.stage_dir = t.root + "/stage";
+    spec.lab_dir = "labs/01";
+    spec.topic_file = "vector_add.cu";
+    spec.nvcc = "nvcc";
+    spec.cuda_home = t.root + "/sys";
+    spec.private_dir = t.root + "/private";
+    spec.rules.allowed_imports = {"cuda*"};
+    spec.compile_timeout_s = 0.3;
+    // The sandbox runs `compiler` with the compile's arguments; it counts the compiles in `count`
+    // (not the failed compile's --dryrun, which fails at once).
+    const std::string count = t.root + "/count";
+    std::string compile_body;
+    spec.sandbox = [&](RunSpec& rs, const std::vector<std::string>& argv, const std::string& cwd) {
+        rs.argv = argv;
+        if (argv[0] == "nvcc") {
+            rs.argv = {"/bin/sh", "-c",
+                       "case \" $* \" in *' --dryrun '*) exit 1;; esac; n=$(cat " + count + " 2>/dev/null || echo 0); "
+                       "n=$((n+1)); echo $n > " + count + "; " + compile_body, "nvcc"};
+            rs.argv.insert(rs.argv.end(), argv.begin() + 1, argv.end());
+        }
+        rs.cwd = cwd;
+    };
+    auto compiles = [&] { return std::stoi(read_file(count)); };
+
+    SUBCASE("slow only the first time (a busy machine): the second compile's verdict counts, and the feedback says why") {
+        compile_body = "if [ $n = 1 ]; then exec sleep 5; fi; echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        const BuildResult r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 2);
+        CHECK(r.rejected.find("compile error") != std::string::npos);
+        CHECK(r.note.find("took longer than 0.3 s (a busy machine can do that), so it was made once more with 1.2 s") != std::string::npos);
+        CHECK(r.compile_s >= 0.3);
+    }
+    SUBCASE("slow both times: the timeout is the student's, and it says the longer limit") {
+        compile_body = "exec sleep 5";
+        const BuildResult r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 2);
+        CHECK_FALSE(r.compiled);
+        CHECK(r.rejected.find("compilation took longer than 0.3 s, and again when given 1.2 s: this is your file's doing") !=
+              std::string::npos);
+        CHECK(r.note.empty());
+        CHECK(r.compile_s >= 1.5);
+        CHECK(r.compile_s < 4.5);
+    }
+    SUBCASE("a compile within its limit is made once") {
+        compile_body = "echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        const BuildResult r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 1);
+        CHECK(r.note.empty());
+    }
 }
 
 TEST_CASE("start-up code: only nvcc's registration and <iostream>'s own initializer run before main(), nothing after") {
