@@ -312,7 +312,7 @@ private:
     void set_up_lanes();
     std::string gpu_label(const Worker& w) const;
     std::string worker_name(const Worker& w) const;
-    HeldLock lock_gpu_of(const WorkerSetup& worker, const std::string& label);
+    TurnLocks lock_gpu_of(const WorkerSetup& worker, const std::string& label);
     // The submissions, their builds and audits.
     ClassSlice take_in_submissions(ClassInputs& inputs);
     void match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs);
@@ -685,7 +685,7 @@ void Grader::self_test() {
     std::vector<std::string> pinned;
     if (!own_.cuda_visible_devices.empty()) pinned.push_back("CUDA_VISIBLE_DEVICES=" + own_.cuda_visible_devices);
     const std::string device_json = setup_.priv + "/device.json";
-    HeldLock gpu = lock_gpu_of(own_, "the GPU");
+    TurnLocks gpu = lock_gpu_of(own_, "the GPU");
     const RunResult plain = run_reference_outside_sandbox(own_, variant, small, device_json, pinned);
     if (plain.exit_code == cudalabs::kExitNoGpu) {
         have_gpu_ = false;
@@ -833,11 +833,12 @@ std::string gpu_lock_name(const WorkerSetup& worker) {
     return !worker.gpu_uuid.empty() ? worker.gpu_uuid : "visible-" + (worker.cuda_visible_devices.empty() ? std::string("default") : worker.cuda_visible_devices);
 }
 
-// The GPU's lock (machine_locks.h), held alone while the GPU is checked; its lanes' turns take it
-// through their gate (gpu_turns.h) while they grade.
-HeldLock Grader::lock_gpu_of(const WorkerSetup& worker, const std::string& label) {
+// The GPU's locks (machine_locks.h), held alone while the GPU is checked (its ticket's too, as
+// every exclusive holder's); its lanes' turns take them through their gate (gpu_turns.h) while
+// they grade.
+TurnLocks Grader::lock_gpu_of(const WorkerSetup& worker, const std::string& label) {
     const std::string name = gpu_lock_name(worker);
-    return lock_gpu(name, lock_dir_, [&] {
+    return lock_gpu(name, lock_dir_, TurnKind::Alone, [&] {
         std::fprintf(stderr, "grade: %s (%s) is in use by another grading run on this machine: waiting for it\n", label.c_str(), name.c_str());
     });
 }
@@ -1008,7 +1009,7 @@ void Grader::check_gpu(Worker& w) {
     const std::string label = gpu_label(w), device_json = w.setup.priv + "/device.json";
     const std::string leave_out = ": check it (nvidia-smi), or leave it out of --gpus";
     unlink(device_json.c_str());
-    HeldLock gpu = lock_gpu_of(w.setup, label);
+    TurnLocks gpu = lock_gpu_of(w.setup, label);
     const RunResult plain =
         run_reference_outside_sandbox(w.setup, variant, small, device_json, {"CUDA_VISIBLE_DEVICES=" + w.setup.cuda_visible_devices});
     if (plain.exit_code == cudalabs::kExitNoGpu)

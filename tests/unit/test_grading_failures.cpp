@@ -499,17 +499,18 @@ TEST_CASE("machine locks: each grading run gets its own sandbox identity; a GPU 
     waitpid(child, &st, 0);
     CHECK(WEXITSTATUS(st) == 0);
 
-    HeldLock gpu = lock_gpu("GPU-1234", folder);
+    TurnLocks gpu = lock_gpu("GPU-1234", folder, TurnKind::Alone);
     std::atomic<bool> waited{false}, got{false};
     std::thread other([&] {
-        HeldLock second = lock_gpu("GPU-1234", folder, [&] { waited = true; });
+        TurnLocks second = lock_gpu("GPU-1234", folder, TurnKind::Alone, [&] { waited = true; });
         got = true;
     });
     std::this_thread::sleep_for(std::chrono::milliseconds(200));
     CHECK(waited.load());
     CHECK_FALSE(got.load());
-    HeldLock another = lock_gpu("GPU-5678", folder);  // another GPU is free
-    CHECK(another.held());
+    TurnLocks another = lock_gpu("GPU-5678", folder, TurnKind::Alone);  // another GPU is free
+    CHECK(another.gpu.held());
+    CHECK(another.ticket.held());
     gpu.release();
     other.join();
     CHECK(got.load());

@@ -6,6 +6,7 @@
 #include <doctest/doctest.h>
 #include <fcntl.h>
 #include <sys/file.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -343,12 +344,12 @@ TEST_CASE("the GPU's machine-wide lock: shared holders together, an exclusive on
     const std::string folder = "/tmp/cudalabs-throughput-locks-" + std::to_string(getpid());
     make_dirs(folder);
     bool waited = false;
-    HeldLock a = lock_gpu("GPU-1", folder, [&] { waited = true; }, true);
-    HeldLock b = lock_gpu("GPU-1", folder, [&] { waited = true; }, true);
+    TurnLocks a = lock_gpu("GPU-1", folder, TurnKind::Shared, [&] { waited = true; });
+    TurnLocks b = lock_gpu("GPU-1", folder, TurnKind::Shared, [&] { waited = true; });
     CHECK_FALSE(waited);  // two shared holders at once
     std::atomic<bool> exclusive_waited{false}, exclusive_got{false};
     std::thread exclusive([&] {
-        HeldLock e = lock_gpu("GPU-1", folder, [&] { exclusive_waited = true; });
+        TurnLocks e = lock_gpu("GPU-1", folder, TurnKind::Alone, [&] { exclusive_waited = true; });
         exclusive_got = true;
     });
     pause_ms(100);
@@ -364,7 +365,7 @@ TEST_CASE("the GPU's machine-wide lock: shared holders together, an exclusive on
     GpuGate gate("GPU-2", folder);
     GpuTurn t1(gate, false), t2(gate, false);
     bool other_waited = false;
-    std::thread other([&] { HeldLock e = lock_gpu("GPU-2", folder, [&] { other_waited = true; }); });
+    std::thread other([&] { TurnLocks e = lock_gpu("GPU-2", folder, TurnKind::Alone, [&] { other_waited = true; }); });
     pause_ms(100);
     t1.release();
     t2.release();
@@ -376,17 +377,17 @@ TEST_CASE("the GPU's machine-wide lock: shared holders together, an exclusive on
 TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusive one wait behind it") {
     const std::string folder = "/tmp/cudalabs-throughput-door-" + std::to_string(getpid());
     make_dirs(folder);
-    HeldLock first = lock_gpu("GPU-1", folder, {}, true);
+    TurnLocks first = lock_gpu("GPU-1", folder, TurnKind::Shared);
     std::atomic<bool> exclusive_got{false}, exclusive_done{false}, later_got{false};
     std::thread exclusive([&] {
-        HeldLock e = lock_gpu("GPU-1", folder);
+        TurnLocks e = lock_gpu("GPU-1", folder, TurnKind::Alone);
         exclusive_got = true;
         pause_ms(100);
         exclusive_done = true;
     });
     pause_ms(100);
     std::thread later([&] {  // a shared taker who comes while the exclusive one waits
-        HeldLock s = lock_gpu("GPU-1", folder, {}, true);
+        TurnLocks s = lock_gpu("GPU-1", folder, TurnKind::Shared);
         later_got = true;
         CHECK(exclusive_done.load());
     });
@@ -400,7 +401,9 @@ TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusiv
     CHECK(later_got.load());
 
     // A shared holder made exclusive: the same for shared takers who come while it waits.
-    HeldLock mine = lock_gpu("GPU-2", folder, {}, true), other = lock_gpu("GPU-2", folder, {}, true);
+    TurnLocks mine = lock_gpu("GPU-2", folder, TurnKind::Ticketed), other = lock_gpu("GPU-2", folder, TurnKind::Shared);
+    CHECK(mine.ticket.held());
+    CHECK_THROWS_AS(make_gpu_lock_exclusive(other, "GPU-2", folder), std::logic_error);  // no ticket: not its to upgrade
     std::atomic<bool> upgraded{false}, after_got{false};
     std::thread upgrade([&] {
         make_gpu_lock_exclusive(mine, "GPU-2", folder);
@@ -408,7 +411,7 @@ TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusiv
     });
     pause_ms(100);
     std::thread after([&] {
-        HeldLock s = lock_gpu("GPU-2", folder, {}, true);
+        TurnLocks s = lock_gpu("GPU-2", folder, TurnKind::Shared);
         after_got = true;
     });
     pause_ms(100);
@@ -425,6 +428,44 @@ TEST_CASE("the GPU's machine-wide lock: shared takers who come after an exclusiv
     remove_tree(folder);
 }
 
+TEST_CASE("the GPU's machine-wide lock: a ticketed turn made alone in place is never held up by another run waiting to take the GPU alone") {
+    // Run X grades: a timed test's turn holds the ticket and shares the GPU. Run Y starts on the
+    // same GPU and takes it alone to check it. X then makes its turn alone in place: Y, who must
+    // take the ticket before the GPU's lock, waits for the ticket and not at the GPU's door, so X
+    // passes the door, times alone, and lets Y in when it is done. In a child process, which
+    // ends at once where the two would hold each other up.
+    const std::string folder = "/tmp/cudalabs-throughput-no-deadlock-" + std::to_string(getpid());
+    make_dirs(folder);
+    const pid_t child = fork();
+    REQUIRE(child >= 0);
+    if (child == 0) {
+        TurnLocks x = lock_gpu("GPU-4", folder, TurnKind::Ticketed);
+        std::atomic<bool> y_waited{false}, y_got{false}, x_alone{false};
+        std::thread y([&] {
+            TurnLocks alone = lock_gpu("GPU-4", folder, TurnKind::Alone, [&] { y_waited = true; });
+            y_got = true;
+        });
+        pause_ms(200);
+        if (!y_waited.load()) _exit(2);
+        std::thread upgrade([&] {
+            make_gpu_lock_exclusive(x, "GPU-4", folder);
+            x_alone = true;
+        });
+        for (int i = 0; i < 300 && !x_alone.load(); ++i) pause_ms(10);
+        if (!x_alone.load()) _exit(3);  // X waits for Y, who waits for X
+        if (y_got.load()) _exit(4);     // Y beside X's timing
+        upgrade.join();
+        x.release();
+        y.join();
+        _exit(y_got.load() ? 0 : 5);
+    }
+    int status = 0;
+    waitpid(child, &status, 0);
+    REQUIRE(WIFEXITED(status));
+    CHECK_MESSAGE(WEXITSTATUS(status) == 0, "3: the two runs hold each other up; 2, 4, 5: see the child's exits");
+    remove_tree(folder);
+}
+
 TEST_CASE("the GPU's door: shut for a moment (another lane passing) it says nothing; behind another run's exclusive taker it says so once") {
     const std::string folder = "/tmp/cudalabs-throughput-quiet-door-" + std::to_string(getpid());
     make_dirs(folder);
@@ -437,17 +478,17 @@ TEST_CASE("the GPU's door: shut for a moment (another lane passing) it says noth
         flock(door, LOCK_UN);
     });
     int said = 0;
-    { HeldLock s = lock_gpu("GPU-3", folder, [&] { ++said; }, true); }
+    { TurnLocks s = lock_gpu("GPU-3", folder, TurnKind::Shared, [&] { ++said; }); }
     passing.join();
     close(door);
     CHECK(said == 0);
 
     // Behind an exclusive taker, who holds the door while it waits for the lock.
-    HeldLock holder = lock_gpu("GPU-3", folder, {}, true);
-    std::thread exclusive([&] { HeldLock e = lock_gpu("GPU-3", folder); });
+    TurnLocks holder = lock_gpu("GPU-3", folder, TurnKind::Shared);
+    std::thread exclusive([&] { TurnLocks e = lock_gpu("GPU-3", folder, TurnKind::Alone); });
     pause_ms(100);
     std::atomic<int> later_said{0};
-    std::thread later([&] { HeldLock s = lock_gpu("GPU-3", folder, [&] { ++later_said; }, true); });
+    std::thread later([&] { TurnLocks s = lock_gpu("GPU-3", folder, TurnKind::Shared, [&] { ++later_said; }); });
     pause_ms(static_cast<int>(kDoorQuietWait.count()) + 300);
     CHECK(later_said.load() == 1);
     holder.release();

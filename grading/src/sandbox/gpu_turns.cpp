@@ -35,12 +35,8 @@ TurnLocks GpuGate::enter(TurnKind kind) {
     TurnLocks locks;
     if (folder_.empty()) return locks;
     try {
-        // The ticket's lock before the GPU's: every exclusive holder of the GPU's lock holds the
-        // ticket's, so a ticketed turn's upgrade (not atomic for flock) lets no one else in.
-        if (kind != TurnKind::Shared) locks.ticket = lock_gpu("ticket-" + lock_name_, folder_, on_wait_);
-        locks.gpu = lock_gpu(lock_name_, folder_, on_wait_, kind != TurnKind::Alone);
+        locks = lock_gpu(lock_name_, folder_, kind, on_wait_);  // the ticket's lock first, then the GPU's
     } catch (...) {
-        locks.release();
         leave(kind);
         throw;
     }
@@ -64,7 +60,7 @@ void GpuGate::upgrade(TurnLocks& locks) {
         shared_ = 0;
         alone_ = true;
     }
-    make_gpu_lock_exclusive(locks.gpu, lock_name_, folder_);
+    make_gpu_lock_exclusive(locks, lock_name_, folder_);
 }
 
 size_t GpuGate::sharing() const {

@@ -19,22 +19,6 @@
 
 namespace grading {
 
-// The kinds of turn on a GPU. Alone: no other turn (every other process on the GPU has ended).
-// Shared: beside other shared turns. Ticketed: shared, holding the GPU's one ticket -- the right,
-// from before a timed process starts to after it has ended, to make the turn alone in place
-// (upgrade) once the process is ready to time. Every turn alone holds the ticket as well, so a
-// timed process is never alive beside another's timed repetitions.
-enum class TurnKind { Shared, Alone, Ticketed };
-
-// What a turn holds machine-wide: the GPU's lock (shared, or exclusive alone) and its ticket's.
-struct TurnLocks {
-    HeldLock gpu, ticket;
-    void release() {
-        gpu.release();
-        ticket.release();
-    }
-};
-
 // One GPU's gate inside this grader, shared by the lanes that grade on it.
 class GpuGate {
 public:

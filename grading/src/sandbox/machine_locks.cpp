@@ -125,12 +125,11 @@ HeldLock pass_door(const std::string& gpu, const std::string& folder, const std:
     return HeldLock(fd);
 }
 
-}  // namespace
-
-HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::function<void()>& on_wait, bool shared) {
-    bool said = false;
-    HeldLock door = pass_door(gpu, folder, on_wait, said);
-    int fd = open_lock_file(folder, "gpu-" + safe_name(gpu) + ".lock");
+// One lock of the GPU's (its own, or its ticket's: `name`), through its door.
+HeldLock lock_through_door(const std::string& gpu, const std::string& name, const std::string& folder,
+                           const std::function<void()>& on_wait, bool& said, bool shared) {
+    HeldLock door = pass_door(name, folder, on_wait, said);
+    int fd = open_lock_file(folder, "gpu-" + safe_name(name) + ".lock");
     if (const int err = wait_for_flock(fd, shared ? LOCK_SH : LOCK_EX, on_wait, said)) {
         close(fd);
         throw std::runtime_error("cannot lock GPU " + gpu + ": " + std::strerror(err));
@@ -138,11 +137,22 @@ HeldLock lock_gpu(const std::string& gpu, const std::string& folder, const std::
     return HeldLock(fd);
 }
 
-void make_gpu_lock_exclusive(HeldLock& lock, const std::string& gpu, const std::string& folder) {
-    if (!lock.held()) return;
+}  // namespace
+
+TurnLocks lock_gpu(const std::string& gpu, const std::string& folder, TurnKind kind, const std::function<void()>& on_wait) {
+    bool said = false;
+    TurnLocks locks;
+    if (kind != TurnKind::Shared) locks.ticket = lock_through_door(gpu, "ticket-" + gpu, folder, on_wait, said, false);
+    locks.gpu = lock_through_door(gpu, gpu, folder, on_wait, said, kind != TurnKind::Alone);
+    return locks;
+}
+
+void make_gpu_lock_exclusive(TurnLocks& locks, const std::string& gpu, const std::string& folder) {
+    if (!locks.gpu.held()) return;
+    if (!locks.ticket.held()) throw std::logic_error("make_gpu_lock_exclusive: GPU " + gpu + "'s ticket is not held");
     bool said = true;  // (nothing to say: the caller holds the lock already)
     HeldLock door = pass_door(gpu, folder, {}, said);
-    if (const int err = wait_for_flock(lock.fd_, LOCK_EX, {}, said))
+    if (const int err = wait_for_flock(locks.gpu.fd_, LOCK_EX, {}, said))
         throw std::runtime_error("cannot make the lock of GPU " + gpu + " exclusive: " + std::strerror(err));
 }
 
