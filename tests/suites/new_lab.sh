@@ -108,7 +108,12 @@ assert [v["name"] for v in d["variants"]] == ["scale"], d["variants"]' "$nn" "$n
 
     if [ "$gpu" = 1 ]; then
         expect "new lab $nn: the solution passes" 0 'Verdict: PASS' "$copy/sol$nn" --quick
-        expect "new lab $nn: the starter fails at its TODO(lab$nn)" 1 "TODO\\(lab$nn\\) scale" "$copy/lab$nn" --quick
+        # the hint names the line of the scale variant's first marker, not the file's first line
+        # (which names the lab, "vector-scale", before "complete every TODO(lab$nn)")
+        local todo_line
+        todo_line=$(grep -n "TODO(lab$nn) scale" "$copy/labs/$nn-$name/vector_scale.cu" | head -n 1 | cut -d: -f1)
+        expect "new lab $nn: the starter fails at its TODO(lab$nn) scale" 1 \
+            "see TODO\\(lab$nn\\) at labs/$nn-$name/vector_scale\\.cu:$todo_line\\b" "$copy/lab$nn" --quick
     else
         expect "new lab $nn: without a GPU the starter says so (exit 77)" 77 '' "$copy/lab$nn" --quick
         skip "new lab $nn: the solution passes, the starter fails at its TODO" "no GPU on this machine"
