@@ -6,6 +6,8 @@
 #                                                objects and print what a student build needs
 #   make bench-grading                           submissions per hour on one GPU and on every GPU
 #                                                (grading/grade --gpus all), labs 01 and 13
+#   make bench-starts LAB=13                     what a graded run's start costs, alone and with
+#                                                many at once on one GPU or two
 
 # How grading/src/ is compiled (GRADING_INC, the objects' rule) is grading/audit.mk's, which the
 # Makefile includes first.
@@ -75,13 +77,18 @@ $(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(
 .PHONY: channel-dump
 channel-dump: $(CHANNEL_DUMP)
 
-.PHONY: grader grade grading-info bench-grading
+.PHONY: grader grade grading-info bench-grading bench-starts
 grader: $(GRADER) $(TRACE_LIB)
 
 # Writes bench/results/<device>.grading.{md,json}; LABS="01 12 13", GRADING_BENCH_N and the others
 # in bench/grading_throughput.sh choose what is timed.
 bench-grading: grader
 	+@BUILD=$(BUILD) bash bench/grading_throughput.sh
+
+# Writes bench/results/<device>.starts.md for LAB (13 when not given).
+bench-starts:
+	+@$(MAKE) --no-print-directory grading-info LAB=$(or $(LAB),13) > /dev/null
+	+@BUILD=$(BUILD) LAB=$(or $(LAB),13) bash bench/process_starts.sh
 
 grade: grader
 	@[ -n "$(LAB)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade LAB=NN SUBMISSIONS=folder"; exit 2; }

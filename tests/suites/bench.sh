@@ -2,6 +2,7 @@
 # sol programs write the JSON and Markdown a lab writes, so what is checked is the collection:
 # one file per device, every lab run in it, and a later run of some labs replacing only those.
 # Also: no committed results file shows the reference missing a target the labs declare now.
+# Also make bench-starts (bench/process_starts.sh), with stand-ins for the program and nvidia-smi.
 # Alone: bash tests/suites/bench.sh
 
 if ! declare -F expect > /dev/null; then
@@ -69,6 +70,49 @@ STANDIN
     rm -rf "$tmp"
 }
 bench_suite
+
+# make bench-starts (bench/process_starts.sh) with a stand-in for the harness-linked reference
+# and for nvidia-smi: every kind of batch runs the rubric's first correctness case, with the
+# kernel trace where it says so, on the GPUs it names; a failing process is an error; no GPU, 77.
+bench_starts_suite() {
+    local tmp log
+    tmp=$(mktemp -d)
+    mkdir -p "$tmp/build/grading" "$tmp/bin"
+    log=$tmp/runs.log
+    cat > "$tmp/build/grading/sol13" <<STANDIN
+#!/usr/bin/env bash
+[ "\$*" = "--help" ] && exit 0
+[ "\$*" = "--variant matvec_naive --size 1x1 --reps 1" ] || exit 3
+[ -n "\${FAIL_TRACED:-}" ] && [ -n "\${CUDA_INJECTION64_PATH:-}" ] && exit 4
+echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes}" >> "$log"
+STANDIN
+    chmod +x "$tmp/build/grading/sol13"
+    : > "$tmp/build/grading/libkernel_trace.so"
+    printf '#!/bin/sh\necho "Test GPU 9000"\n' > "$tmp/bin/nvidia-smi"
+    chmod +x "$tmp/bin/nvidia-smi"
+    run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
+        BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
+    # the header and 7 rows: one run without the trace, 1 + 8 + 16 + 16 with it, the last 16 on
+    # GPUs 4 and 5, 8 each
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 8 ] \
+        && [ "$(grep -c 'trace=$' "$log")" -eq 1 ] && [ "$(grep -c 'trace=yes' "$log")" -eq 41 ] \
+        && [ "$(grep -c 'gpu=5 ' "$log")" -eq 8 ]; then
+        pass "make bench-starts times each kind of batch, with the trace and on the GPUs it names"
+    else
+        fail "make bench-starts times each kind of batch" "exit $rc; $(sort "$log" | uniq -c | tr '\n' ' ')"
+    fi
+    run_capture "bench-starts: a failing process" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4 BUILD="$tmp/build" \
+        BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 FAIL_TRACED=1 bash bench/process_starts.sh
+    if [ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q 'one run, kernel trace: a process failed'; then
+        pass "make bench-starts fails, naming the batch, when a process fails"
+    else
+        fail "make bench-starts fails when a process fails" "exit $rc; $(printf '%s' "$err" | head -n 2)"
+    fi
+    expect "make bench-starts without a GPU says so (exit 77)" 77 'no GPU here' \
+        env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES= BUILD="$tmp/build" LAB=13 bash bench/process_starts.sh
+    rm -rf "$tmp"
+}
+bench_starts_suite
 
 # Every results file of the repository (and the one this run's `make bench` wrote, with a GPU):
 # a yardstick's row is compared with itself, so its ratio is 1.00 by definition.

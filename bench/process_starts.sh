@@ -1,0 +1,113 @@
+#!/usr/bin/env bash
+# make bench-starts LAB=13: what one graded run's start costs on this machine, and whether that
+# cost grows with the processes starting at once on the same GPU or on the whole machine.
+#
+# The grader starts a process for every test of every submission (and one for each
+# verification), on each GPU's lanes at once (grading/README.md, "Throughput"); its breakdown
+# counts the time from a run's start to its GPU open. This runs the lab's trusted program
+# (build/grading/solNN, the reference linked with the grading harness) on the rubric's first
+# correctness case, K processes started together, and reports each batch's median and slowest
+# process, from start to exit:
+#   - no CUDA (--help): the process and its libraries alone;
+#   - one at a time, without and with the grader's kernel trace (CUPTI, CUDA_INJECTION64_PATH);
+#   - 8 and 16 at once on one GPU, and 16 at once spread over two GPUs (where there are two):
+#     if 8 + 8 on two GPUs take as long as 16 on one, what the starts share is the machine (its
+#     CPUs, its memory, the driver), and more GPUs will not grade faster.
+# STARTS_REPEAT (3) batches of each kind; the medians are over every process of them. Writes
+# bench/results/<device>.starts.md (BENCH_DIR overrides the folder). Exit: 0 done, 1 a process
+# failed, 2 nothing to run, 77 no GPU.
+set -u
+export LC_ALL=C
+cd "$(dirname "$0")/.." || exit 1
+BUILD=${BUILD:-build}
+BENCH_DIR=${BENCH_DIR:-bench/results}
+lab=${LAB:-13}
+repeat=${STARTS_REPEAT:-3}
+program=$BUILD/grading/sol$lab
+trace=$BUILD/grading/libkernel_trace.so
+rubric=grading/rubrics/$lab.rubric
+
+[ -f "$rubric" ] || { echo "bench-starts: no rubric $rubric (LAB=NN, a lab of this course)" >&2; exit 2; }
+[ -x "$program" ] && [ -f "$trace" ] || { echo "bench-starts: no $program or $trace (make grading-info LAB=$lab)" >&2; exit 2; }
+if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then
+    IFS=',' read -r -a gpus <<< "$CUDA_VISIBLE_DEVICES"
+else
+    mapfile -t gpus < <(nvidia-smi -L 2> /dev/null | sed -n 's/^GPU \([0-9]*\):.*/\1/p')
+fi
+if [ "${#gpus[@]}" -lt 1 ] || [ -z "${gpus[0]}" ]; then
+    echo "bench-starts: no GPU here (nvidia-smi -L lists none): nothing to time"
+    exit 77
+fi
+
+# The rubric's first correctness test: its first variant and first size.
+read -r variant size < <(awk '/^\[test /{ t = 1; v = ""; s = ""; k = "correctness" }
+    t && $1 == "kind" { k = $3 } t && $1 == "variants" && v == "" { v = $3 } t && $1 == "sizes" && s == "" { s = $3 }
+    t && v != "" && s != "" && k == "correctness" { print v, s; exit }' "$rubric")
+[ -n "${variant:-}" ] || { echo "bench-starts: $rubric has no correctness test to run" >&2; exit 2; }
+case_args=(--variant "$variant" --size "$size" --reps 1)
+trace_env=("LD_PRELOAD=$trace" "CUDA_INJECTION64_PATH=$trace")
+
+failed=0
+# batch K GPUS ARGS...: K processes started together, process i on GPU i mod |GPUS| (GPUS
+# comma-separated); prints each one's seconds from start to exit, one a line.
+batch() {
+    local k=$1 i dir
+    local -a on
+    IFS=',' read -r -a on <<< "$2"
+    shift 2
+    dir=$(mktemp -d)
+    for ((i = 0; i < k; i++)); do
+        (
+            s=$EPOCHREALTIME
+            env CUDA_VISIBLE_DEVICES="${on[i % ${#on[@]}]}" "$@" > /dev/null 2>&1
+            rc=$?
+            printf '%s %s\n' "$(awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')" "$rc" > "$dir/$i"
+        ) &
+    done
+    wait
+    cat "$dir"/*
+    rm -rf "$dir"
+}
+
+rows=()
+# measure NAME K GPUS ARGS...: STARTS_REPEAT batches; one table row.
+measure() {
+    local name=$1 k=$2 on=$3 r times
+    shift 3
+    times=$(for ((r = 0; r < repeat; r++)); do batch "$k" "$on" "$@"; done)
+    if awk '$2 != 0 { bad = 1 } END { exit !bad }' <<< "$times"; then
+        echo "bench-starts: $name: a process failed ($*)" >&2
+        failed=1
+    fi
+    rows+=("$(sort -n <<< "$times" | awk -v name="$name" -v k="$k" -v on="$on" '{ t[NR] = $1 }
+        END { printf "| %s | %d | %s | %.2f | %.2f |", name, k, on, t[int((NR + 1) / 2)], t[NR] }')")
+    echo "${rows[-1]}"
+}
+
+one=${gpus[0]}
+measure "no CUDA (--help)" 1 "$one" "$program" --help
+measure "no CUDA (--help)" 16 "$one" "$program" --help
+measure "one run" 1 "$one" "$program" "${case_args[@]}"
+measure "one run, kernel trace" 1 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
+measure "runs at once, kernel trace" 8 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
+measure "runs at once, kernel trace" 16 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
+if [ "${#gpus[@]}" -ge 2 ]; then
+    measure "runs at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${case_args[@]}"
+fi
+
+device=$(nvidia-smi --query-gpu=name --format=csv,noheader -i "$one" 2> /dev/null | head -n 1)
+slug=$(printf '%s' "${device:-unknown-gpu}" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')
+mkdir -p "$BENCH_DIR"
+{
+    echo "# Process starts on ${device:-an unknown GPU}"
+    echo
+    echo "\`LAB=$lab make bench-starts\` (bench/process_starts.sh) on $(date -u +%Y-%m-%d), $(nproc) CPUs, ${#gpus[@]} GPU(s) visible:"
+    echo "\`$program ${case_args[*]}\`, K processes started together, $repeat batches each; seconds from a"
+    echo "process's start to its exit."
+    echo
+    echo "| run | K at once | GPUs | median (s) | slowest (s) |"
+    echo "|---|---:|---|---:|---:|"
+    printf '%s\n' "${rows[@]}"
+} > "$BENCH_DIR/$slug.starts.md"
+echo "bench-starts: wrote $BENCH_DIR/$slug.starts.md"
+exit "$failed"
