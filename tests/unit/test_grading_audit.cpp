@@ -63,6 +63,18 @@ struct Tree {
         return r;
     }
 };
+// A build of the tree's stage whose sandbox (set by each test) stands in for the compiler.
+BuildSpec sandboxed_build(const Tree& t) {
+    BuildSpec spec;
+    spec.stage_dir = t.root + "/stage";
+    spec.lab_dir = "labs/01";
+    spec.topic_file = "vector_add.cu";
+    spec.nvcc = "nvcc";
+    spec.cuda_home = t.root + "/sys";
+    spec.private_dir = t.root + "/private";
+    spec.rules.allowed_imports = {"cuda*"};
+    return spec;
+}
 }  // namespace
 
 TEST_CASE("glob lists and the import renames parse") {
@@ -632,14 +644,7 @@ TEST_CASE("a failed compile's preprocessing passes, from nvcc --dryrun") {
 
 TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not the student's compile error") {
     Tree t;
-    BuildSpec spec;
-    spec.stage_dir = t.root + "/stage";
-    spec.lab_dir = "labs/01";
-    spec.topic_file = "vector_add.cu";
-    spec.nvcc = "nvcc";
-    spec.cuda_home = t.root + "/sys";
-    spec.private_dir = t.root + "/private";
-    spec.rules.allowed_imports = {"cuda*"};
+    BuildSpec spec = sandboxed_build(t);
     std::vector<std::string> compiler;  // what the sandbox runs instead of the compiler
     spec.sandbox = [&](RunSpec& rs, const std::vector<std::string>& argv, const std::string& cwd) {
         rs.argv = argv[0] == "nvcc" ? compiler : argv;
@@ -662,14 +667,7 @@ TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not t
 
 TEST_CASE("a compile that timed out is made once more with four times its limit before the timeout is the student's") {
     Tree t;
-    BuildSpec spec;
-    spec.stage_dir = t.root + "/stage";
-    spec.lab_dir = "labs/01";
-    spec.topic_file = "vector_add.cu";
-    spec.nvcc = "nvcc";
-    spec.cuda_home = t.root + "/sys";
-    spec.private_dir = t.root + "/private";
-    spec.rules.allowed_imports = {"cuda*"};
+    BuildSpec spec = sandboxed_build(t);
     spec.compile_timeout_s = 0.3;
     // The sandbox runs `compiler` with the compile's arguments; it counts the compiles in `count`
     // (not the failed compile's --dryrun, which fails at once).
