@@ -72,14 +72,14 @@ batch() {
 rows=()
 # measure NAME K GPUS ARGS...: STARTS_REPEAT batches; one table row.
 measure() {
-    local name=$1 k=$2 on=$3 r times
+    local name=$1 k=$2 where=$3 r times
     shift 3
-    times=$(for ((r = 0; r < repeat; r++)); do batch "$k" "$on" "$@"; done)
+    times=$(for ((r = 0; r < repeat; r++)); do batch "$k" "$where" "$@"; done)
     if awk '$2 != 0 { bad = 1 } END { exit !bad }' <<< "$times"; then
         echo "bench-starts: $name: a process failed ($*)" >&2
         failed=1
     fi
-    rows+=("$(sort -n <<< "$times" | awk -v name="$name" -v k="$k" -v on="$on" '{ t[NR] = $1 }
+    rows+=("$(sort -n <<< "$times" | awk -v name="$name" -v k="$k" -v on="$where" '{ t[NR] = $1 }
         END { printf "| %s | %d | %s | %.2f | %.2f |", name, k, on, t[int((NR + 1) / 2)], t[NR] }')")
     echo "${rows[-1]}"
 }
