@@ -445,13 +445,13 @@ TEST_CASE("the GPU's machine-wide lock: a ticketed turn made alone in place is n
             TurnLocks alone = lock_gpu("GPU-4", folder, TurnKind::Alone, [&] { y_waited = true; });
             y_got = true;
         });
-        pause_ms(200);
+        for (int i = 0; i < 500 && !y_waited.load(); ++i) pause_ms(10);
         if (!y_waited.load()) _exit(2);
         std::thread upgrade([&] {
             make_gpu_lock_exclusive(x, "GPU-4", folder);
             x_alone = true;
         });
-        for (int i = 0; i < 300 && !x_alone.load(); ++i) pause_ms(10);
+        for (int i = 0; i < 1000 && !x_alone.load(); ++i) pause_ms(10);
         if (!x_alone.load()) _exit(3);  // X waits for Y, who waits for X
         if (y_got.load()) _exit(4);     // Y beside X's timing
         upgrade.join();
