@@ -119,6 +119,25 @@ RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& a
     return r;
 }
 
+// A step of the build (the compile, the link) that can reach its time limit because the machine
+// was busy (the builds run at a low priority beside the grading's programs): one that timed out is
+// made once more with kCompileTimeoutStretch times the limit before the timeout counts. `note`
+// says so where the second ended in time; `seconds` is the time of both.
+RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, double limit_s, const std::string& what,
+                         double& seconds, std::string& note) {
+    const double t0 = steady_now();
+    RunResult r = step(limit_s);
+    if (r.timed_out) {
+        const double longer = kCompileTimeoutStretch * limit_s;
+        r = step(longer);
+        if (!r.timed_out)
+            note = "the " + what + " took longer than " + number_text(limit_s) + " s (a busy machine can do that), so it was made once more with " +
+                   number_text(longer) + " s";
+    }
+    seconds = seconds_since(t0);
+    return r;
+}
+
 // A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
 // (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
 // student's compile error: it throws, and the grader reports a grader error for this student.
@@ -363,7 +382,7 @@ std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const
 
 // The link, outside the sandbox: nothing of the student's runs. Without an output program (the
 // audit-only build of the preview, which has no harness to link with) there is none.
-RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv) {
+RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv, double limit_s) {
     if (spec.output_program.empty()) {
         RunResult none;
         none.started = true;
@@ -376,11 +395,12 @@ RunResult link_program(const BuildSpec& spec, const std::string& final_object, c
     link.insert(link.end(), spec.trusted_objects.begin(), spec.trusted_objects.end());
     link.push_back(final_object);
     link.insert(link.end(), spec.ldlibs.begin(), spec.ldlibs.end());
-    return run_trusted(link, priv, spec.compile_timeout_s, priv);
+    return run_trusted(link, priv, limit_s, priv);
 }
 
-// Links the localised object into the program (link_program, or a reused build's program).
-using LinkStep = std::function<RunResult(const std::string& final_object)>;
+// Links the localised object into the program (link_program, or a reused build's program), within
+// `limit_s`.
+using LinkStep = std::function<RunResult(const std::string& final_object, double limit_s)>;
 
 // A compiled file that passed the compiler's view: its object audited (a private copy, so that
 // what is audited is what is linked), localized and linked. `r` is compiled already.
@@ -393,9 +413,10 @@ void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const 
         if (found.empty()) {
             const std::string final_object = localize(spec, trusted, object, symbols, f.priv, found);
             if (found.empty()) {
-                const double t0 = steady_now();
-                RunResult l = link(final_object);
-                r.link_s = seconds_since(t0);
+                std::string note;
+                RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link",
+                                             r.link_s, note);
+                r.note = note;
                 if (!l.ok()) {
                     r.rejected = "link error (" + l.describe() + ")";
                     r.compiler_output = f.clean(l.out + l.err);
@@ -432,25 +453,6 @@ BuildResult audit_compiled(const BuildSpec& spec, const TrustedSymbols& trusted,
     return r;
 }
 
-// The compile, in the compiler's folder `f.keep`. A compile can reach its time limit because the
-// machine was busy (the builds run at a low priority beside the grading's programs), so one that
-// timed out is made once more with kCompileTimeoutStretch times its limit before the timeout
-// counts; `note` then says so. `compile_s` is the time of both.
-RunResult compile_with_retry(const BuildSpec& spec, const BuildFolders& f, const std::vector<std::string>& compile, double& compile_s,
-                             std::string& note) {
-    const double t0 = steady_now();
-    RunResult c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10);
-    if (c.timed_out) {
-        const double longer = kCompileTimeoutStretch * spec.compile_timeout_s;
-        c = run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10, longer);
-        if (!c.timed_out)
-            note = "the compilation took longer than " + number_text(spec.compile_timeout_s) +
-                   " s (a busy machine can do that), so it was made once more with " + number_text(longer) + " s";
-    }
-    compile_s = seconds_since(t0);
-    return c;
-}
-
 // A fresh build; with a cache, a compile that worked is kept (its files, its messages, and once
 // linked its object's hash and program) for identical files after it.
 BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
@@ -458,7 +460,9 @@ BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
     const std::vector<std::string> compile = compile_command(spec, f);
     double compile_s = 0;
     std::string note;
-    RunResult c = compile_with_retry(spec, f, compile, compile_s, note);
+    RunResult c = run_with_retry(
+        [&](double limit_s) { return run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10, limit_s); }, spec.compile_timeout_s,
+        "compilation", compile_s, note);
     require_sandbox_ran(c, "the compiler");
     if (!c.ok()) {
         if (spec.cache) spec.cache->abandon(spec.cache_key);  // each file that fails to compile is compiled again
@@ -478,9 +482,11 @@ BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
             write_file(kept.files + "/" + name, read_file(f.stage + "/" + f.keep + "/" + name));
     }
     BuildResult r = audit_compiled(spec, trusted, f, f.clean(c.out + c.err),
-                                   [&](const std::string& final_object) { return link_program(spec, final_object, f.priv); });
+                                   [&](const std::string& final_object, double limit_s) {
+                                       return link_program(spec, final_object, f.priv, limit_s);
+                                   });
     r.compile_s = compile_s;
-    r.note = note;
+    if (!note.empty()) r.note = note + (r.note.empty() ? "" : "; " + r.note);  // the compile's, then the link's
     if (spec.cache && r.ok) {
         kept.final_object_sha256 = sha256_hex(read_file(f.priv + "/student.final.o"));
         kept.program = kept.files + "/program";
@@ -497,9 +503,9 @@ BuildResult build_reused(const BuildSpec& spec, const TrustedSymbols& trusted, c
     const BuildFolders f = make_build_folders(spec, kept.keep_name);
     for (const std::string& name : list_dir(kept.files))
         if (name != "program") write_file(f.stage + "/" + f.keep + "/" + name, read_file(kept.files + "/" + name));
-    BuildResult r = audit_compiled(spec, trusted, f, kept.compiler_output, [&](const std::string& final_object) {
+    BuildResult r = audit_compiled(spec, trusted, f, kept.compiler_output, [&](const std::string& final_object, double limit_s) {
         if (kept.program.empty() || sha256_hex(read_file(final_object)) != kept.final_object_sha256)
-            return link_program(spec, final_object, f.priv);
+            return link_program(spec, final_object, f.priv, limit_s);
         write_file(spec.output_program, read_file(kept.program));
         chmod(spec.output_program.c_str(), 0755);
         RunResult linked;

@@ -67,9 +67,10 @@ struct BuildResult {
     // file was reused, the audit ran all the same.
     double compile_s = 0, audit_s = 0, link_s = 0;
     bool reused = false;
-    std::string note;  // for the feedback: the compile timed out and was made again with a longer limit
+    std::string note;  // for the feedback: the compile or the link timed out and was made again with a longer limit
 };
-// A compile that timed out is made once more with this many times its limit before it counts.
+// A compile or a link that timed out is made once more with this many times its limit before
+// the timeout counts.
 constexpr double kCompileTimeoutStretch = 4;
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
 
