@@ -121,14 +121,14 @@ RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& a
 
 // A step of the build (the compile, the link) that can reach its time limit because the machine
 // was busy (the builds run at a low priority beside the grading's programs): one that timed out is
-// made once more with kCompileTimeoutStretch times the limit before the timeout counts. `note`
+// made once more with kTimeoutStretch times the limit before the timeout counts. `note`
 // says so where the second ended in time; `seconds` is the time of both.
 RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, double limit_s, const std::string& what,
                          double& seconds, std::string& note) {
     const double t0 = steady_now();
     RunResult r = step(limit_s);
     if (r.timed_out) {
-        const double longer = kCompileTimeoutStretch * limit_s;
+        const double longer = kTimeoutStretch * limit_s;
         r = step(longer);
         if (!r.timed_out)
             note = "the " + what + " took longer than " + number_text(limit_s) + " s (a busy machine can do that), so it was made once more with " +
@@ -296,7 +296,7 @@ BuildResult failed_compile(const BuildSpec& spec, const BuildFolders& f, const s
     }
     if (c.timed_out) {
         r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s, and again when given " +
-                     number_text(kCompileTimeoutStretch * spec.compile_timeout_s) + " s: this is your file's doing";
+                     number_text(kTimeoutStretch * spec.compile_timeout_s) + " s: this is your file's doing";
     } else {
         r.rejected = "compile error (" + c.describe() + ")";
     }
@@ -413,10 +413,8 @@ void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const 
         if (found.empty()) {
             const std::string final_object = localize(spec, trusted, object, symbols, f.priv, found);
             if (found.empty()) {
-                std::string note;
                 RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link",
-                                             r.link_s, note);
-                r.note = note;
+                                             r.link_s, r.note);
                 if (!l.ok()) {
                     r.rejected = "link error (" + l.describe() + ")";
                     r.compiler_output = f.clean(l.out + l.err);

@@ -69,9 +69,6 @@ struct BuildResult {
     bool reused = false;
     std::string note;  // for the feedback: the compile or the link timed out and was made again with a longer limit
 };
-// A compile or a link that timed out is made once more with this many times its limit before
-// the timeout counts.
-constexpr double kCompileTimeoutStretch = 4;
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
 
 // grading/shimmed-imports.txt: "name shim" per line. Throws std::runtime_error naming the file.

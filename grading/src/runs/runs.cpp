@@ -357,11 +357,9 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
 
 namespace {
 
-// A time limit can be reached because the machine was busy (other grade runs on the GPU, builds,
-// sanitizer runs): a run that timed out is made once more with kTimeoutStretch times its limit
-// before the timeout counts. Once one has counted, the submission's later timeouts count at once
-// (a program that hangs costs one long run, not one per test).
-constexpr double kTimeoutStretch = 4;
+// A run that timed out is made once more with kTimeoutStretch times its limit (sandbox.h) before
+// the timeout counts. Once one has counted, the submission's later timeouts count at once (a
+// program that hangs costs one long run, not one per test).
 const char* const kTimedOut = "timed out with a longer limit";
 
 // pr timed out: the run again with the longer limit, or pr itself where a timeout counts already.

@@ -13,6 +13,11 @@
 
 namespace grading {
 
+// A wall limit can be reached because the machine was busy (other grade runs on the GPU, builds,
+// sanitizer runs): a run or a build step that timed out is made once more with this many times
+// its limit before the timeout counts (runs.cpp, build.cpp).
+constexpr double kTimeoutStretch = 4;
+
 struct Limits {
     double wall_s = 60;          // then SIGKILL to the whole process group
     long cpu_s = 0;              // RLIMIT_CPU; 0: none
