@@ -96,10 +96,11 @@ if [ "${#gpus[@]}" -ge 2 ]; then
 fi
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader -i "$one" 2> /dev/null | head -n 1)
-slug=$(printf '%s' "${device:-unknown-gpu}" | tr 'A-Z' 'a-z' | tr -cs 'a-z0-9' '-' | sed 's/^-//; s/-$//')
+device=${device:-unknown GPU}
+slug=$(echo "$device" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\+/-/g; s/^-//; s/-$//')  # as bench/run.sh names its files
 mkdir -p "$BENCH_DIR"
 {
-    echo "# Process starts on ${device:-an unknown GPU}"
+    echo "# Process starts on $device"
     echo
     echo "\`LAB=$lab make bench-starts\` (bench/process_starts.sh) on $(date -u +%Y-%m-%d), $(nproc) CPUs, ${#gpus[@]} GPU(s) visible:"
     echo "\`$program ${case_args[*]}\`, K processes started together, $repeat batches each; seconds from a"
