@@ -14,6 +14,7 @@
 
 #include "grading/src/build/audit.h"
 #include "grading/src/build/build.h"
+#include "grading/src/util/breakdown.h"
 #include "grading/src/util/util.h"
 #include "grading_fixtures.h"
 
@@ -709,6 +710,47 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
         const BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 1);
         CHECK(r.note.empty());
+    }
+}
+
+TEST_CASE("an audit tool that timed out is run once more with four times its limit before the file is rejected") {
+    Tree t;
+    // The tool counts its runs in `count` and prints "ok" unless `body` ends it first.
+    const std::string count = t.root + "/count", tool = t.root + "/slow-tool";
+    auto install = [&](const std::string& body) {
+        t.write("/slow-tool", "#!/bin/sh\nn=$(cat " + count + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + count + "\n" + body +
+                                  "\necho ok\n");
+        chmod(tool.c_str(), 0755);
+        unlink(count.c_str());
+    };
+    auto runs = [&] { return std::stoi(read_file(count)); };
+    AuditTools tools{t.root, 1};  // a 1 s limit, 4 s the second time
+
+    SUBCASE("slow only the first time (a busy machine): the second run's output counts, and a note says why") {
+        install("if [ $n = 1 ]; then exec sleep 20; fi");
+        CHECK(tools.output({tool, t.root + "/student.o"}) == "ok\n");
+        CHECK(runs() == 2);
+        REQUIRE(tools.notes.size() == 1);
+        CHECK(tools.notes[0] == "the audit's " + tool + " of student.o took longer than 1 s (a busy machine can do that), "
+                                "so it was made once more with 4 s");
+    }
+    SUBCASE("slow both times: an error that names both limits") {
+        install("exec sleep 20");
+        const double t0 = steady_now();
+        CHECK_THROWS_WITH_AS(tools.output({tool, "student.o"}), doctest::Contains("student.o: it took longer than 1 s, and again when given 4 s"),
+                             std::runtime_error);
+        CHECK(seconds_since(t0) < 19);
+        CHECK(runs() == 2);
+        CHECK(tools.notes.empty());
+    }
+    SUBCASE("a tool within its limit runs once; one that fails is not run again") {
+        install("");
+        CHECK(tools.output({tool, "student.o"}) == "ok\n");
+        CHECK(runs() == 1);
+        install("echo 'not an ELF file' >&2; exit 1");
+        CHECK_THROWS_WITH_AS(tools.output({tool, "student.o"}), doctest::Contains("not an ELF file"), std::runtime_error);
+        CHECK(runs() == 1);
+        CHECK(tools.notes.empty());
     }
 }
 

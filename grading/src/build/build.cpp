@@ -25,31 +25,61 @@ bool ends_with(const std::string& s, const std::string& tail) {
     return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
 }
 
-// A trusted tool's output, or an exception saying which tool failed on what. Relative paths are
-// the caller's (the tool runs in the current directory).
-std::string tool_output(const std::vector<std::string>& argv, const std::string& scratch, double timeout_s = 120) {
-    RunResult r = run_trusted(argv, absolute("."), timeout_s, scratch);
+// A step of the build (the compile, an audit tool, the link) that can reach its time limit
+// because the machine was busy (the builds run at a low priority beside the grading's programs):
+// one that timed out is made once more with kTimeoutStretch times the limit before the timeout
+// counts. `note` says so where the second ended in time; `seconds` is the time of both.
+RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, double limit_s, const std::string& what,
+                         double& seconds, std::string& note) {
+    const double t0 = steady_now();
+    RunResult r = step(limit_s);
+    if (r.timed_out) {
+        const double longer = kTimeoutStretch * limit_s;
+        r = step(longer);
+        if (!r.timed_out)
+            note = "the " + what + " took longer than " + number_text(limit_s) + " s (a busy machine can do that), so it was made once more with " +
+                   number_text(longer) + " s";
+    }
+    seconds = seconds_since(t0);
+    return r;
+}
+
+}  // namespace
+
+// Relative paths are the caller's (the tool runs in the current directory).
+std::string AuditTools::output(const std::vector<std::string>& argv) {
+    const std::string what = argv[0] + " " + argv.back();
+    double seconds = 0;
+    std::string note;
+    RunResult r = run_with_retry([&](double limit_s) { return run_trusted(argv, absolute("."), limit_s, scratch); }, timeout_s,
+                                 "audit's " + argv[0] + " of " + basename_of(argv.back()), seconds, note);
+    if (!note.empty()) notes.push_back(note);
+    if (r.timed_out)
+        throw std::runtime_error(what + ": it took longer than " + number_text(timeout_s) + " s, and again when given " +
+                                 number_text(kTimeoutStretch * timeout_s) + " s");
     if (!r.ok() || r.out_truncated)
-        throw std::runtime_error(argv[0] + " " + argv.back() + ": " + (r.out_truncated ? "too much output" : r.describe()) +
+        throw std::runtime_error(what + ": " + (r.out_truncated ? "too much output" : r.describe()) +
                                  (r.err.empty() ? "" : ": " + clip(r.err, 500)));
     return r.out;
 }
 
-std::vector<ElfSymbol> object_symbols(const std::string& object, const std::string& scratch) {
-    return parse_readelf_symbols(tool_output({"readelf", "-sW", object}, scratch));
+namespace {
+
+std::vector<ElfSymbol> object_symbols(const std::string& object, AuditTools& tools) {
+    return parse_readelf_symbols(tools.output({"readelf", "-sW", object}));
 }
 
 // The kernels of the fatbinaries in `object`'s .nv_fatbin section; false with `error` set when
 // the device code cannot be read.
-bool fatbin_kernels(const std::string& object, const std::string& scratch, std::set<std::string>& kernels,
+bool fatbin_kernels(const std::string& object, AuditTools& tools, std::set<std::string>& kernels,
                     std::string& error) {
     static std::atomic<int> counter{0};
-    const std::string tag = scratch + "/fatbin" + std::to_string(counter++);
-    const std::string sections = tool_output({"readelf", "-SW", object}, scratch);
+    const std::string tag = tools.scratch + "/fatbin" + std::to_string(counter++);
+    const std::string sections = tools.output({"readelf", "-SW", object});
     bool has_fatbin = false;
     for (const Section& s : parse_readelf_sections(sections)) has_fatbin |= s.name == ".nv_fatbin";
     if (!has_fatbin) return true;  // host code only
-    tool_output({"objcopy", "-O", "binary", "--only-section=.nv_fatbin", object, tag + ".bin"}, scratch);
+    tools.output({"objcopy", "-O", "binary", "--only-section=.nv_fatbin", object, tag + ".bin"});
     const std::string bytes = read_file(tag + ".bin");
     unlink((tag + ".bin").c_str());
     std::vector<FatbinImage> images;
@@ -65,7 +95,7 @@ bool fatbin_kernels(const std::string& object, const std::string& scratch, std::
         write_file(cubin, img.data);
         std::string text;
         try {
-            text = tool_output({"readelf", "-sW", cubin}, scratch);
+            text = tools.output({"readelf", "-sW", cubin});
         } catch (const std::exception& e) {
             unlink(cubin.c_str());
             error = e.what();
@@ -119,24 +149,6 @@ RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& a
     return r;
 }
 
-// A step of the build (the compile, the link) that can reach its time limit because the machine
-// was busy (the builds run at a low priority beside the grading's programs): one that timed out is
-// made once more with kTimeoutStretch times the limit before the timeout counts. `note`
-// says so where the second ended in time; `seconds` is the time of both.
-RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, double limit_s, const std::string& what,
-                         double& seconds, std::string& note) {
-    const double t0 = steady_now();
-    RunResult r = step(limit_s);
-    if (r.timed_out) {
-        const double longer = kTimeoutStretch * limit_s;
-        r = step(longer);
-        if (!r.timed_out)
-            note = "the " + what + " took longer than " + number_text(limit_s) + " s (a busy machine can do that), so it was made once more with " +
-                   number_text(longer) + " s";
-    }
-    seconds = seconds_since(t0);
-    return r;
-}
 
 // A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
 // (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
@@ -164,9 +176,10 @@ std::vector<std::string> load_glob_list(const std::string& path) {
 }
 
 std::set<std::string> object_kernels(const std::string& object, const std::string& scratch) {
+    AuditTools tools{scratch};
     std::set<std::string> kernels;
     std::string error;
-    if (!fatbin_kernels(object, scratch, kernels, error))
+    if (!fatbin_kernels(object, tools, kernels, error))
         throw std::runtime_error("cannot read the device code of " + object + ": " + error);
     return kernels;
 }
@@ -174,12 +187,13 @@ std::set<std::string> object_kernels(const std::string& object, const std::strin
 TrustedSymbols load_trusted_symbols(const std::vector<std::string>& trusted_objects, const std::string& driver_object,
                                     const std::string& scratch) {
     TrustedSymbols t;
+    AuditTools tools{scratch};
     std::vector<std::string> objects = trusted_objects;
     if (!driver_object.empty() && std::find(objects.begin(), objects.end(), driver_object) == objects.end())
         objects.push_back(driver_object);
     std::set<std::string> imported;
     for (const std::string& o : objects) {
-        for (const ElfSymbol& s : object_symbols(o, scratch)) {
+        for (const ElfSymbol& s : object_symbols(o, tools)) {
             if (s.defined && s.bind != "LOCAL") t.defined.insert(s.name);
             // "_Z" and a length: a function of the global namespace with C++ linkage.
             if (!s.defined && s.name.size() > 2 && s.name.compare(0, 2, "_Z") == 0 &&
@@ -337,36 +351,37 @@ std::vector<Finding> compiler_view_findings(const BuildSpec& spec, const BuildFo
 // The object's own findings: what it defines and imports, its device code, direct system calls,
 // its sections and start-up code. Fills `kernels` with its kernels.
 std::vector<Finding> object_findings(const BuildSpec& spec, const TrustedSymbols& trusted, const std::string& object,
-                                     const std::vector<ElfSymbol>& symbols, const std::string& priv, std::set<std::string>& kernels) {
+                                     const std::vector<ElfSymbol>& symbols, AuditTools& tools, std::set<std::string>& kernels) {
     std::vector<Finding> found;
     std::string error;
-    if (!fatbin_kernels(object, priv, kernels, error))
+    if (!fatbin_kernels(object, tools, kernels, error))
         found.push_back({"object", "the grader cannot read the file's device code (" + error + ")"});
     append(found, audit_definitions(symbols, kernels, trusted.interface, trusted.kernels));
     std::set<std::string> renamed;
     for (const auto& rn : spec.import_renames) renamed.insert(rn.first);
     append(found, audit_imports(symbols, spec.rules, renamed));
     append(found, audit_forbidden_definitions(symbols, kernels, spec.rules.forbid_symbols));
-    for (const std::string& s : system_call_instructions(tool_output({"objdump", "-dw", "--no-show-raw-insn", object}, priv)))
+    for (const std::string& s : system_call_instructions(tools.output({"objdump", "-dw", "--no-show-raw-insn", object})))
         found.push_back({"syscall", "host code makes a system call directly (" + s +
                                         "): the grader allows system calls only through the C library functions it lists"});
-    const std::vector<Section> sections = parse_readelf_sections(tool_output({"readelf", "-SW", object}, priv));
+    const std::vector<Section> sections = parse_readelf_sections(tools.output({"readelf", "-SW", object}));
     append(found, audit_sections(sections));
-    append(found, audit_startup_code(parse_readelf_relocations(tool_output({"readelf", "-rW", object}, priv)), symbols, sections));
+    append(found, audit_startup_code(parse_readelf_relocations(tools.output({"readelf", "-rW", object})), symbols, sections));
     return found;
 }
 
 // Localize: only the interface stays global; the CUDA copies go to the shims. Returns the final
 // object; `found` says what is still wrong with it.
 std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const std::string& object, const std::vector<ElfSymbol>& symbols,
-                     const std::string& priv, std::vector<Finding>& found) {
+                     AuditTools& tools, std::vector<Finding>& found) {
+    const std::string& priv = tools.scratch;
     const std::string local = priv + "/student.local.o", final_object = priv + "/student.final.o";
     std::string keep_list;
     for (const std::string& s : symbols_to_keep_global(symbols, trusted.interface)) keep_list += s + "\n";
     write_file(priv + "/keep-global.txt", keep_list);
     // Without their COMDAT groups the file's template instances stay its own: a group the
     // harness also has would otherwise be dropped from the file, leaving its calls nowhere.
-    tool_output({"objcopy", "--keep-global-symbols=" + priv + "/keep-global.txt", "-R", ".group", object, local}, priv);
+    tools.output({"objcopy", "--keep-global-symbols=" + priv + "/keep-global.txt", "-R", ".group", object, local});
     std::vector<std::pair<std::string, std::string>> renames = renames_to_apply(symbols, spec.import_renames);
     if (renames.empty()) {
         write_file(final_object, read_file(local));
@@ -374,9 +389,9 @@ std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const
         std::string lines;
         for (const auto& rn : renames) lines += rn.first + " " + rn.second + "\n";
         write_file(priv + "/renames.txt", lines);
-        tool_output({"objcopy", "--redefine-syms=" + priv + "/renames.txt", local, final_object}, priv);
+        tools.output({"objcopy", "--redefine-syms=" + priv + "/renames.txt", local, final_object});
     }
-    found = check_localized(object_symbols(final_object, priv), trusted.interface, spec.import_renames);
+    found = check_localized(object_symbols(final_object, tools), trusted.interface, spec.import_renames);
     return final_object;
 }
 
@@ -407,33 +422,31 @@ using LinkStep = std::function<RunResult(const std::string& final_object, double
 void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, BuildResult& r, const LinkStep& link) {
     const std::string object = f.priv + "/student.o";
     write_file(object, read_file(f.stage + "/" + f.keep + "/student.o"));
+    AuditTools tools{f.priv};
+    std::string link_note;
     try {
-        const std::vector<ElfSymbol> symbols = object_symbols(object, f.priv);
-        std::vector<Finding> found = object_findings(spec, trusted, object, symbols, f.priv, r.kernels);
-        if (found.empty()) {
-            const std::string final_object = localize(spec, trusted, object, symbols, f.priv, found);
-            if (found.empty()) {
-                RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link",
-                                             r.link_s, r.note);
-                if (!l.ok()) {
-                    r.rejected = "link error (" + l.describe() + ")";
-                    r.compiler_output = f.clean(l.out + l.err);
-                    r.kernels.clear();
-                    return;
-                }
-            }
-        }
+        const std::vector<ElfSymbol> symbols = object_symbols(object, tools);
+        std::vector<Finding> found = object_findings(spec, trusted, object, symbols, tools, r.kernels);
+        std::string final_object;
+        if (found.empty()) final_object = localize(spec, trusted, object, symbols, tools, found);
         if (!found.empty()) {
             r.rejected = first_findings(found);
-            r.kernels.clear();
-            return;
+        } else {
+            RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link",
+                                         r.link_s, link_note);
+            r.ok = l.ok();
+            if (!r.ok) {
+                r.rejected = "link error (" + l.describe() + ")";
+                r.compiler_output = f.clean(l.out + l.err);
+            }
         }
     } catch (const std::runtime_error& e) {
         r.rejected = std::string("the grader could not audit the compiled file: ") + f.clean(e.what());
-        r.kernels.clear();
-        return;
     }
-    r.ok = true;
+    if (!r.ok) r.kernels.clear();
+    std::vector<std::string> notes = tools.notes;  // the audit's, then the link's
+    if (!link_note.empty()) notes.push_back(link_note);
+    r.note = join(notes, "; ");
 }
 
 // The audit of a compile that worked (its files in the stage's `f.keep`), then the link.
@@ -484,7 +497,7 @@ BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
                                        return link_program(spec, final_object, f.priv, limit_s);
                                    });
     r.compile_s = compile_s;
-    if (!note.empty()) r.note = note + (r.note.empty() ? "" : "; " + r.note);  // the compile's, then the link's
+    if (!note.empty()) r.note = note + (r.note.empty() ? "" : "; " + r.note);  // the compile's, then the audit's and the link's
     if (spec.cache && r.ok) {
         kept.final_object_sha256 = sha256_hex(read_file(f.priv + "/student.final.o"));
         kept.program = kept.files + "/program";

@@ -41,6 +41,18 @@ struct BuildSpec {
     std::string cache_key;
 };
 
+// The audit's binary tools (readelf, objdump, objcopy), run as the grader in `scratch`. A tool
+// that times out is run once more with kTimeoutStretch times `timeout_s` (the builds share a busy
+// machine), and `notes` says so; one that fails, says too much, or times out again throws
+// std::runtime_error naming the tool and its file.
+struct AuditTools {
+    explicit AuditTools(std::string scratch_dir, double limit_s = 120) : scratch(std::move(scratch_dir)), timeout_s(limit_s) {}
+    std::string scratch;
+    double timeout_s;
+    std::vector<std::string> notes;
+    std::string output(const std::vector<std::string>& argv);
+};
+
 // What the lab's trusted objects define, computed once per lab.
 struct TrustedSymbols {
     std::set<std::string> defined;    // every global symbol they define (strong, weak or unique)
@@ -67,7 +79,7 @@ struct BuildResult {
     // file was reused, the audit ran all the same.
     double compile_s = 0, audit_s = 0, link_s = 0;
     bool reused = false;
-    std::string note;  // for the feedback: the compile or the link timed out and was made again with a longer limit
+    std::string note;  // for the feedback: the compile, an audit tool or the link timed out and was made again with a longer limit
 };
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
 
