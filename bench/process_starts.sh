@@ -12,7 +12,9 @@
 #   - one at a time, without and with the grader's kernel trace (CUPTI, CUDA_INJECTION64_PATH);
 #   - 8 and 16 at once on one GPU, and 16 at once spread over two GPUs (where there are two):
 #     if 8 + 8 on two GPUs take as long as 16 on one, what the starts share is the machine (its
-#     CPUs, its memory, the driver), and more GPUs will not grade faster.
+#     CPUs, its memory, the driver), and more GPUs will not grade faster;
+#   - 16 at once on one GPU without the trace, and with the trace and one hardware work queue a
+#     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds.
 # STARTS_REPEAT (3) batches of each kind; the medians are over every process of them. Writes
 # bench/results/<device>.starts.md (BENCH_DIR overrides the folder). Exit: 0 done, 1 a process
 # failed, 2 nothing to run, 77 no GPU.
@@ -91,6 +93,10 @@ measure "one run" 1 "$one" "$program" "${case_args[@]}"
 measure "one run, kernel trace" 1 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
 measure "runs at once, kernel trace" 8 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
 measure "runs at once, kernel trace" 16 "$one" "${trace_env[@]}" "$program" "${case_args[@]}"
+# What of a GPU open the queue holds: without the trace (CUPTI's share), and with one hardware
+# work queue a context instead of CUDA's 8 (CUDA_DEVICE_MAX_CONNECTIONS, fewer driver objects).
+measure "runs at once" 16 "$one" "$program" "${case_args[@]}"
+measure "runs at once, kernel trace, 1 connection" 16 "$one" CUDA_DEVICE_MAX_CONNECTIONS=1 "${trace_env[@]}" "$program" "${case_args[@]}"
 if [ "${#gpus[@]}" -ge 2 ]; then
     measure "runs at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${case_args[@]}"
 fi

@@ -84,7 +84,7 @@ bench_starts_suite() {
 [ "\$*" = "--help" ] && exit 0
 [ "\$*" = "--variant matvec_naive --size 1x1 --reps 1" ] || exit 3
 [ -n "\${FAIL_TRACED:-}" ] && [ -n "\${CUDA_INJECTION64_PATH:-}" ] && exit 4
-echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes}" >> "$log"
+echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$log"
 STANDIN
     chmod +x "$tmp/build/grading/sol13"
     : > "$tmp/build/grading/libkernel_trace.so"
@@ -92,11 +92,12 @@ STANDIN
     chmod +x "$tmp/bin/nvidia-smi"
     run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
-    # the header and 7 rows: one run without the trace, 1 + 8 + 16 + 16 with it, the last 16 on
-    # GPUs 4 and 5, 8 each
-    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 8 ] \
-        && [ "$(grep -c 'trace=$' "$log")" -eq 1 ] && [ "$(grep -c 'trace=yes' "$log")" -eq 41 ] \
-        && [ "$(grep -c 'gpu=5 ' "$log")" -eq 8 ]; then
+    # the header and 9 rows: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16 with it, one 16
+    # on GPUs 4 and 5 (8 each), the last 16 with one hardware queue a context
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 10 ] \
+        && [ "$(grep -c 'trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'trace=yes' "$log")" -eq 57 ] \
+        && [ "$(grep -c 'gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
+        && [ "$(grep -c 'connections=1$' "$log")" -eq 16 ]; then
         pass "make bench-starts times each kind of batch, with the trace and on the GPUs it names"
     else
         fail "make bench-starts times each kind of batch" "exit $rc; $(sort "$log" | uniq -c | tr '\n' ' ')"
