@@ -149,7 +149,6 @@ RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& a
     return r;
 }
 
-
 // A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
 // (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
 // student's compile error: it throws, and the grader reports a grader error for this student.
