@@ -14,7 +14,9 @@
 #     if 8 + 8 on two GPUs take as long as 16 on one, what the starts share is the machine (its
 #     CPUs, its memory, the driver), and more GPUs will not grade faster;
 #   - 16 at once on one GPU without the trace, and with the trace and one hardware work queue a
-#     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds.
+#     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds;
+#   - the whole test (every fixed size of it, with guard zones, as the grader runs it), alone,
+#     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too.
 # STARTS_REPEAT (3) batches of each kind; the medians are over every process of them. Writes
 # bench/results/<device>.starts.md (BENCH_DIR overrides the folder). Exit: 0 done, 1 a process
 # failed, 2 nothing to run, 77 no GPU.
@@ -41,12 +43,15 @@ if [ "${#gpus[@]}" -lt 1 ] || [ -z "${gpus[0]}" ]; then
     exit 77
 fi
 
-# The rubric's first correctness test: its first variant and first size.
-read -r variant size < <(awk '/^\[test /{ t = 1; v = ""; s = ""; k = "correctness" }
-    t && $1 == "kind" { k = $3 } t && $1 == "variants" && v == "" { v = $3 } t && $1 == "sizes" && s == "" { s = $3 }
-    t && v != "" && s != "" && k == "correctness" { print v, s; exit }' "$rubric")
+# The rubric's first correctness test: its first variant, its first size and all its sizes.
+read -r variant size all_sizes < <(awk '/^\[test /{ t = 1; v = ""; s = ""; k = "correctness" }
+    t && $1 == "kind" { k = $3 } t && $1 == "variants" && v == "" { v = $3 }
+    t && $1 == "sizes" && s == "" { s = $3; for (i = 3; i <= NF; i++) a = a (i > 3 ? "," : "") $i }
+    t && v != "" && s != "" && k == "correctness" { print v, s, a; exit }' "$rubric")
 [ -n "${variant:-}" ] || { echo "bench-starts: $rubric has no correctness test to run" >&2; exit 2; }
 case_args=(--variant "$variant" --size "$size" --reps 1)
+# The whole test as the grader runs it (its fixed sizes, guard zones around every buffer).
+whole_args=(--variant "$variant" --size "$all_sizes" --reps 1 --guard-buffers)
 trace_env=("LD_PRELOAD=$trace" "CUDA_INJECTION64_PATH=$trace")
 
 failed=0
@@ -100,6 +105,13 @@ measure "runs at once, kernel trace, 1 connection" 16 "$one" CUDA_DEVICE_MAX_CON
 if [ "${#gpus[@]}" -ge 2 ]; then
     measure "runs at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${case_args[@]}"
 fi
+# Whole runs: whether the machine, not the GPU, bounds the rest of a run too (its allocations and
+# guard zones go through the driver as well).
+measure "whole test, kernel trace" 1 "$one" "${trace_env[@]}" "$program" "${whole_args[@]}"
+measure "whole tests at once, kernel trace" 16 "$one" "${trace_env[@]}" "$program" "${whole_args[@]}"
+if [ "${#gpus[@]}" -ge 2 ]; then
+    measure "whole tests at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${whole_args[@]}"
+fi
 
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader -i "$one" 2> /dev/null | head -n 1)
 device=${device:-unknown GPU}
@@ -109,8 +121,8 @@ mkdir -p "$BENCH_DIR"
     echo "# Process starts on $device"
     echo
     echo "\`LAB=$lab make bench-starts\` (bench/process_starts.sh) on $(date -u +%Y-%m-%d), $(nproc) CPUs, ${#gpus[@]} GPU(s) visible:"
-    echo "\`$program ${case_args[*]}\`, K processes started together, $repeat batches each; seconds from a"
-    echo "process's start to its exit."
+    echo "\`$program ${case_args[*]}\` (a *whole test*: \`${whole_args[*]}\`),"
+    echo "K processes started together, $repeat batches each; seconds from a process's start to its exit."
     echo
     echo "| run | K at once | GPUs | median (s) | slowest (s) |"
     echo "|---|---:|---|---:|---:|"

@@ -82,9 +82,13 @@ bench_starts_suite() {
     cat > "$tmp/build/grading/sol13" <<STANDIN
 #!/usr/bin/env bash
 [ "\$*" = "--help" ] && exit 0
-[ "\$*" = "--variant matvec_naive --size 1x1 --reps 1" ] || exit 3
+case "\$*" in
+    "--variant matvec_naive --size 1x1 --reps 1") run=first ;;
+    "--variant matvec_naive --size 1x1,1x1000,1000x1,7x13,255x257,999x1000,1000x1003,33x10007,10007x33,2050x6147,4096x4096 --reps 1 --guard-buffers") run=whole ;;
+    *) exit 3 ;;
+esac
 [ -n "\${FAIL_TRACED:-}" ] && [ -n "\${CUDA_INJECTION64_PATH:-}" ] && exit 4
-echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$log"
+echo "run=\$run gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$log"
 STANDIN
     chmod +x "$tmp/build/grading/sol13"
     : > "$tmp/build/grading/libkernel_trace.so"
@@ -92,12 +96,14 @@ STANDIN
     chmod +x "$tmp/bin/nvidia-smi"
     run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
-    # the header and 9 rows: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16 with it, one 16
-    # on GPUs 4 and 5 (8 each), the last 16 with one hardware queue a context
-    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 10 ] \
-        && [ "$(grep -c 'trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'trace=yes' "$log")" -eq 57 ] \
-        && [ "$(grep -c 'gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
-        && [ "$(grep -c 'connections=1$' "$log")" -eq 16 ]; then
+    # the header and 12 rows. The first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16
+    # with it, one 16 with one hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The
+    # whole test, with the trace: 1, 16, and 16 on GPUs 4 and 5.
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 13 ] \
+        && [ "$(grep -c 'run=first .*trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'run=first .*trace=yes' "$log")" -eq 57 ] \
+        && [ "$(grep -c 'run=first gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
+        && [ "$(grep -c 'connections=1$' "$log")" -eq 16 ] && [ "$(grep -c 'run=whole .*trace=yes connections=$' "$log")" -eq 33 ] \
+        && [ "$(grep -c 'run=whole gpu=5 ' "$log")" -eq 8 ]; then
         pass "make bench-starts times each kind of batch, with the trace and on the GPUs it names"
     else
         fail "make bench-starts times each kind of batch" "exit $rc; $(sort "$log" | uniq -c | tr '\n' ' ')"
