@@ -21,6 +21,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <ctime>
+#include <exception>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -318,10 +319,10 @@ private:
     void match_class_to_roster(const std::vector<Submission>& subs, ClassInputs& inputs);
     void take_shard_slice(ClassSlice& slice);
     std::unique_ptr<BuildQueue> start_builds(std::vector<Submission>& subs);
-    void build_one(Submission& s, size_t count);
+    bool build_one(Submission& s, size_t count, bool last_try);
     std::vector<size_t> build_order(const std::vector<Submission>& subs) const;
     void set_up_build_reuse();
-    void prepare(Submission& s);
+    bool prepare(Submission& s, bool last_try);
     void stage_submission(Submission& s, const std::string& source, const std::string& work);
     BuildSpec build_spec(const std::string& work) const;
     // Grading, and the class's results.
@@ -1136,23 +1137,34 @@ std::unique_ptr<BuildQueue> Grader::start_builds(std::vector<Submission>& subs) 
         build_iso_.gid = build_identity_.gid;
     }
     const int jobs = setup_.cfg.jobs > 0 ? setup_.cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
-    return std::make_unique<BuildQueue>(build_order(subs), jobs, [this, &subs](size_t i) { build_one(subs[i], subs.size()); });
+    return std::make_unique<BuildQueue>(build_order(subs), jobs,
+                                        [this, &subs](size_t i, bool last_try) { return build_one(subs[i], subs.size(), last_try); });
 }
 
-// One build, on a compile thread. A disk that refused the build's files stops the run (the
-// exception goes on); any other failure is a grader error of this submission's.
-void Grader::build_one(Submission& s, size_t count) {
+// One build, on a compile thread; false where it is put off (prepare). A disk that refused the
+// build's files stops the run (the exception goes on); any other failure is a grader error of
+// this submission's.
+bool Grader::build_one(Submission& s, size_t count, bool last_try) {
+    bool ended = true;
     try {
-        prepare(s);
+        ended = prepare(s, last_try);
     } catch (const StorageError&) {
         throw;
     } catch (const std::exception& e) {
         s.result.grader_error = std::string("while building: ") + e.what();
     }
     std::lock_guard<std::mutex> lock(build_progress_);
+    if (!ended) {
+        const double limit = setup_.rubric.compile_timeout_s;
+        std::fprintf(stderr, "[%zu/%zu] %s: the compilation took longer than %s s; it is made again with %s s once the rest of the class is graded (elapsed %s)\n",
+                     builds_ended_, count, s.source.id.c_str(), number_text(limit).c_str(), number_text(kTimeoutStretch * limit).c_str(),
+                     elapsed_text(elapsed()).c_str());
+        return false;
+    }
     const std::string why = !s.result.grader_error.empty() ? "grader error " + s.result.grader_error : s.result.rejected;
     std::fprintf(stderr, "[%zu/%zu] built %s: %s (elapsed %s)\n", ++builds_ended_, count, s.source.id.c_str(),
                  s.restored ? "graded before the run stopped: kept" : s.ready ? "ok" : why.substr(0, 100).c_str(), elapsed_text(elapsed()).c_str());
+    return true;
 }
 
 // Builds are reused for identical files (build_cache.h) unless --no-build-reuse: what every build
@@ -1187,43 +1199,48 @@ std::vector<size_t> Grader::build_order(const std::vector<Submission>& subs) con
     return first;
 }
 
-// Build and audit one submission (runs on a compile thread; no student code runs).
-void Grader::prepare(Submission& s) {
+// Build and audit one submission (runs on a compile thread; no student code runs); false where
+// its compile timed out and is put off to the end of the class (`last_try`: made then).
+bool Grader::prepare(Submission& s, bool last_try) {
     StudentResult& r = s.result;
-    if (!r.rejected.empty() || s.restored) return;
+    if (!r.rejected.empty() || s.restored) return true;
     // Only a regular file of a sane size is read (the grader may be root): never a link to
     // someone else's file, never a pipe that would block.
     struct stat st;
     if (lstat(s.source.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
         r.rejected = "the submission is not a regular file (a link, a folder or a device is not graded)";
-        return;
+        return true;
     }
     if (st.st_size > (1 << 20)) {
         r.rejected = "the file is larger than 1 MiB";
-        return;
+        return true;
     }
     const std::string source = read_file(s.source.path);
     r.sha256 = sha256_hex(source);
     const std::string work = setup_.work + "/" + s.source.id;
     stage_submission(s, source, work);
     BuildSpec b = build_spec(work);
+    // A compile that times out is made again once the rest of the class is graded, so that no
+    // timed test waits for its longer try (build_queue.h).
+    b.compile_retry = last_try ? TimeoutRetry::Longer : TimeoutRetry::Later;
     if (build_cache_) {
         b.cache = build_cache_.get();
         b.cache_key = build_cache_key(b, r.sha256, build_inputs_);
     }
     BuildResult built = build_submission(b, setup_.trusted);
-    s.timing.compile_s = built.compile_s;
+    s.timing.compile_s += built.compile_s;  // a build put off: both tries
     s.timing.audit_s = built.audit_s;
     s.timing.link_s = built.link_s;
     s.timing.build_reused = built.reused;
     release_run_folder(s.stage);
+    if (built.put_off) return false;
     r.compiled = built.compiled;
     r.compiler_output = clip(built.compiler_output, 12000);
     if (!built.note.empty()) r.notes.push_back(built.note);
     if (!built.ok) {
         check_writable(work);  // a compiler that failed for want of disk is no error of the student's
         r.rejected = built.rejected;
-        return;
+        return true;
     }
     s.graded.id = s.source.id;
     s.graded.file = r.file;
@@ -1232,6 +1249,7 @@ void Grader::prepare(Submission& s) {
     s.graded.kernels = built.kernels;
     make_dirs(s.graded.run_dir);  // handed to the sandbox's user only while its tests run
     s.ready = true;
+    return true;
 }
 
 // The stage holds the trusted headers and the student's file, nothing else (no driver, no
@@ -1284,6 +1302,15 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
     } unset{builds_};
     distribute(subs.size(), lanes_.size(), [&](size_t lane, size_t k) {
         const size_t i = builds.take(k);  // the next submission built
+        // The queue hears when it is graded, however that ends (builds put off wait for the
+        // class), and a lane that fails stops the lanes still waiting for a build.
+        struct Handed {
+            BuildQueue& builds;
+            ~Handed() {
+                if (std::uncaught_exceptions() > 0) builds.cancel();
+                builds.graded();
+            }
+        } handed{builds};
         Lane& l = lanes_[lane];
         Worker& w = workers_[l.worker];
         Submission& s = subs[i];

@@ -711,6 +711,30 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
         CHECK(compiles() == 1);
         CHECK(r.note.empty());
     }
+    SUBCASE("put off (the grader's class): a compile that timed out ends the build, to be made again later") {
+        spec.compile_retry = TimeoutRetry::Later;
+        compile_body = "exec sleep 20";
+        const BuildResult r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 1);
+        CHECK(r.put_off);
+        CHECK_FALSE(r.compiled);
+        CHECK(r.rejected.empty());
+        CHECK(r.compile_s < 19);
+    }
+    SUBCASE("made later: the longer limit at once, and the feedback says when") {
+        spec.compile_retry = TimeoutRetry::Longer;
+        compile_body = "sleep 2; echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        BuildResult r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 1);
+        CHECK_FALSE(r.put_off);
+        CHECK(r.rejected.find("compile error") != std::string::npos);
+        CHECK(r.note.find("so it was made once more with 4 s, after the rest of the class") != std::string::npos);
+        compile_body = "exec sleep 20";
+        r = build_submission(spec, TrustedSymbols{});
+        CHECK(compiles() == 2);
+        CHECK(r.rejected.find("compilation took longer than 1 s, and again when given 4 s: this is your file's doing") !=
+              std::string::npos);
+    }
 }
 
 TEST_CASE("an audit tool that timed out is run once more with four times its limit before the file is rejected") {

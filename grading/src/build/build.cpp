@@ -28,17 +28,19 @@ bool ends_with(const std::string& s, const std::string& tail) {
 // A step of the build (the compile, an audit tool, the link) that can reach its time limit
 // because the machine was busy (the builds run at a low priority beside the grading's programs):
 // one that timed out is made once more with kTimeoutStretch times the limit before the timeout
-// counts. `note` says so where the second ended in time; `seconds` is the time of both.
+// counts, at once or later as `retry` says (the compile's: BuildSpec::compile_retry). `note` says
+// so where the longer try ended in time; `seconds` is the time of the tries made here.
 RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, double limit_s, const std::string& what,
-                         double& seconds, std::string& note) {
+                         double& seconds, std::string& note, TimeoutRetry retry = TimeoutRetry::Now) {
     const double t0 = steady_now();
-    RunResult r = step(limit_s);
-    if (r.timed_out) {
+    RunResult r;
+    if (retry != TimeoutRetry::Longer) r = step(limit_s);
+    if (retry == TimeoutRetry::Longer || (retry == TimeoutRetry::Now && r.timed_out)) {
         const double longer = kTimeoutStretch * limit_s;
         r = step(longer);
         if (!r.timed_out)
             note = "the " + what + " took longer than " + number_text(limit_s) + " s (a busy machine can do that), so it was made once more with " +
-                   number_text(longer) + " s";
+                   number_text(longer) + " s" + (retry == TimeoutRetry::Longer ? ", after the rest of the class" : "");
     }
     seconds = seconds_since(t0);
     return r;
@@ -472,10 +474,16 @@ BuildResult build_fresh(const BuildSpec& spec, const TrustedSymbols& trusted) {
     std::string note;
     RunResult c = run_with_retry(
         [&](double limit_s) { return run_sandboxed(spec, compile, f.priv + "/compile", 64 << 10, limit_s); }, spec.compile_timeout_s,
-        "compilation", compile_s, note);
+        "compilation", compile_s, note, spec.compile_retry);
     require_sandbox_ran(c, "the compiler");
     if (!c.ok()) {
         if (spec.cache) spec.cache->abandon(spec.cache_key);  // each file that fails to compile is compiled again
+        if (c.timed_out && spec.compile_retry == TimeoutRetry::Later) {
+            BuildResult later;
+            later.put_off = true;
+            later.compile_s = compile_s;
+            return later;
+        }
         BuildResult r = failed_compile(spec, f, compile, c, include_rules(spec, f), list_dir(f.stage + "/" + f.keep));
         r.compile_s = compile_s;
         r.note = note;

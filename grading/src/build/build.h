@@ -16,6 +16,11 @@
 
 namespace grading {
 
+// What a compile that times out gets: made once more at once with kTimeoutStretch times the limit
+// (Now); left to be made again later, the result saying so (Later: put_off); made now with the
+// longer limit alone, its first try having timed out before (Longer).
+enum class TimeoutRetry { Now, Later, Longer };
+
 struct BuildSpec {
     std::string stage_dir;   // compile folder: common/*.h and <lab_dir>/*.h copies and the student's file
     std::string lab_dir;     // "labs/01-vector-add" (relative to stage_dir)
@@ -26,6 +31,7 @@ struct BuildSpec {
     std::vector<std::string> trusted_objects;
     std::string output_program;  // empty: built and audited, not linked (audit_only.cpp)
     double compile_timeout_s = 180;
+    TimeoutRetry compile_retry = TimeoutRetry::Now;
     long file_limit_mb = 1024;
     AuditRules rules;  // rules.allowed_imports must be set (load_glob_list of grading/allowed-imports.txt)
     // Fills `spec` to run `argv` sandboxed in `cwd` (Isolation::apply); null: runs it as it is.
@@ -79,6 +85,7 @@ struct BuildResult {
     // file was reused, the audit ran all the same.
     double compile_s = 0, audit_s = 0, link_s = 0;
     bool reused = false;
+    bool put_off = false;  // compile_retry Later: the compile timed out, and nothing else was done
     std::string note;  // for the feedback: the compile, an audit tool or the link timed out and was made again with a longer limit
 };
 BuildResult build_submission(const BuildSpec& spec, const TrustedSymbols& trusted);
