@@ -1156,7 +1156,9 @@ bool Grader::build_one(Submission& s, size_t count, bool last_try) {
     std::lock_guard<std::mutex> lock(build_progress_);
     if (!ended) {
         const double limit = setup_.rubric.compile_timeout_s;
-        std::fprintf(stderr, "[%zu/%zu] %s: the compilation took longer than %s s; it is made again with %s s once the rest of the class is graded (elapsed %s)\n",
+        std::fprintf(stderr,
+                     "[%zu/%zu] %s: the compilation took longer than %s s; it is made again with %s s once the rest of the "
+                     "class is graded (elapsed %s)\n",
                      builds_ended_, count, s.source.id.c_str(), number_text(limit).c_str(), number_text(kTimeoutStretch * limit).c_str(),
                      elapsed_text(elapsed()).c_str());
         return false;
