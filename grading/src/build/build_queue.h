@@ -42,8 +42,8 @@ public:
     void graded();
     // The grading stopped: no build starts any more, and take() throws from now on.
     void cancel();
-    // Waits until no build runs or is left to start, builds put off aside (every one ended, put
-    // off, or the run stopped): a timed test waits for no compilation but those.
+    // Waits until no build runs or is left to start: every one ended, was put off, or the run
+    // stopped. A build put off counts again once it is started (after the class before it).
     void wait();
     // Waits for every build; rethrows the exception that stopped them.
     void finish();
