@@ -44,7 +44,7 @@ if [ "${#gpus[@]}" -lt 1 ] || [ -z "${gpus[0]}" ]; then
 fi
 
 # The rubric's first correctness test: its first variant, its first size and all its sizes.
-read -r variant size all_sizes < <(awk '/^\[test /{ t = 1; v = ""; s = ""; k = "correctness" }
+read -r variant size all_sizes < <(awk '/^\[test /{ t = 1; v = ""; s = ""; a = ""; k = "correctness" }
     t && $1 == "kind" { k = $3 } t && $1 == "variants" && v == "" { v = $3 }
     t && $1 == "sizes" && s == "" { s = $3; for (i = 3; i <= NF; i++) a = a (i > 3 ? "," : "") $i }
     t && v != "" && s != "" && k == "correctness" { print v, s, a; exit }' "$rubric")
