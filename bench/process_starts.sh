@@ -29,6 +29,7 @@ lab=${LAB:-13}
 repeat=${STARTS_REPEAT:-3}
 program=$BUILD/grading/sol$lab
 trace=$BUILD/grading/libkernel_trace.so
+open_phases=$BUILD/bench/gpu_open_phases
 rubric=grading/rubrics/$lab.rubric
 
 [ -f "$rubric" ] || { echo "bench-starts: no rubric $rubric (LAB=NN, a lab of this course)" >&2; exit 2; }
@@ -113,6 +114,47 @@ if [ "${#gpus[@]}" -ge 2 ]; then
     measure "whole tests at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${whole_args[@]}"
 fi
 
+# The GPU open, phase by phase (bench/gpu_open_phases.cu): each phase's median over the processes
+# of STARTS_REPEAT batches of K started together.
+phase_rows=()
+# phases NAME K GPUS [ENV...]: one row of the phases table.
+phases() {
+    local name=$1 k=$2 where=$3 r i dir lines
+    local -a on
+    IFS=',' read -r -a on <<< "$where"
+    shift 3
+    lines=$(for ((r = 0; r < repeat; r++)); do
+        dir=$(mktemp -d)
+        for ((i = 0; i < k; i++)); do
+            env CUDA_VISIBLE_DEVICES="${on[i % ${#on[@]}]}" "$@" "$open_phases" > "$dir/$i" 2> "$dir/$i.err" &
+        done
+        wait
+        cat "$dir"/*[0-9]
+        if [ "$(cat "$dir"/*.err)" != "" ]; then cat "$dir"/*.err >&2; fi
+        rm -rf "$dir"
+    done)
+    if [ "$(grep -c '^init ' <<< "$lines")" -ne $((k * repeat)) ]; then
+        echo "bench-starts: $name: a process failed ($open_phases)" >&2
+        failed=1
+    fi
+    local row="| $name | $k | $where |" col
+    for col in 2 4 6 8 10; do
+        row+=" $(awk -v c="$col" '/^init / { print $c }' <<< "$lines" | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] }') |"
+    done
+    phase_rows+=("$row")
+    echo "${phase_rows[-1]}"
+}
+if [ -x "$open_phases" ]; then
+    phases "alone" 1 "$one"
+    phases "alone, kernel trace" 1 "$one" "${trace_env[@]}"
+    phases "at once" 16 "$one"
+    phases "at once, kernel trace" 16 "$one" "${trace_env[@]}"
+    phases "at once, 1 connection" 16 "$one" CUDA_DEVICE_MAX_CONNECTIONS=1
+    if [ "${#gpus[@]}" -ge 2 ]; then
+        phases "at once" 16 "$one,${gpus[1]}"
+    fi
+fi
+
 device=$(nvidia-smi --query-gpu=name --format=csv,noheader -i "$one" 2> /dev/null | head -n 1)
 device=${device:-unknown GPU}
 slug=$(echo "$device" | tr 'A-Z' 'a-z' | sed 's/[^a-z0-9]\+/-/g; s/^-//; s/-$//')  # as bench/run.sh names its files
@@ -127,6 +169,15 @@ mkdir -p "$BENCH_DIR"
     echo "| run | K at once | GPUs | median (s) | slowest (s) |"
     echo "|---|---:|---|---:|---:|"
     printf '%s\n' "${rows[@]}"
+    if [ "${#phase_rows[@]}" -gt 0 ]; then
+        echo
+        echo "Where a GPU open goes (\`$open_phases\`, timed inside the process), each phase's"
+        echo "median over the processes, in seconds. A phase that grows with K is done for one process at a time."
+        echo
+        echo "| run | K at once | GPUs | cuInit | context | 64 MiB | first kernel | release |"
+        echo "|---|---:|---|---:|---:|---:|---:|---:|"
+        printf '%s\n' "${phase_rows[@]}"
+    fi
 } > "$BENCH_DIR/$slug.starts.md"
 echo "bench-starts: wrote $BENCH_DIR/$slug.starts.md"
 exit "$failed"

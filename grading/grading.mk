@@ -86,9 +86,15 @@ bench-grading: grader
 	+@BUILD=$(BUILD) bash bench/grading_throughput.sh
 
 # Writes bench/results/<device>.starts.md for LAB (13 when not given).
-bench-starts:
+OPEN_PHASES := $(BUILD)/bench/gpu_open_phases
+bench-starts: $(OPEN_PHASES)
 	+@$(MAKE) --no-print-directory grading-info LAB=$(or $(LAB),13) > /dev/null
 	+@BUILD=$(BUILD) LAB=$(or $(LAB),13) bash bench/process_starts.sh
+
+# The GPU open, phase by phase.
+$(OPEN_PHASES): bench/gpu_open_phases.cu $(FLAGS_STAMP)
+	@mkdir -p $(@D)
+	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
 
 grade: grader
 	@[ -n "$(LAB)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade LAB=NN SUBMISSIONS=folder"; exit 2; }

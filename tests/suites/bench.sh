@@ -92,14 +92,21 @@ echo "run=\$run gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} 
 STANDIN
     chmod +x "$tmp/build/grading/sol13"
     : > "$tmp/build/grading/libkernel_trace.so"
+    mkdir -p "$tmp/build/bench"
+    cat > "$tmp/build/bench/gpu_open_phases" <<STANDIN
+#!/usr/bin/env bash
+echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$tmp/opens.log"
+echo "init 0.0100 context 0.2500 memory 0.0300 launch 0.0400 release 0.0500"
+STANDIN
+    chmod +x "$tmp/build/bench/gpu_open_phases"
     printf '#!/bin/sh\necho "Test GPU 9000"\n' > "$tmp/bin/nvidia-smi"
     chmod +x "$tmp/bin/nvidia-smi"
     run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
-    # the header and 12 rows. The first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16
+    # the header and 12 rows (and the phases table's, below). The first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16
     # with it, one 16 with one hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The
     # whole test, with the trace: 1, 16, and 16 on GPUs 4 and 5.
-    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 13 ] \
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 20 ] \
         && [ "$(grep -c 'run=first .*trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'run=first .*trace=yes' "$log")" -eq 57 ] \
         && [ "$(grep -c 'run=first gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
         && [ "$(grep -c 'connections=1$' "$log")" -eq 16 ] && [ "$(grep -c 'run=whole .*trace=yes connections=$' "$log")" -eq 33 ] \
@@ -107,6 +114,16 @@ STANDIN
         pass "make bench-starts times each kind of batch, with the trace and on the GPUs it names"
     else
         fail "make bench-starts times each kind of batch" "exit $rc; $(sort "$log" | uniq -c | tr '\n' ' ')"
+    fi
+    # The open's phases: 1 alone and 16 at once, without and with the trace; 16 with one queue a
+    # context; 16 on GPUs 4 and 5. Each row holds the phases' medians.
+    if [ "$(grep -c '^| at once' "$tmp/results/test-gpu-9000.starts.md")" -eq 4 ] \
+        && grep -q '^| alone, kernel trace | 1 | 4 | 0.010 | 0.250 | 0.030 | 0.040 | 0.050 |$' "$tmp/results/test-gpu-9000.starts.md" \
+        && [ "$(wc -l < "$tmp/opens.log")" -eq 66 ] && [ "$(grep -c 'trace=yes' "$tmp/opens.log")" -eq 17 ] \
+        && [ "$(grep -c 'connections=1$' "$tmp/opens.log")" -eq 16 ] && [ "$(grep -c 'gpu=5 ' "$tmp/opens.log")" -eq 8 ]; then
+        pass "make bench-starts times the GPU open's phases, alone and many at once"
+    else
+        fail "make bench-starts times the GPU open's phases" "exit $rc; $(sort "$tmp/opens.log" | uniq -c | tr '\n' ' ')"
     fi
     run_capture "bench-starts: a failing process" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 FAIL_TRACED=1 bash bench/process_starts.sh

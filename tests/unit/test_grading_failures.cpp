@@ -429,6 +429,24 @@ TEST_CASE("a sanitizer test's command: racecheck's host threads fixed where the 
     CHECK(sanitizer_request(ctx.setup, t).tool_threads >= 1);
 }
 
+TEST_CASE("the verifier opens the GPU with one hardware queue; the student's program with CUDA's default") {
+    FakeLab lab;
+    lab.verifier("PASS", "");
+    const std::string verifier = lab.dir + "/verifier";
+    // The verifier and the program each note the queues they were given.
+    write_file(verifier, replace_all(read_file(verifier), "import json, sys\n",
+                                     "import json, os, sys\nopen('" + lab.dir + "/verifier.queues', 'w').write("
+                                     "os.environ.get('CUDA_DEVICE_MAX_CONNECTIONS', 'default'))\n"));
+    GradingContext ctx = lab.context();
+    const std::string p = lab.program("queues", "open('" + lab.dir + "/queues.queues', 'w').write("
+                                                "os.environ.get('CUDA_DEVICE_MAX_CONNECTIONS', 'default'))\n" + kCleanRun);
+    TestResult r = run_correctness(ctx, lab.graded(p), correctness_test());
+    INFO(r.output);
+    CHECK(r.score == 10);
+    CHECK(read_file(lab.dir + "/verifier.queues") == "1");
+    CHECK(read_file(lab.dir + "/queues.queues") == "default");
+}
+
 TEST_CASE("a run that needed a retry and then worked is scored in full, and says it was run again") {
     FakeLab lab;
     lab.verifier("PASS", "");
