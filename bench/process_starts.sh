@@ -16,7 +16,10 @@
 #   - 16 at once on one GPU without the trace, and with the trace and one hardware work queue a
 #     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds;
 #   - the whole test (every fixed size of it, with guard zones, as the grader runs it), alone,
-#     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too.
+#     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too;
+#   - the GPU open phase by phase ($BUILD/bench/gpu_open_phases: driver start, context, memory,
+#     first kernel, context destroyed), alone and 16 at once, with the trace, with one queue a
+#     context, and over two GPUs: which part of an open the processes queue for.
 # STARTS_REPEAT (3) batches of each kind; the medians are over every process of them. Writes
 # bench/results/<device>.starts.md (BENCH_DIR overrides the folder). Exit: 0 done, 1 a process
 # failed, 2 nothing to run, 77 no GPU.

@@ -103,9 +103,10 @@ STANDIN
     chmod +x "$tmp/bin/nvidia-smi"
     run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
-    # the header and 12 rows (and the phases table's, below). The first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16
-    # with it, one 16 with one hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The
-    # whole test, with the trace: 1, 16, and 16 on GPUs 4 and 5.
+    # the header and 12 rows, then the phases table's header and 6 rows (checked below). The
+    # first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16 with it, one 16 with one
+    # hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The whole test, with the
+    # trace: 1, 16, and 16 on GPUs 4 and 5.
     if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 20 ] \
         && [ "$(grep -c 'run=first .*trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'run=first .*trace=yes' "$log")" -eq 57 ] \
         && [ "$(grep -c 'run=first gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
