@@ -60,7 +60,8 @@ trace_env=("LD_PRELOAD=$trace" "CUDA_INJECTION64_PATH=$trace")
 
 failed=0
 # batch K GPUS ARGS...: K processes started together, process i on GPU i mod |GPUS| (GPUS
-# comma-separated); prints each one's seconds from start to exit, one a line.
+# comma-separated); prints for each one, a line each: its seconds from start to exit, its exit
+# status, and the last line it printed.
 batch() {
     local k=$1 i dir
     local -a on
@@ -70,27 +71,37 @@ batch() {
     for ((i = 0; i < k; i++)); do
         (
             s=$EPOCHREALTIME
-            env CUDA_VISIBLE_DEVICES="${on[i % ${#on[@]}]}" "$@" > /dev/null 2>&1
+            env CUDA_VISIBLE_DEVICES="${on[i % ${#on[@]}]}" "$@" > "$dir/$i.out" 2> /dev/null
             rc=$?
-            printf '%s %s\n' "$(awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')" "$rc" > "$dir/$i"
+            printf '%s %s %s\n' "$(awk -v a="$s" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')" "$rc" \
+                "$(tail -n 1 "$dir/$i.out")" > "$dir/$i"
         ) &
     done
     wait
-    cat "$dir"/*
+    cat "$dir"/*[0-9]
     rm -rf "$dir"
+}
+
+# batches EXPECT NAME K GPUS ARGS...: STARTS_REPEAT batches' lines, into $lines. A process that
+# failed is an error, and so is one whose last line does not begin with the word EXPECT ("": any).
+lines=""
+batches() {
+    local want=$1 name=$2 k=$3 where=$4 r
+    shift 4
+    lines=$(for ((r = 0; r < repeat; r++)); do batch "$k" "$where" "$@"; done)
+    if awk -v want="$want" '$2 != 0 || (want != "" && $3 != want) { bad = 1 } END { exit !bad }' <<< "$lines"; then
+        echo "bench-starts: $name: a process failed ($*)" >&2
+        failed=1
+    fi
 }
 
 rows=()
 # measure NAME K GPUS ARGS...: STARTS_REPEAT batches; one table row.
 measure() {
-    local name=$1 k=$2 where=$3 r times
+    local name=$1 k=$2 where=$3
     shift 3
-    times=$(for ((r = 0; r < repeat; r++)); do batch "$k" "$where" "$@"; done)
-    if awk '$2 != 0 { bad = 1 } END { exit !bad }' <<< "$times"; then
-        echo "bench-starts: $name: a process failed ($*)" >&2
-        failed=1
-    fi
-    rows+=("$(sort -n <<< "$times" | awk -v name="$name" -v k="$k" -v on="$where" '{ t[NR] = $1 }
+    batches "" "$name" "$k" "$where" "$@"
+    rows+=("$(sort -n <<< "$lines" | awk -v name="$name" -v k="$k" -v on="$where" '{ t[NR] = $1 }
         END { printf "| %s | %d | %s | %.2f | %.2f |", name, k, on, t[int((NR + 1) / 2)], t[NR] }')")
     echo "${rows[-1]}"
 }
@@ -120,29 +131,15 @@ fi
 # The GPU open, phase by phase (bench/gpu_open_phases.cu): each phase's median over the processes
 # of STARTS_REPEAT batches of K started together.
 phase_rows=()
-# phases NAME K GPUS [ENV...]: one row of the phases table.
+# phases NAME K GPUS [ENV...]: one row of the phases table (each process's last line is
+# "init S context S memory S launch S release S").
 phases() {
-    local name=$1 k=$2 where=$3 r i dir lines
-    local -a on
-    IFS=',' read -r -a on <<< "$where"
+    local name=$1 k=$2 where=$3 col
     shift 3
-    lines=$(for ((r = 0; r < repeat; r++)); do
-        dir=$(mktemp -d)
-        for ((i = 0; i < k; i++)); do
-            env CUDA_VISIBLE_DEVICES="${on[i % ${#on[@]}]}" "$@" "$open_phases" > "$dir/$i" 2> "$dir/$i.err" &
-        done
-        wait
-        cat "$dir"/*[0-9]
-        if [ "$(cat "$dir"/*.err)" != "" ]; then cat "$dir"/*.err >&2; fi
-        rm -rf "$dir"
-    done)
-    if [ "$(grep -c '^init ' <<< "$lines")" -ne $((k * repeat)) ]; then
-        echo "bench-starts: $name: a process failed ($open_phases)" >&2
-        failed=1
-    fi
-    local row="| $name | $k | $where |" col
-    for col in 2 4 6 8 10; do
-        row+=" $(awk -v c="$col" '/^init / { print $c }' <<< "$lines" | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] }') |"
+    batches init "$name" "$k" "$where" "$@" "$open_phases"
+    local row="| $name | $k | $where |"
+    for col in 4 6 8 10 12; do
+        row+=" $(awk -v c="$col" '{ print $c }' <<< "$lines" | sort -n | awk '{ t[NR] = $1 } END { printf "%.3f", t[int((NR + 1) / 2)] }') |"
     done
     phase_rows+=("$row")
     echo "${phase_rows[-1]}"
