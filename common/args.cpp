@@ -28,6 +28,11 @@ long long parse_positive(const std::string& text, const std::string& what, long 
     return value;
 }
 
+long long parse_count(const std::string& text, const std::string& what, long long max_value) {
+    if (!text.empty() && text.find_first_not_of('0') == std::string::npos) return 0;
+    return parse_positive(text, what, max_value);
+}
+
 Dims parse_dims(const std::string& text) {
     Dims dims;
     std::string part;
@@ -72,7 +77,8 @@ std::string common_options_help() {
            "      --reps N        time every case N times (median reported); default: until\n"
            "                      " + std::to_string(static_cast<int>(kDefaultBudgetMs)) +
            " ms have passed, " + std::to_string(kDefaultMinReps) + " to " +
-           std::to_string(kDefaultMaxReps) + " times (--bench: 20)\n"
+           std::to_string(kDefaultMaxReps) + " times (--bench: 20); 0: check every\n"
+           "                      case, time none (a sanitizer watches each launch)\n"
            "      --seed N        seed for the random inputs (default 2026)\n"
            "      --device N      CUDA device index (default 0)\n"
            "      --json FILE     also write the results as JSON\n"
@@ -132,7 +138,7 @@ Options parse_args(int argc, const char* const* argv) {
             auto more = split_names(next(arg), arg);
             opt.variants.insert(opt.variants.end(), more.begin(), more.end());
         }
-        else if (arg == "--reps") opt.reps = static_cast<int>(parse_positive(next(arg), "--reps", 100000));
+        else if (arg == "--reps") opt.reps = static_cast<int>(parse_count(next(arg), "--reps", 100000));
         else if (arg == "--seed") opt.seed = static_cast<uint64_t>(parse_positive(next(arg), "--seed"));
         else if (arg == "--device") {
             // Device 0 is valid, so this one accepts zero.
@@ -157,8 +163,8 @@ Options parse_args(int argc, const char* const* argv) {
 
 TimingPlan timing_plan(const Options& opt) {
     TimingPlan plan;
-    plan.warmup = opt.quick ? 0 : opt.bench ? 3 : 1;
-    if (opt.reps) plan.reps = opt.reps;
+    plan.warmup = opt.quick || opt.reps == 0 ? 0 : opt.bench ? 3 : 1;
+    if (opt.reps >= 0) plan.reps = opt.reps;
     else if (opt.bench) plan.reps = 20;
     else if (opt.quick) plan.reps = 1;
     else {

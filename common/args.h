@@ -23,7 +23,7 @@ struct Options {
     bool quick = false;   // --quick: tiny sizes, one repetition (for compute-sanitizer)
     std::vector<Dims> sizes;            // -n/--size; empty: the lab's defaults
     uint64_t seed = 2026;               // --seed
-    int reps = 0;                       // --reps; 0: the mode's default
+    int reps = -1;                      // --reps; 0: check only, time nothing; -1: the mode's default
     std::vector<std::string> variants;  // --variant; empty: all
     std::string json_path;              // --json FILE
     std::string markdown_path;          // --markdown FILE
@@ -37,6 +37,8 @@ struct Options {
 // Parses a whole positive integer no larger than max_value. `what` names the value in errors.
 long long parse_positive(const std::string& text, const std::string& what,
                          long long max_value = (1LL << 62));
+// The same, but 0 is allowed (a count: --reps 0).
+long long parse_count(const std::string& text, const std::string& what, long long max_value = (1LL << 62));
 
 // Parses "N", "NxM" or "NxMxK" (each extent positive).
 Dims parse_dims(const std::string& text);

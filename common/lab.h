@@ -56,6 +56,10 @@ public:
     const cudaDeviceProp& props;
     uint64_t seed() const { return options.seed; }
     TimingPlan timing;  // repetitions and budget of every timed case (no flusher, no observer)
+    // False under --reps 0: every case is checked and none timed, so a tool that watches each
+    // launch (compute-sanitizer) watches the checked launch alone. time_gpu and time_host then
+    // return -1 at once (not timed) and launch nothing.
+    bool timed() const { return timing.reps > 0; }
     const std::vector<Dims>& sizes;  // every size this run goes through, in order
 
     // The sequence of every GPU variant: `launch` once (its outputs poisoned beforehand), wait
@@ -101,6 +105,7 @@ public:
     // observe every repetition, warm-up included (RunHooks::repetitions_timed).
     template <class Launch>
     double time_gpu(Launch&& launch, double working_set_bytes) {
+        if (!timed()) return -1;
         TimingPlan plan = timing;
         plan.flusher = flusher_for(working_set_bytes);
         std::unique_ptr<RepetitionObserver> observer = run_hooks().repetitions_timed(plan, true);
@@ -109,6 +114,7 @@ public:
     }
     template <class Work>
     double time_host(Work&& work) {
+        if (!timed()) return -1;
         TimingPlan plan = timing;
         std::unique_ptr<RepetitionObserver> observer = run_hooks().repetitions_timed(plan, false);
         plan.observer = observer.get();
@@ -189,6 +195,9 @@ struct LabDeclaration {
     // after the verdict (a bar chart, an explanation of the numbers).
     std::function<void(RunContext& ctx, std::ostream& out)> prologue;
     std::function<void(const Report& report, std::ostream& out)> epilogue;
+    // The lab's cases run work on several streams at once (lab 06's overlap): its programs keep
+    // CUDA's default hardware work queues. Every other lab's programs open the GPU with one.
+    bool concurrent_streams = false;
 };
 
 // One variant as a driver declares it. `S` is the lab's shape (shape.h).
@@ -276,7 +285,7 @@ void run_watched_host_call(RunContext& ctx, Outcome& out, const HostCall& call, 
         CUDA_CHECK(cudaDeviceSynchronize());
     }
     check_outputs();
-    if (!(out.checked && out.check.ok() && out.failure.empty())) return;
+    if (!(out.checked && out.check.ok() && out.failure.empty()) || !ctx.timed()) return;
     HostCall timed = call;
     if (call.round_trip) timed.output = HostSpan{};
     timed.round_trip = false;

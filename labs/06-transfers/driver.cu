@@ -41,6 +41,7 @@ std::string gbs_text(double bytes, double ms) {
 
 // One-way rates of plain cudaMemcpy from and to `host`: the sweep the bar chart is about.
 std::string one_way_rates(RunContext& ctx, float* host, float* dev, size_t n) {
+    if (!ctx.timed()) return "one way: not timed";
     const size_t bytes = n * sizeof(float);
     double h2d = ctx.time_host([&] { CUDA_CHECK(cudaMemcpy(dev, host, bytes, cudaMemcpyHostToDevice)); });
     double d2h = ctx.time_host([&] { CUDA_CHECK(cudaMemcpy(host, dev, bytes, cudaMemcpyDeviceToHost)); });
@@ -287,5 +288,6 @@ int main(int argc, char** argv) {
     };
     lab.device_bytes = [](const Length& len, const Options&) { return 4.0 * len.n; };
     lab.epilogue = bar_chart;
+    lab.concurrent_streams = true;  // overlap's two streams each keep a work queue of their own
     return run_lab(lab, argc, argv);
 }

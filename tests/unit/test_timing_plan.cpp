@@ -47,6 +47,19 @@ TEST_CASE("timing_plan: --reps forces a count, --bench and --quick keep theirs, 
     CHECK(timing_plan(parse({"--bench", "--reps", "2"})).reps == 2);
 }
 
+TEST_CASE("timing_plan: --reps 0 checks every case and times none, not even a warm-up") {
+    for (const std::vector<const char*>& args : {std::vector<const char*>{"--reps", "0"}, {"--bench", "--reps", "0"}, {"--reps=00"}}) {
+        TimingPlan plan = timing_plan(parse(args));
+        CHECK(plan.reps == 0);
+        CHECK(plan.warmup == 0);
+        CHECK(plan.budget_ms == 0);
+        size_t timed = 9;
+        CHECK(repetitions_run(plan, 0, &timed) == 0);
+        CHECK(timed == 0);
+    }
+    CHECK(parse({}).reps < 0);  // unset: the mode's default
+}
+
 TEST_CASE("run_repetitions: a fixed count runs warm-ups plus every repetition and returns the timed ones") {
     TimingPlan plan;
     plan.warmup = 2;

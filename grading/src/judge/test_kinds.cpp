@@ -250,7 +250,11 @@ RunRequest sanitizer_request(const GradingContext& ctx, const GradedProgram& s, 
                              const std::string& sizes, unsigned long long seed) {
     RunRequest req = sanitizer_request(ctx.setup, t);
     req.program = s.program;
-    req.args = run_args(variants, sizes, seed, 1, false);
+    // --reps 0: each case launched once, checked, and not timed. The tool instruments every
+    // launch, and a timed case would launch its kernel twice more (a warm-up and a repetition) on
+    // the same inputs: the same accesses, watched again at the tool's cost (lab 12's racecheck
+    // run is most of a submission's GPU time, bench/results/*.grading.md).
+    req.args = run_args(variants, sizes, seed, 0, false);
     req.workdir = s.run_dir;
     req.outputs_dir = ctx.worker.priv + "/outputs";
     return req;
