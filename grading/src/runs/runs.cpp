@@ -480,8 +480,9 @@ bool verify_outputs(GradingContext& ctx, const RunRequest& request, const Progra
     if (!ctx.worker.cuda_visible_devices.empty()) set_env(spec.env, "CUDA_VISIBLE_DEVICES", ctx.worker.cuda_visible_devices);
     // One hardware work queue instead of CUDA's 8: the driver makes and destroys a context's
     // queues one process at a time, machine-wide, so with 8 every GPU open of every grading run
-    // waits longer (bench/results/*.starts.md). The verifier runs only the trusted reference and
-    // times nothing, and its streams keep their order in one queue; the student's runs keep 8.
+    // waits longer (bench/results/*.starts.md). Lab programs set one themselves (run_lab) but
+    // for a lab whose streams run side by side (lab 06); the verifier runs only the trusted
+    // reference and times nothing, and its streams keep their order in one queue in every lab.
     set_env(spec.env, "CUDA_DEVICE_MAX_CONNECTIONS", "1");
     spec.limits.wall_s = std::max(600.0, 4 * ctx.setup.rubric.run_timeout_s);
     spec.limits.file_mb = 0;
