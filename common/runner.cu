@@ -295,8 +295,6 @@ std::optional<int> read_command_line(const Lab& lab, int argc, char** argv, cons
     return std::nullopt;
 }
 
-// Opens the GPU, checks that every size fits in its free memory and measures its copy
-// bandwidth. Returns the exit code when the run ends here (no usable GPU, a size too large).
 // Before anything opens the GPU: one hardware work queue a context (CUDA_DEVICE_MAX_CONNECTIONS)
 // unless the lab runs streams side by side. Work on one stream needs no more, and a context with
 // one queue is made and destroyed in about a third of the time when many programs open GPUs at
@@ -306,6 +304,8 @@ void use_work_queues(const Lab& lab) {
     if (!lab.concurrent_streams) setenv("CUDA_DEVICE_MAX_CONNECTIONS", "1", 1);
 }
 
+// Opens the GPU, checks that every size fits in its free memory and measures its copy
+// bandwidth. Returns the exit code when the run ends here (no usable GPU, a size too large).
 std::optional<int> open_gpu(const Lab& lab, const RunPlan& plan, const std::string& program, Report& report,
                             cudaDeviceProp& props) {
     try {
