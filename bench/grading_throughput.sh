@@ -15,8 +15,8 @@
 # --no-build-reuse" grades one submission at a time and compiles every file, as the grader did
 # before those options, for a before/after on the same machine.
 #
-# Timed: the whole run (wall), and what follows its last build (grading; the grading starts on
-# the first submissions built, beside the other builds). Each run's
+# Timed: the whole run (wall), what follows its last build (grading; the grading starts on
+# the first submissions built, beside the other builds), and how busy the CPUs were. Each run's
 # verdicts are checked: every submission graded without a note and with every correctness and
 # sanitizer point (what each gets graded alone), and the two runs' gradebooks equal but for the
 # performance columns, for the submissions both graded. Writes bench/results/<device>.grading.md
@@ -65,10 +65,15 @@ per_hour() { awk -v k="$1" -v s="$2" 'BEGIN { printf "%.0f", (s > 0 ? k * 3600 /
 # speedup K1 S1 K2 S2: (K2 / S2) / (K1 / S1), submissions per second of the second over the first.
 speedup() { awk -v k1="$1" -v s1="$2" -v k2="$3" -v s2="$4" 'BEGIN { printf "%.2f", (k1 > 0 && s2 > 0) ? (k2 / s2) / (k1 / s1) : 0 }'; }
 at_least() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 >= b + 0) }'; }
-run_json() {  # SUBMISSIONS WALL GRADING PER_HOUR_WALL PER_HOUR_GRADING [GPUS]
-    printf '{"gpus": %s, "submissions": %s, "wall_s": %s, "grading_s": %s, "per_hour_wall": %s, "per_hour_grading": %s}' \
-        "${6:-1}" "$1" "$2" "$3" "$4" "$5"
+run_json() {  # SUBMISSIONS WALL GRADING PER_HOUR_WALL PER_HOUR_GRADING CPU_BUSY [GPUS]
+    printf '{"gpus": %s, "submissions": %s, "wall_s": %s, "grading_s": %s, "per_hour_wall": %s, "per_hour_grading": %s, "cpus_busy_percent": %s}' \
+        "${7:-1}" "$1" "$2" "$3" "$4" "$5" "$6"
 }
+# cpu_ticks: "BUSY TOTAL", the machine's CPU time so far in clock ticks (/proc/stat's cpu line:
+# user nice system idle iowait irq softirq steal; idle and iowait are not busy).
+cpu_ticks() { awk '/^cpu / { t = 0; for (i = 2; i <= 9; i++) t += $i; print t - $5 - $6, t; exit }' /proc/stat; }
+# busy_percent "BUSY TOTAL" "BUSY TOTAL": how busy the machine's CPUs were between the two.
+busy_percent() { awk -v a="$1" -v b="$2" 'BEGIN { split(a, x, " "); split(b, y, " "); d = y[2] - x[2]; printf "%.0f", (d > 0 ? 100 * (y[1] - x[1]) / d : 0) }'; }
 
 # rubric_tests NN: "ID KIND POINTS" for each test of the rubric (kind correctness unless given).
 rubric_tests() {
@@ -143,17 +148,20 @@ verdicts_of() {
     verdicts "$1" "$2" | awk -F, 'NR == FNR { seen[$1] = 1; next } FNR == 1 || ($1 in seen)' "$3/gradebook.csv" -
 }
 
-# grade LAB CLASS_DIR OUT [--gpus all]: one timed run; sets wall, grading, graded, gpus_used.
+# grade LAB CLASS_DIR OUT [--gpus all]: one timed run; sets wall, grading, graded, gpus_used
+# and cpus_busy (the machine's CPUs over the whole run, in percent: whether they bound it).
 grade() {
     local nn=$1 class=$2 out=$3; shift 3
-    local t0 t1 rc built lost
+    local t0 t1 rc built lost ticks0
     rm -rf "$out"
     mkdir -p "$out.log"
+    ticks0=$(cpu_ticks)
     t0=$EPOCHREALTIME
     timeout --kill-after=30 "$run_limit" grading/grade --lab "$nn" --rubric "$work/$nn/rubric" --seed "$seed" "${extra[@]}" "$@" --out "$out" "$class" \
         2>&1 > "$out.log/stdout.txt" | stamp > "$out.log/stderr.txt"
     rc=${PIPESTATUS[0]}
     t1=$EPOCHREALTIME
+    cpus_busy=$(busy_percent "$ticks0" "$(cpu_ticks)")
     wall=$(seconds "$t0" "$t1")
     built=$(grep -E '^[0-9.]+ \[[0-9]+/[0-9]+\] built ' "$out.log/stderr.txt" | tail -n1 | cut -d' ' -f1)
     grading=$(seconds "${built:-$t0}" "$t1")
@@ -233,9 +241,10 @@ for nn in $labs; do
     echo "Grading throughput of lab $nn: $one_n submissions on one GPU ($cases corpus cases with full marks, the rest copies of the reference)$([ "$gpus" -gt 1 ] && echo ", $all_n on all $gpus GPUs")"
 
     grade "$nn" "$work/$nn/class-one" "$work/$nn/one" || { status=1; continue; }
-    one_wall=$wall one_grading=$grading one_graded=$graded
+    one_wall=$wall one_grading=$grading one_graded=$graded one_cpus=$cpus_busy
     one_h=$(per_hour "$one_graded" "$one_grading") one_hw=$(per_hour "$one_graded" "$one_wall")
-    echo "  one GPU:    $one_graded submissions in $one_wall s (grading $one_grading s): $one_hw/hour (whole run), $one_h/hour (grading)"
+    echo "  one GPU:    $one_graded submissions in $one_wall s (grading $one_grading s): $one_hw/hour (whole run), $one_h/hour (grading); CPUs $one_cpus% busy"
+    cpu_line="The machine's $(nproc) CPUs were $one_cpus% busy over the one-GPU run"
     rows="| $nn | 1 | $one_graded | $one_wall | $one_grading | $one_hw | $one_h | $(target_text "$nn" "$one_hw") |"
     tables="One GPU:
 
@@ -245,15 +254,16 @@ $(cat "$work/$nn/one/breakdown.txt")
     all_json=null speedup_json=null speedup_wall_json=null speedup_line=""
     if [ "$gpus" -gt 1 ]; then
         if grade "$nn" "$work/$nn/class-all" "$work/$nn/all" --gpus all; then
-            all_wall=$wall all_grading=$grading all_graded=$graded all_gpus=$gpus_used
+            all_wall=$wall all_grading=$grading all_graded=$graded all_gpus=$gpus_used all_cpus=$cpus_busy
+            cpu_line="$cpu_line and $all_cpus% over the \`--gpus all\` run"
             all_h=$(per_hour "$all_graded" "$all_grading") all_hw=$(per_hour "$all_graded" "$all_wall")
             speedup_json=$(speedup "$one_graded" "$one_grading" "$all_graded" "$all_grading")
             speedup_wall_json=$(speedup "$one_graded" "$one_wall" "$all_graded" "$all_wall")
             met=$(at_least "$speedup_wall_json" "$speedup_target" && echo met || echo "not met")
-            echo "  --gpus all: $all_graded submissions in $all_wall s on $all_gpus GPUs: $all_hw/hour; speed-up ${speedup_wall_json}x (whole run), ${speedup_json}x (grading)"
+            echo "  --gpus all: $all_graded submissions in $all_wall s on $all_gpus GPUs: $all_hw/hour; speed-up ${speedup_wall_json}x (whole run), ${speedup_json}x (grading); CPUs $all_cpus% busy"
             rows="$rows
 | $nn | $all_gpus (--gpus all) | $all_graded | $all_wall | $all_grading | $all_hw | $all_h | ${speedup_wall_json}x (target ${speedup_target}x: $met) |"
-            all_json=$(run_json "$all_graded" "$all_wall" "$all_grading" "$all_hw" "$all_h" "$all_gpus")
+            all_json=$(run_json "$all_graded" "$all_wall" "$all_grading" "$all_hw" "$all_h" "$all_cpus" "$all_gpus")
             speedup_line="Speed-up of \`--gpus all\`: **${speedup_wall_json}x** (whole run), ${speedup_json}x (grading phase)."
             tables="$tables
 
@@ -271,7 +281,7 @@ $(cat "$work/$nn/all/breakdown.txt")
             status=1
         fi
     fi
-    printf '%s\n' "{\"lab\": \"$nn\", \"submissions\": $n, \"corpus_cases\": $cases, \"options\": \"${GRADING_BENCH_OPTIONS:-}\", \"one_gpu\": $(run_json "$one_graded" "$one_wall" "$one_grading" "$one_hw" "$one_h"), \"all_gpus\": $all_json, \"speedup_grading\": $speedup_json, \"speedup_wall\": $speedup_wall_json}" > "$sections/$nn.json"
+    printf '%s\n' "{\"lab\": \"$nn\", \"submissions\": $n, \"corpus_cases\": $cases, \"options\": \"${GRADING_BENCH_OPTIONS:-}\", \"one_gpu\": $(run_json "$one_graded" "$one_wall" "$one_grading" "$one_hw" "$one_h" "$one_cpus"), \"all_gpus\": $all_json, \"speedup_grading\": $speedup_json, \"speedup_wall\": $speedup_wall_json}" > "$sections/$nn.json"
     {
         echo "## Lab $nn"
         echo
@@ -285,6 +295,8 @@ $(cat "$work/$nn/all/breakdown.txt")
         echo "$rows"
         echo
         [ -n "$speedup_line" ] && { echo "$speedup_line"; echo; }
+        echo "$cpu_line (/proc/stat: all but idle and I/O wait)."
+        echo
         echo "Where the time went (\`OUT/breakdown.txt\`; each submission's line in \`OUT/breakdown.jsonl\`):"
         echo
         echo "$tables"

@@ -201,3 +201,19 @@ PY
     rm -rf "$tmp"
 }
 bench_targets_met
+
+# make bench-grading's CPU figure (bench/grading_throughput.sh's busy_percent and cpu_ticks): the
+# share of CPU time between two readings that was neither idle nor waiting for I/O.
+bench_grading_cpus() {
+    local fns busy ticks
+    fns=$(sed -n '/^cpu_ticks()/p;/^busy_percent()/p' bench/grading_throughput.sh)
+    busy=$(bash -c "$fns"'
+        printf "%s %s %s " "$(busy_percent "1 10" "5 20")" "$(busy_percent "0 100" "0 300")" "$(busy_percent "7 50" "7 50")"')
+    ticks=$(bash -c "$fns"'; cpu_ticks')
+    if [ "$busy" = "40 0 0 " ] && [[ "$ticks" =~ ^[0-9]+\ [0-9]+$ ]] && [ "${ticks% *}" -le "${ticks#* }" ]; then
+        pass "bench-grading: how busy the CPUs were, from two /proc/stat readings ($busy; now: $ticks)"
+    else
+        fail "bench-grading: how busy the CPUs were" "busy_percent gave '$busy' (want '40 0 0 '), cpu_ticks '$ticks'"
+    fi
+}
+bench_grading_cpus
