@@ -14,7 +14,8 @@
 #     if 8 + 8 on two GPUs take as long as 16 on one, what the starts share is the machine (its
 #     CPUs, its memory, the driver), and more GPUs will not grade faster;
 #   - 16 at once on one GPU without the trace, and with the trace and one hardware work queue a
-#     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds;
+#     context (CUDA_DEVICE_MAX_CONNECTIONS=1): what part of a GPU open the queue of opens holds
+#     (a lab program sets one queue itself, lab 06's aside, so for the others the two rows agree);
 #   - the whole test (every fixed size of it, with guard zones, as the grader runs it), alone,
 #     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too;
 #   - the GPU open phase by phase ($BUILD/bench/gpu_open_phases: driver start, context, memory,
