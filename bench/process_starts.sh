@@ -18,6 +18,11 @@
 #     (a lab program sets one queue itself, lab 06's aside, so for the others the two rows agree);
 #   - the whole test (every fixed size of it, with guard zones, as the grader runs it), alone,
 #     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too;
+#   - under bubblewrap, 16 at once on one GPU and 32 over two (16 a GPU), with the whole /dev and
+#     with the GPU's device nodes alone (bubblewrap's basic nodes, the driver's, that GPU's:
+#     grading/README.md, "Isolation"), where bubblewrap runs here and the driver names the GPUs
+#     (/proc/driver/nvidia/gpus; NVIDIA_DRIVER_GPUS and DEVICE_DIR stand in for it and /dev, and
+#     STARTS_WRITABLE is a folder the programs may write there);
 #   - the GPU open phase by phase ($BUILD/bench/gpu_open_phases: driver start, context, memory,
 #     first kernel, context destroyed), alone and 16 at once, with the trace, with one queue a
 #     context, and over two GPUs: which part of an open the processes queue for.
@@ -127,6 +132,49 @@ measure "whole test, kernel trace" 1 "$one" "${trace_env[@]}" "$program" "${whol
 measure "whole tests at once, kernel trace" 16 "$one" "${trace_env[@]}" "$program" "${whole_args[@]}"
 if [ "${#gpus[@]}" -ge 2 ]; then
     measure "whole tests at once, kernel trace" 16 "$one,${gpus[1]}" "${trace_env[@]}" "$program" "${whole_args[@]}"
+fi
+
+# Under bubblewrap: the whole /dev, or the GPU's device nodes alone, as the grader shows them.
+driver_gpus=${NVIDIA_DRIVER_GPUS:-/proc/driver/nvidia/gpus}
+device_dir=${DEVICE_DIR:-/dev}
+sandboxed=$(mktemp)
+trap 'rm -f "$sandboxed"' EXIT
+cat > "$sandboxed" <<'SANDBOXED'
+#!/usr/bin/env bash
+# sandboxed whole|own DRIVER_GPUS DEV PROGRAM ARGS...: PROGRAM under bubblewrap on the GPU that
+# CUDA_VISIBLE_DEVICES names (an nvidia-smi index): /dev whole, or bubblewrap's basic nodes, every
+# node of the driver's and that GPU's own alone, the GPU named by its UUID.
+mode=$1 driver=$2 dev=$3
+shift 3
+box=(bwrap --die-with-parent --unshare-all --ro-bind / / --proc /proc)
+[ -n "${STARTS_WRITABLE:-}" ] && box+=(--bind "$STARTS_WRITABLE" "$STARTS_WRITABLE")  # a test's stand-ins log there
+[ "$mode" = whole ] && exec "${box[@]}" --dev-bind /dev /dev -- "$@"
+uuid=$(nvidia-smi --query-gpu=uuid --format=csv,noheader -i "$CUDA_VISIBLE_DEVICES")
+minor=$(awk -F: -v u="$uuid" 'FNR == 1 { f = 0 } { gsub(/[ \t]/, "", $2) } $1 == "GPU UUID" { f = ($2 == u) }
+    f && $1 == "Device Minor" { print $2; exit }' "$driver"/*/information)
+[ -n "$minor" ] || { echo "sandboxed: the driver names no GPU $uuid" >&2; exit 5; }
+box+=(--dev /dev)
+for node in "$dev"/nvidia*; do
+    name=${node##*/}
+    [[ $name =~ ^nvidia[0-9]+$ ]] && [ "$name" != "nvidia$minor" ] && continue
+    box+=(--dev-bind "$node" "$node")
+done
+CUDA_VISIBLE_DEVICES=$uuid exec "${box[@]}" -- "$@"
+SANDBOXED
+chmod +x "$sandboxed"
+if ! command -v bwrap > /dev/null || ! bwrap --unshare-all --ro-bind / / true 2> /dev/null; then
+    echo "bench-starts: bubblewrap does not run here: no rows under it"
+elif ! ls "$driver_gpus"/*/information > /dev/null 2>&1; then
+    echo "bench-starts: $driver_gpus names no GPU: no rows under bubblewrap"
+else
+    for mode in whole own; do
+        what="/dev whole"
+        [ "$mode" = own ] && what="its GPU's nodes alone"
+        measure "bubblewrap, $what" 16 "$one" "$sandboxed" "$mode" "$driver_gpus" "$device_dir" "$program" "${case_args[@]}"
+        if [ "${#gpus[@]}" -ge 2 ]; then
+            measure "bubblewrap, $what" 32 "$one,${gpus[1]}" "$sandboxed" "$mode" "$driver_gpus" "$device_dir" "$program" "${case_args[@]}"
+        fi
+    done
 fi
 
 # The GPU open, phase by phase (bench/gpu_open_phases.cu): each phase's median over the processes

@@ -40,6 +40,7 @@
 #include "context.h"
 #include "exit_codes.h"
 #include "runs/failures.h"
+#include "sandbox/gpu_nodes.h"
 #include "sandbox/gpus.h"
 #include "class/leaderboard.h"
 #include "sandbox/machine_locks.h"
@@ -264,6 +265,9 @@ private:
     bool have_gpu_ = true;
     std::string lock_dir_;           // the machine's grading locks (machine_locks.h)
     std::vector<std::string> gpu_uuids_;  // each GPU CUDA shows the grader, by index (their locks' names)
+    // Whether runs see only their own GPU's device nodes where those are known (show_only_its_gpu);
+    // false once the reference did not run so in the self-test.
+    bool gpu_nodes_alone_ = true;
     SandboxIdentity identity_;       // this run's sandbox user (the first worker's), where the grader is root
     SandboxIdentity build_identity_;  // the builds' own sandbox user, where the grader is root
     Isolation build_iso_;             // the builds' isolation: the run's, as build_identity_
@@ -297,6 +301,8 @@ private:
     void announce_gpus(const std::vector<int>& gpus) const;
     void self_test();
     SandboxCheck reference_in_sandbox_within_limits(std::vector<std::string>& steps);
+    SandboxCheck reference_in_sandbox_on_its_gpu(WorkerSetup& w, std::vector<std::string>& steps);
+    void show_only_its_gpu(WorkerSetup& w) const;
     std::string check_sanitizers();
     void check_kernel_trace(const ProgramRun& run, std::vector<std::string>& steps);
     std::string isolation_description(const std::vector<std::string>& steps) const;
@@ -696,7 +702,7 @@ void Grader::self_test() {
         throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
     read_device(own_, device_json);
     std::vector<std::string> steps;
-    const SandboxCheck check = reference_in_sandbox_within_limits(steps);
+    const SandboxCheck check = reference_in_sandbox_on_its_gpu(own_, steps);
     gpu.release();
     if (!check.failure.empty())
         throw std::runtime_error("the reference solution does not run in the sandbox (" + setup_.iso.describe() + "): " + check.failure +
@@ -706,6 +712,50 @@ void Grader::self_test() {
     if (setup_.iso.level != IsolationLevel::Bwrap)
         notes_.push_back("Graded with isolation '" + std::string(isolation_level_name(setup_.iso.level)) + "': " + setup_.iso.describe());
     setup_.isolation_text = isolation_description(steps);
+}
+
+// Where the driver names the GPU's node (gpu_nodes.h), a run under bubblewrap sees that node and
+// the driver's, no other GPU's, and CUDA_VISIBLE_DEVICES names the GPU by its UUID (an index
+// would count the GPUs the run cannot open). Elsewhere (no UUID, a MIG instance, another
+// isolation level) the run sees the whole /dev, as before.
+void Grader::show_only_its_gpu(WorkerSetup& w) const {
+    w.iso.devices.clear();
+    if (!gpu_nodes_alone_ || w.iso.level != IsolationLevel::Bwrap || w.gpu_uuid.empty()) return;
+    w.iso.devices = gpu_device_nodes(w.gpu_uuid);
+    if (!w.iso.devices.empty()) w.cuda_visible_devices = w.gpu_uuid;
+}
+
+// The self-test's sandbox check (reference_in_sandbox_within_limits) with the run shown only its
+// GPU's nodes; where the reference does not run so, the check again with the whole /dev, said in
+// `steps`. A rule that makes runs faster never stops a class.
+SandboxCheck Grader::reference_in_sandbox_on_its_gpu(WorkerSetup& w, std::vector<std::string>& steps) {
+    const WorkerSetup whole_dev = w;
+    const Limits limits = setup_.run_limits;
+    const size_t known_steps = steps.size();
+    show_only_its_gpu(w);
+    if (w.iso.devices.empty()) return reference_in_sandbox_within_limits(steps);
+    SandboxCheck check;
+    std::string failure;
+    try {
+        check = reference_in_sandbox_within_limits(steps);
+        // The kernel trace must see the reference's kernels there too, or it would be turned off.
+        failure = !check.failure.empty()                                   ? check.failure
+                  : setup_.trace_ok && !reference_kernels_seen(check.run) ? "the kernel trace recorded none of its kernels"
+                                                                           : "";
+    } catch (const std::runtime_error& e) {  // a sanitizer tool that could not run there
+        failure = e.what();
+    }
+    if (failure.empty()) {
+        steps.push_back("device nodes: each run sees its own GPU's and the driver's, no other GPU's");
+        return check;
+    }
+    w = whole_dev;
+    setup_.run_limits = limits;
+    steps.resize(known_steps);
+    gpu_nodes_alone_ = false;
+    steps.push_back("device nodes: the whole /dev (with its GPU's alone, the reference failed: " + clip(failure, 300) + ")");
+    std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
+    return reference_in_sandbox_within_limits(steps);
 }
 
 // The reference run in the sandbox under the rubric's limits; without the memory limit where it
@@ -880,7 +930,8 @@ std::vector<int> Grader::choose_gpus() {
 
 std::string Grader::gpu_label(const Worker& w) const {
     std::string label = worker_name(w);
-    if (w.setup.cuda_visible_devices != std::to_string(w.gpu)) label += " (CUDA_VISIBLE_DEVICES=" + w.setup.cuda_visible_devices + ")";
+    const std::string& visible = w.setup.cuda_visible_devices;
+    if (visible != std::to_string(w.gpu) && visible != w.setup.gpu_uuid) label += " (CUDA_VISIBLE_DEVICES=" + visible + ")";
     return label;
 }
 
@@ -914,6 +965,7 @@ void Grader::set_up_workers(const std::vector<int>& gpus) {
         w.setup = own_;
         w.setup.cuda_visible_devices = pinned_device(gpus[k], visible);
         w.setup.gpu_uuid = static_cast<size_t>(gpus[k]) < gpu_uuids_.size() ? gpu_uuids_[static_cast<size_t>(gpus[k])] : "";
+        show_only_its_gpu(w.setup);
         w.setup.priv = setup_.priv + "/worker" + std::to_string(k);
         make_dirs(w.setup.priv);
         chmod(w.setup.priv.c_str(), 0700);
@@ -1028,7 +1080,16 @@ void Grader::check_gpu(Worker& w) {
     // for the first, and what decides a failure that persists (runs.h, reference_runs_in_sandbox).
     place_reference(w.setup, setup_.work + "/.selftest-worker" + std::to_string(w.slot), setup_.info.sol, variant, small);
     if (w.slot > 0) {
-        const SandboxCheck check = run_reference_in_sandbox({setup_, w.setup, no_submission_});
+        SandboxCheck check = run_reference_in_sandbox({setup_, w.setup, no_submission_});
+        const bool traced = !setup_.trace_ok || reference_kernels_seen(check.run);
+        if ((!check.failure.empty() || !traced) && !w.setup.iso.devices.empty()) {
+            // As in the self-test: with the whole /dev rather than not at all.
+            std::fprintf(stderr, "grade: %s: device nodes: the whole /dev (with its GPU's alone, the reference failed: %s)\n", label.c_str(),
+                         clip(check.failure.empty() ? "the kernel trace recorded none of its kernels" : check.failure, 300).c_str());
+            w.setup.iso.devices.clear();
+            w.setup.cuda_visible_devices = pinned_device(w.gpu, std::getenv("CUDA_VISIBLE_DEVICES"));
+            check = run_reference_in_sandbox({setup_, w.setup, no_submission_});
+        }
         if (!check.failure.empty())
             throw std::runtime_error(label + " (" + w.name + "): " + check.failure + " (" + w.setup.iso.describe() + ")\n" + leave_out.substr(2));
         if (setup_.trace_ok && !reference_kernels_seen(check.run))

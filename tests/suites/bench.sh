@@ -99,17 +99,29 @@ echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connection
 echo "init 0.0100 context 0.2500 memory 0.0300 launch 0.0400 release 0.0500"
 STANDIN
     chmod +x "$tmp/build/bench/gpu_open_phases"
-    printf '#!/bin/sh\necho "Test GPU 9000"\n' > "$tmp/bin/nvidia-smi"
+    # nvidia-smi: a name, or GPU N's UUID (GPU-test-N); the driver's folder names GPUs 4 and 5,
+    # with minors 4 and 5, whose nodes (and the driver's) are files of a stand-in /dev.
+    printf '#!/bin/sh\ncase "$*" in *uuid*) echo "GPU-test-${*##* }" ;; *) echo "Test GPU 9000" ;; esac\n' > "$tmp/bin/nvidia-smi"
     chmod +x "$tmp/bin/nvidia-smi"
+    mkdir -p "$tmp/driver/a" "$tmp/driver/b" "$tmp/dev"
+    printf 'GPU UUID: \t GPU-test-4\nDevice Minor: \t 4\n' > "$tmp/driver/a/information"
+    printf 'GPU UUID: \t GPU-test-5\nDevice Minor: \t 5\n' > "$tmp/driver/b/information"
+    : > "$tmp/dev/nvidia4"; : > "$tmp/dev/nvidia5"; : > "$tmp/dev/nvidiactl"
     run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
-        BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 bash bench/process_starts.sh
-    # the header and 12 rows, then the phases table's header and 6 rows (checked below). The
-    # first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16 with it, one 16 with one
-    # hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The whole test, with the
-    # trace: 1, 16, and 16 on GPUs 4 and 5.
-    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq 20 ] \
-        && [ "$(grep -c 'run=first .*trace= ' "$log")" -eq 17 ] && [ "$(grep -c 'run=first .*trace=yes' "$log")" -eq 57 ] \
-        && [ "$(grep -c 'run=first gpu=5 ' "$log")" -eq 8 ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
+        BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 NVIDIA_DRIVER_GPUS="$tmp/driver" DEVICE_DIR="$tmp/dev" STARTS_WRITABLE="$tmp" \
+        bash bench/process_starts.sh
+    # Under bubblewrap (where it runs here): 16 on GPU 4 and 32 on GPUs 4 and 5, the whole /dev
+    # (CUDA_VISIBLE_DEVICES an index) and then the GPU's nodes alone (its UUID).
+    local boxed=0
+    bwrap --unshare-all --ro-bind / / true 2> /dev/null && boxed=1
+    # the header and 12 rows (16 under bubblewrap), then the phases table's header and 6 rows
+    # (checked below). The first case: 1 + 16 runs without the trace, 1 + 8 + 16 + 16 + 16 with
+    # it, one 16 with one hardware queue a context, one 16 on GPUs 4 and 5 (8 each). The whole
+    # test, with the trace: 1, 16, and 16 on GPUs 4 and 5.
+    if [ "$rc" -eq 0 ] && [ "$(grep -c '^| ' "$tmp/results/test-gpu-9000.starts.md")" -eq $((20 + 4 * boxed)) ] \
+        && [ "$(grep -c 'run=first .*trace= ' "$log")" -eq $((17 + 96 * boxed)) ] && [ "$(grep -c 'run=first .*trace=yes' "$log")" -eq 57 ] \
+        && [ "$(grep -c 'run=first gpu=5 ' "$log")" -eq $((8 + 16 * boxed)) ] && [ "$(grep -c 'run=first gpu=GPU-test-5 ' "$log")" -eq $((16 * boxed)) ] \
+        && [ "$(grep -c 'run=first gpu=GPU-test-4 ' "$log")" -eq $((32 * boxed)) ] && [ "$(grep -c 'trace=yes connections=1$' "$log")" -eq 16 ] \
         && [ "$(grep -c 'connections=1$' "$log")" -eq 16 ] && [ "$(grep -c 'run=whole .*trace=yes connections=$' "$log")" -eq 33 ] \
         && [ "$(grep -c 'run=whole gpu=5 ' "$log")" -eq 8 ]; then
         pass "make bench-starts times each kind of batch, with the trace and on the GPUs it names"

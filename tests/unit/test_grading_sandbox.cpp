@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "common/args.h"
+#include "grading/src/sandbox/gpu_nodes.h"
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/sandbox/sandbox.h"
 #include "grading/src/util/util.h"
@@ -407,6 +408,97 @@ TEST_CASE("bubblewrap command lines hide everything but the system and the run f
         CHECK_FALSE(spec.confine.drop_ids);
         CHECK(joined.find("--uid") == std::string::npos);
     }
+}
+
+TEST_CASE("a GPU's device nodes: the driver's own and that GPU's, found by its UUID in the driver's folder") {
+    char tmpl[] = "/tmp/grading-gpu-nodes-XXXXXX";
+    const std::string dir = mkdtemp(tmpl), driver = dir + "/gpus", dev = dir + "/dev";
+    mkdir(driver.c_str(), 0755);
+    mkdir(dev.c_str(), 0755);
+    auto gpu = [&](const std::string& bus, const std::string& uuid, const std::string& minor) {
+        mkdir((driver + "/" + bus).c_str(), 0755);
+        std::ofstream(driver + "/" + bus + "/information") << "Model: \t\t NVIDIA H200\nIRQ:   \t\t 42\nGPU UUID: \t " << uuid
+                                                           << "\nBus Location: \t " << bus << "\nDevice Minor: \t " << minor << "\nGPU Excluded:\t No\n";
+    };
+    gpu("0000:18:00.0", "GPU-aaaa-1111", "0");
+    gpu("0000:2a:00.0", "GPU-bbbb-2222", "1");
+    gpu("0000:3b:00.0", "GPU-cccc-3333", "2");  // its node is missing
+    gpu("0000:4c:00.0", "GPU-dddd-4444", "x");  // a minor that is not a number
+    for (const char* node : {"nvidia0", "nvidia1", "nvidiactl", "nvidia-uvm", "nvidia-uvm-tools", "nvidia-nvswitch0", "null", "nvidia12"})
+        std::ofstream(dev + "/" + node) << "";
+    mkdir((dev + "/nvidia-caps").c_str(), 0755);
+
+    CHECK(gpu_minor_number("GPU-aaaa-1111", driver) == 0);
+    CHECK(gpu_minor_number("GPU-bbbb-2222", driver) == 1);
+    CHECK(gpu_minor_number("GPU-bbbb", driver) == -1);  // the whole UUID, not a prefix
+    CHECK(gpu_minor_number("GPU-dddd-4444", driver) == -1);
+    CHECK(gpu_minor_number("", driver) == -1);
+    CHECK(gpu_minor_number("GPU-aaaa-1111", dir + "/no-such-folder") == -1);
+    const std::vector<std::string> second = {dev + "/nvidia-caps", dev + "/nvidia-nvswitch0", dev + "/nvidia-uvm",
+                                             dev + "/nvidia-uvm-tools", dev + "/nvidia1", dev + "/nvidiactl"};
+    CHECK(gpu_device_nodes("GPU-bbbb-2222", driver, dev) == second);  // not nvidia0, nvidia12, null
+    const std::vector<std::string> first = gpu_device_nodes("GPU-aaaa-1111", driver, dev);
+    CHECK(std::count(first.begin(), first.end(), dev + "/nvidia0") == 1);
+    CHECK(std::count(first.begin(), first.end(), dev + "/nvidia1") == 0);
+    // Unknown: the whole /dev, as without the rule.
+    CHECK(gpu_device_nodes("GPU-cccc-3333", driver, dev).empty());
+    CHECK(gpu_device_nodes("MIG-aaaa-1111", driver, dev).empty());
+    CHECK(gpu_device_nodes("", driver, dev).empty());
+    remove_tree(dir);
+}
+
+TEST_CASE("bubblewrap command lines: /dev whole, or its basic nodes and the GPU's alone") {
+    Isolation bw;
+    bw.level = IsolationLevel::Bwrap;
+    bw.bwrap = "/usr/bin/bwrap";
+    auto joined = [](const std::vector<std::string>& argv) {
+        std::string j;
+        for (const std::string& a : argv) j += a + " ";
+        return j;
+    };
+    const std::string whole = joined(bw.wrap({"prog"}, "/w"));
+    CHECK(whole.find("--dev-bind /dev /dev") != std::string::npos);
+    CHECK(whole.find("--dev /dev") == std::string::npos);
+    CHECK(bw.describe().find("/sys, /dev, the CUDA toolkit") != std::string::npos);
+    bw.devices = {"/dev/nvidia-uvm", "/dev/nvidia1", "/dev/nvidiactl"};
+    const std::string own = joined(bw.wrap({"prog"}, "/w"));
+    CHECK(own.find("--dev-bind /dev /dev") == std::string::npos);
+    CHECK(own.find("--dev /dev --dev-bind /dev/nvidia-uvm /dev/nvidia-uvm --dev-bind /dev/nvidia1 /dev/nvidia1 --dev-bind /dev/nvidiactl /dev/nvidiactl") !=
+          std::string::npos);
+    CHECK(own.find("--dev /dev") < own.find("--tmpfs /dev/shm"));  // its private shm on the new /dev
+    CHECK(bw.describe().find("/dev's basic nodes and its own GPU's") != std::string::npos);
+}
+
+TEST_CASE("isolation: a run shown its GPU's nodes alone sees no other node of the machine's /dev") {
+    const std::string bw = usable_bwrap();
+    if (bw.empty()) {
+        MESSAGE("bubblewrap not usable here: the device nodes are not tested");
+        return;
+    }
+    // Two nodes of this machine that bubblewrap's own /dev lacks stand for two GPUs' nodes.
+    std::vector<std::string> extra;
+    for (const std::string& name : list_dir("/dev")) {
+        struct stat st;
+        const std::string path = "/dev/" + name;
+        if (stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode) && name.rfind("tty", 0) != 0 &&
+            std::string(" null zero full random urandom ptmx console ").find(" " + name + " ") == std::string::npos)
+            extra.push_back(path);
+    }
+    if (extra.size() < 2) {
+        MESSAGE("fewer than two other character devices in /dev here: the device nodes are not tested");
+        return;
+    }
+    Isolation iso = testable_levels().front();
+    REQUIRE(iso.level == IsolationLevel::Bwrap);
+    iso.devices = {extra[0]};
+    RunResult r = run_in(iso, "for n in " + extra[0] + " " + extra[1] + " /dev/null; do [ -e $n ] && echo SEEN $n; done; exit 0");
+    CHECK_MESSAGE(r.ok(), r.describe() << ": " << r.err);
+    CHECK(r.out.find("SEEN " + extra[0] + "\n") != std::string::npos);
+    CHECK(r.out.find("SEEN " + extra[1] + "\n") == std::string::npos);
+    CHECK(r.out.find("SEEN /dev/null\n") != std::string::npos);
+    iso.devices.clear();  // the whole /dev
+    r = run_in(iso, "[ -e " + extra[1] + " ] && echo SEEN; exit 0");
+    CHECK(r.out.find("SEEN") != std::string::npos);
 }
 
 TEST_CASE("isolation: a normal program runs as the sandbox's user, gets its descriptor and writes its run folder") {

@@ -503,10 +503,16 @@ std::vector<std::string> bwrap_argv(const Isolation& iso, const std::vector<std:
                                     const std::vector<std::string>& extra_rw, const std::vector<std::string>& inner_env,
                                     const std::vector<std::string>& extra_ro, bool as_sandbox_ids) {
     std::vector<std::string> w = {iso.bwrap, "--die-with-parent", "--new-session", "--unshare-all",
-                                  "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc",
-                                  "--dev-bind", "/dev", "/dev", "--proc", "/proc",
-                                  "--ro-bind", "/sys", "/sys", "--tmpfs", "/tmp"};
-    // /dev comes whole (the GPU's nodes): its shared-memory folder is the host's, so a private one.
+                                  "--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"};
+    // /dev: bubblewrap's basic nodes and the GPU's own where they are known, else the whole
+    // /dev; its shared-memory folder would be the host's, so a private one either way.
+    if (iso.devices.empty()) {
+        w.insert(w.end(), {"--dev-bind", "/dev", "/dev"});
+    } else {
+        w.insert(w.end(), {"--dev", "/dev"});
+        for (const std::string& node : iso.devices) w.insert(w.end(), {"--dev-bind", node, node});
+    }
+    w.insert(w.end(), {"--proc", "/proc", "--ro-bind", "/sys", "/sys", "--tmpfs", "/tmp"});
     struct stat st;
     if (stat("/dev/shm", &st) == 0 && S_ISDIR(st.st_mode)) w.insert(w.end(), {"--tmpfs", "/dev/shm"});
     // /bin, /lib... are links into /usr on merged-/usr systems, directories elsewhere.
@@ -692,8 +698,9 @@ std::string Isolation::describe() const {
     switch (level) {
         case IsolationLevel::Bwrap:
             return "bubblewrap (" + bwrap + ") as " + who + account +
-                   ": own user, PID, mount, IPC, UTS and network namespaces, no capabilities; it sees only /usr, /etc, /sys, /dev, "
-                   "the CUDA toolkit and its run folder, read-only but for the run folder and a private /tmp; the trusted tree, "
+                   ": own user, PID, mount, IPC, UTS and network namespaces, no capabilities; it sees only /usr, /etc, /sys, " +
+                   (devices.empty() ? std::string("/dev") : std::string("/dev's basic nodes and its own GPU's")) +
+                   ", the CUDA toolkit and its run folder, read-only but for the run folder and a private /tmp; the trusted tree, "
                    "the results and other submissions are not visible";
         case IsolationLevel::Uid:
             return "user " + who + account + " only (the kernel refused namespaces): it cannot signal the grader or write its files, "

@@ -120,6 +120,9 @@ struct Isolation {
     gid_t gid = kSandboxGid;
     std::vector<std::string> readonly;  // visible read-only (the CUDA toolkit, the trace library)
     std::vector<std::string> hidden;    // not visible (the trusted tree, results, submissions)
+    // At the Bwrap level, the device nodes a run sees beside /dev's basic ones (null, zero,
+    // random, a tty, shm): its own GPU's and the driver's (gpu_nodes.h). Empty: the whole /dev.
+    std::vector<std::string> devices;
 
     // One line for the reports: what is hidden, who the program runs as.
     std::string describe() const;
