@@ -301,7 +301,8 @@ private:
     void announce_gpus(const std::vector<int>& gpus) const;
     void self_test();
     SandboxCheck reference_in_sandbox_within_limits(std::vector<std::string>& steps);
-    SandboxCheck reference_in_sandbox_on_its_gpu(WorkerSetup& w, std::vector<std::string>& steps);
+    SandboxCheck reference_in_sandbox_on_its_gpu(std::vector<std::string>& steps);
+    std::string why_not_working(const SandboxCheck& check) const;
     void show_only_its_gpu(WorkerSetup& w) const;
     std::string check_sanitizers();
     void check_kernel_trace(const ProgramRun& run, std::vector<std::string>& steps);
@@ -702,7 +703,7 @@ void Grader::self_test() {
         throw std::runtime_error("the reference solution fails outside the sandbox (" + plain.describe() + "): " + clip(plain.out + plain.err, 1500));
     read_device(own_, device_json);
     std::vector<std::string> steps;
-    const SandboxCheck check = reference_in_sandbox_on_its_gpu(own_, steps);
+    const SandboxCheck check = reference_in_sandbox_on_its_gpu(steps);
     gpu.release();
     if (!check.failure.empty())
         throw std::runtime_error("the reference solution does not run in the sandbox (" + setup_.iso.describe() + "): " + check.failure +
@@ -712,6 +713,12 @@ void Grader::self_test() {
     if (setup_.iso.level != IsolationLevel::Bwrap)
         notes_.push_back("Graded with isolation '" + std::string(isolation_level_name(setup_.iso.level)) + "': " + setup_.iso.describe());
     setup_.isolation_text = isolation_description(steps);
+}
+
+// The isolation step (and stderr line) of a sandbox that shows its runs the whole /dev because the
+// reference failed with its GPU's nodes alone.
+std::string whole_dev_because(const std::string& failure) {
+    return "device nodes: the whole /dev (with its GPU's alone, the reference failed: " + clip(failure, 300) + ")";
 }
 
 // Where the driver names the GPU's node (gpu_nodes.h), a run under bubblewrap sees that node and
@@ -725,23 +732,20 @@ void Grader::show_only_its_gpu(WorkerSetup& w) const {
     if (!w.iso.devices.empty()) w.cuda_visible_devices = w.gpu_uuid;
 }
 
-// The self-test's sandbox check (reference_in_sandbox_within_limits) with the run shown only its
-// GPU's nodes; where the reference does not run so, the check again with the whole /dev, said in
-// `steps`. A rule that makes runs faster never stops a class.
-SandboxCheck Grader::reference_in_sandbox_on_its_gpu(WorkerSetup& w, std::vector<std::string>& steps) {
-    const WorkerSetup whole_dev = w;
+// The self-test's sandbox check (reference_in_sandbox_within_limits, on own_) with the run shown
+// only its GPU's nodes; where the reference does not run so, the check again with the whole /dev,
+// said in `steps`. A rule that makes runs faster never stops a class.
+SandboxCheck Grader::reference_in_sandbox_on_its_gpu(std::vector<std::string>& steps) {
+    const WorkerSetup whole_dev = own_;
     const Limits limits = setup_.run_limits;
     const size_t known_steps = steps.size();
-    show_only_its_gpu(w);
-    if (w.iso.devices.empty()) return reference_in_sandbox_within_limits(steps);
+    show_only_its_gpu(own_);
+    if (own_.iso.devices.empty()) return reference_in_sandbox_within_limits(steps);
     SandboxCheck check;
     std::string failure;
     try {
         check = reference_in_sandbox_within_limits(steps);
-        // The kernel trace must see the reference's kernels there too, or it would be turned off.
-        failure = !check.failure.empty()                                   ? check.failure
-                  : setup_.trace_ok && !reference_kernels_seen(check.run) ? "the kernel trace recorded none of its kernels"
-                                                                           : "";
+        failure = why_not_working(check);
     } catch (const std::runtime_error& e) {  // a sanitizer tool that could not run there
         failure = e.what();
     }
@@ -749,13 +753,21 @@ SandboxCheck Grader::reference_in_sandbox_on_its_gpu(WorkerSetup& w, std::vector
         steps.push_back("device nodes: each run sees its own GPU's and the driver's, no other GPU's");
         return check;
     }
-    w = whole_dev;
+    own_ = whole_dev;
     setup_.run_limits = limits;
     steps.resize(known_steps);
     gpu_nodes_alone_ = false;
-    steps.push_back("device nodes: the whole /dev (with its GPU's alone, the reference failed: " + clip(failure, 300) + ")");
+    steps.push_back(whole_dev_because(failure));
     std::fprintf(stderr, "grade: %s\n", steps.back().c_str());
     return reference_in_sandbox_within_limits(steps);
+}
+
+// What keeps the reference's run in the sandbox from counting as working there: its failure, or a
+// kernel trace that saw none of its kernels (the trace would be turned off); "" when it works.
+std::string Grader::why_not_working(const SandboxCheck& check) const {
+    if (!check.failure.empty()) return check.failure;
+    if (setup_.trace_ok && !reference_kernels_seen(check.run)) return "the kernel trace recorded none of its kernels";
+    return "";
 }
 
 // The reference run in the sandbox under the rubric's limits; without the memory limit where it
@@ -1081,11 +1093,9 @@ void Grader::check_gpu(Worker& w) {
     place_reference(w.setup, setup_.work + "/.selftest-worker" + std::to_string(w.slot), setup_.info.sol, variant, small);
     if (w.slot > 0) {
         SandboxCheck check = run_reference_in_sandbox({setup_, w.setup, no_submission_});
-        const bool traced = !setup_.trace_ok || reference_kernels_seen(check.run);
-        if ((!check.failure.empty() || !traced) && !w.setup.iso.devices.empty()) {
+        if (const std::string failure = why_not_working(check); !failure.empty() && !w.setup.iso.devices.empty()) {
             // As in the self-test: with the whole /dev rather than not at all.
-            std::fprintf(stderr, "grade: %s: device nodes: the whole /dev (with its GPU's alone, the reference failed: %s)\n", label.c_str(),
-                         clip(check.failure.empty() ? "the kernel trace recorded none of its kernels" : check.failure, 300).c_str());
+            std::fprintf(stderr, "grade: %s: %s\n", label.c_str(), whole_dev_because(failure).c_str());
             w.setup.iso.devices.clear();
             w.setup.cuda_visible_devices = pinned_device(w.gpu, std::getenv("CUDA_VISIBLE_DEVICES"));
             check = run_reference_in_sandbox({setup_, w.setup, no_submission_});

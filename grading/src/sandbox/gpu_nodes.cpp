@@ -1,7 +1,5 @@
 #include "sandbox/gpu_nodes.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <cctype>
 #include <sstream>
@@ -44,8 +42,7 @@ std::vector<std::string> gpu_device_nodes(const std::string& gpu_uuid, const std
     const int minor = gpu_minor_number(gpu_uuid, driver_gpus);
     if (minor < 0) return {};
     const std::string own = dev + "/nvidia" + std::to_string(minor);
-    struct stat st;
-    if (stat(own.c_str(), &st) != 0 || S_ISDIR(st.st_mode)) return {};  // (a character device on a real machine)
+    if (!exists(own) || is_dir(own)) return {};  // (a character device on a real machine)
     std::vector<std::string> nodes = {own};
     for (const std::string& name : list_dir(dev))
         if (name.rfind("nvidia", 0) == 0 && !is_one_gpus_node(name)) nodes.push_back(dev + "/" + name);
