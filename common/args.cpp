@@ -69,7 +69,8 @@ std::string common_options_help() {
            "  -h, --help          show this help and exit\n"
            "  -n, --size LIST     problem sizes, comma-separated (N, NxM or NxMxK); default: the\n"
            "                      lab's correctness sizes\n"
-           "  -v, --variant LIST  run only these variants (comma-separated); see --list\n"
+           "  -v, --variant LIST  run only these variants (comma-separated); see --list;\n"
+           "                      NAME@SEED gives that variant its own seed\n"
            "      --list          list the variants and exit\n"
            "      --describe      print the lab as JSON (variants, sizes, targets) and exit\n"
            "      --bench         run the lab's benchmark sizes instead of its correctness sizes\n"
@@ -101,7 +102,24 @@ std::vector<std::string> split_names(const std::string& text, const std::string&
     if (names.empty()) throw UsageError(flag + " needs at least one name");
     return names;
 }
+// NAME, or NAME@SEED: the variant with inputs of its own seed (one seed a variant).
+void add_variant(Options& opt, const std::string& text, const std::string& flag) {
+    const size_t at = text.find('@');
+    const std::string name = text.substr(0, at);
+    if (name.empty()) throw UsageError(flag + " has an empty name in '" + text + "'");
+    if (at != std::string::npos) {
+        const uint64_t seed = static_cast<uint64_t>(parse_positive(text.substr(at + 1), flag + " " + name + "@SEED"));
+        auto [it, added] = opt.variant_seeds.emplace(name, seed);
+        if (!added && it->second != seed) throw UsageError(flag + " gives " + name + " two seeds");
+    }
+    opt.variants.push_back(name);
+}
 }  // namespace
+
+uint64_t Options::seed_of(const std::string& variant) const {
+    auto it = variant_seeds.find(variant);
+    return it == variant_seeds.end() ? seed : it->second;
+}
 
 Options parse_args(int argc, const char* const* argv) {
     Options opt;
@@ -135,8 +153,7 @@ Options parse_args(int argc, const char* const* argv) {
             opt.sizes.insert(opt.sizes.end(), more.begin(), more.end());
         }
         else if (arg == "-v" || arg == "--variant") {
-            auto more = split_names(next(arg), arg);
-            opt.variants.insert(opt.variants.end(), more.begin(), more.end());
+            for (const std::string& name : split_names(next(arg), arg)) add_variant(opt, name, arg);
         }
         else if (arg == "--reps") opt.reps = static_cast<int>(parse_count(next(arg), "--reps", 100000));
         else if (arg == "--seed") opt.seed = static_cast<uint64_t>(parse_positive(next(arg), "--seed"));

@@ -1,6 +1,7 @@
 // Command-line options common to every lab. Host-only: unit-tested with g++.
 #pragma once
 #include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -16,6 +17,9 @@ struct UsageError : std::runtime_error {
 using Dims = std::vector<long long>;
 
 struct Options {
+    // The seed of `variant`'s inputs: its own from --variant NAME@SEED, else --seed.
+    uint64_t seed_of(const std::string& variant) const;
+
     bool help = false;
     bool list = false;    // --list: print the variants and exit
     bool describe = false;  // --describe: print the lab's declaration as JSON and exit
@@ -25,6 +29,9 @@ struct Options {
     uint64_t seed = 2026;               // --seed
     int reps = -1;                      // --reps; 0: check only, time nothing; -1: the mode's default
     std::vector<std::string> variants;  // --variant; empty: all
+    // --variant NAME@SEED: that variant's inputs come from SEED instead of --seed, so one run can
+    // repeat cases that separate runs made with different seeds (inputs depend only on the seed).
+    std::map<std::string, uint64_t> variant_seeds;
     std::string json_path;              // --json FILE
     std::string markdown_path;          // --markdown FILE
     int device = 0;                     // --device

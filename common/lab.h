@@ -54,7 +54,8 @@ public:
     const Options& options;  // options.positional: the arguments after the options
     const DeviceSummary& device;
     const cudaDeviceProp& props;
-    uint64_t seed() const { return options.seed; }
+    // The seed of the case under way's inputs: --seed, or its variant's own (--variant NAME@SEED).
+    uint64_t seed() const { return case_seed_; }
     TimingPlan timing;  // repetitions and budget of every timed case (no flusher, no observer)
     // False under --reps 0: every case is checked and none timed, so a tool that watches each
     // launch (compute-sanitizer) watches the checked launch alone. time_gpu and time_host then
@@ -170,6 +171,7 @@ private:
     static void record_failure(Outcome& out, const std::string& why);
     std::unique_ptr<L2Flusher> flusher_;
     int checks_in_case_ = 0;
+    uint64_t case_seed_ = options.seed;  // (begin_case sets each case's)
 };
 
 // What a lab declares besides its variants and shape (shared by Lab and LabOf<S>).

@@ -30,6 +30,7 @@ L2Flusher* RunContext::flusher_for(double working_set_bytes) {
 
 void RunContext::begin_case(const std::string& variant, const Dims& dims) {
     checks_in_case_ = 0;
+    case_seed_ = options.seed_of(variant);
     run_hooks().case_begun(variant, dims);
 }
 

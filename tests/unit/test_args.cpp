@@ -42,6 +42,21 @@ TEST_CASE("parse_dims reads N, NxM and NxMxK") {
     CHECK_THROWS_AS(parse_size_list("1,,2"), UsageError);
 }
 
+TEST_CASE("--variant NAME@SEED gives that variant its own seed, the others keep --seed") {
+    Options o = parse({"--seed", "9", "-v", "simple@123,fast", "--variant", "tiled@77"});
+    CHECK(o.variants == std::vector<std::string>{"simple", "fast", "tiled"});
+    CHECK(o.seed_of("simple") == 123);
+    CHECK(o.seed_of("fast") == 9);
+    CHECK(o.seed_of("tiled") == 77);
+    CHECK(o.seed_of("not-given") == 9);
+    CHECK(parse({"-v", "simple@5,simple@5"}).seed_of("simple") == 5);  // the same seed twice is one
+    CHECK_THROWS_AS(parse({"-v", "simple@5,simple@6"}), UsageError);
+    CHECK_THROWS_AS(parse({"-v", "simple@"}), UsageError);
+    CHECK_THROWS_AS(parse({"-v", "simple@0"}), UsageError);
+    CHECK_THROWS_AS(parse({"-v", "simple@x"}), UsageError);
+    CHECK_THROWS_AS(parse({"-v", "@5"}), UsageError);
+}
+
 TEST_CASE("parse_args handles every common flag") {
     Options o = parse({"-n", "5,7", "--seed", "9", "--reps=3", "-v", "simple,fast", "--json",
                        "out.json", "--device", "0", "--markdown=t.md"});
