@@ -3,6 +3,7 @@
 // found), fixed once set up; each worker's own (its GPU, device name, private folder, sandbox
 // user); and each submission's own, cleared for the next.
 #pragma once
+#include <memory>
 #include <set>
 #include <string>
 #include <vector>
@@ -20,6 +21,7 @@
 namespace grading {
 
 class ReferencePool;
+struct CombinedCorrectness;  // judge/test_kinds.cpp
 
 struct Config {
     std::string root = ".";
@@ -30,6 +32,8 @@ struct Config {
     bool compile_only = false, no_trace = false;
     size_t per_gpu = 0;        // --per-gpu N: submissions graded at once per GPU; 0: auto
     bool build_reuse = true;   // --no-build-reuse: every file compiled
+    // --combine-correctness: a trial of every correctness test in one process (judge/test_kinds.h)
+    bool combine_correctness = false;
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
@@ -99,6 +103,8 @@ struct SubmissionState {
     GpuTurn* gpu_turn = nullptr;
     // Where its runs' time is added (breakdown.h); null: not recorded.
     SubmissionTiming* timing = nullptr;
+    // Its correctness trials run in one process each (--combine-correctness), made on first use.
+    std::shared_ptr<CombinedCorrectness> combined_correctness;
 };
 
 // What the runs of a submission's tests see: the run's setup (read only), the worker grading it,

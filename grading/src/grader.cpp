@@ -108,6 +108,12 @@ Options:
                        a time per GPU, as before.
   --no-build-reuse     compile every file, even one identical to a file built before in this
                        run (by default its compile and link are reused; the audit always runs)
+  --combine-correctness
+                       run trial k of every correctness test in one process, each test's
+                       variant with its own seed, judged by one verifier: fewer GPU opens a
+                       submission. Only passes are taken from it: a variant that does not pass
+                       there is run on its own, as without this option, so scores and feedback
+                       are those of separate runs
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
@@ -1655,6 +1661,9 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
     std::ostringstream tail;
     const std::string device = device_summary();
     tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, setup_.isolation_text, setup_.tools, cfg.regrade, same, regrade_notes);
+    if (cfg.combine_correctness && !cfg.compile_only)
+        tail << "correctness: each trial of the tests that share sizes run in one process (--combine-correctness); "
+                "a variant that did not pass there was run on its own, and that run decided\n";
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
@@ -1751,6 +1760,7 @@ Config parse_command_line(int argc, char** argv) {
             c.per_gpu = v == "auto" ? 0 : static_cast<size_t>(std::min(64ull, number(v)));
         }
         else if (a == "--no-build-reuse") c.build_reuse = false;
+        else if (a == "--combine-correctness") c.combine_correctness = true;
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

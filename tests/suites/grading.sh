@@ -16,6 +16,7 @@
 # GRADING_ONLY="01 08": only these labs. GRADING_ISOLATIONS="bwrap uid": with a GPU, grade
 # the corpus once per isolation level (grading/grade --isolation LEVEL) instead of once with the
 # grader's own choice, and report "corpus: X of Y cases scored as expected (LEVEL)" for each.
+# GRADING_OPTIONS="--combine-correctness": more grader options for the corpus's GPU runs.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -243,7 +244,9 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
         # for: one trial per correctness test (GRADING_TRIALS) keeps a class of 40 to minutes.
         rubric_used=$grading_dir/rubric-$nn.rubric
         sed -E "s/^trials = [0-9]+/trials = ${GRADING_TRIALS:-1}/" "$rubric" > "$rubric_used"
-        expect "grader lab$nn grades the class${isolations:+ ($level)}" 0 'results: ' $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" "${spread[@]}" --out "$gpu_out" "$subs"
+        read -r -a more <<< "${GRADING_OPTIONS:-}"
+        expect "grader lab$nn grades the class${isolations:+ ($level)}${GRADING_OPTIONS:+ ($GRADING_OPTIONS)}" 0 'results: ' \
+            $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" "${spread[@]}" "${more[@]}" --out "$gpu_out" "$subs"
         [ -f "$gpu_out/summary.txt" ] && sed 's/^/    /' "$gpu_out/summary.txt"
         if [ -f "tests/grading/$nn/expected.txt" ]; then
             grading_ok=0 grading_cases=0

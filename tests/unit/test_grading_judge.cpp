@@ -229,3 +229,66 @@ TEST_CASE("performance: each round's times, as the interval resamples them, are 
     REQUIRE(j.reference_round_ms.size() == 3);
     for (double ms : j.reference_round_ms) CHECK(ms == doctest::Approx(1.0));
 }
+
+// ---- --combine-correctness: which tests a trial's one process runs ----
+#include "grading/src/intake/rubric.h"
+#include "grading/src/intake/seeds.h"
+#include "grading/src/judge/test_kinds.h"
+
+TEST_CASE("a combined trial runs each correctness test's variants with that test's seed, and only tests that can share a process") {
+    GradingSetup setup;
+    setup.cfg.seed = 42;
+    setup.rubric = grading::parse_rubric(R"(lab = 13
+run_timeout = 20
+[test a]
+kind = correctness
+points = 1
+variants = one
+sizes = 7 9
+trials = 2
+[test b]
+kind = correctness
+points = 1
+variants = two three
+sizes = 7 9
+timeout = 50
+[test again]
+kind = correctness
+points = 1
+variants = one
+sizes = 7 9
+[test other_sizes]
+kind = correctness
+points = 1
+variants = four
+sizes = 8
+[test after]
+kind = correctness
+points = 1
+variants = five
+sizes = 7 9
+requires = a
+[test san]
+kind = sanitizer
+tool = memcheck
+points = 1
+variants = six
+sizes = 7 9
+)", "r.rubric");
+    const std::vector<std::string> sizes = {"7", "9"};
+    const CombinedTrial first = combined_trial(setup, 0, sizes);
+    CHECK(first.tests == 2);  // a and b; 'again' repeats a's variant, 'other_sizes' has others, 'after' waits for a
+    CHECK(first.seeds.size() == 3);
+    CHECK(first.seeds.at("one") == derive_seed(42, "a", 0));
+    CHECK(first.seeds.at("two") == derive_seed(42, "b", 0));
+    CHECK(first.seeds.at("three") == derive_seed(42, "b", 0));
+    CHECK(first.seeds.at("one") != first.seeds.at("two"));
+    CHECK(first.timeout_s == doctest::Approx(70));  // a's run_timeout and b's own
+    // Trial 2 (index 1): only a has one, so nothing is combined.
+    const CombinedTrial second = combined_trial(setup, 1, sizes);
+    CHECK(second.tests == 1);
+    CHECK(second.seeds.at("one") == derive_seed(42, "a", 1));
+    // Sizes no test has: nothing.
+    CHECK(combined_trial(setup, 0, {"7"}).tests == 0);
+    CHECK(combined_trial(setup, 0, {"8"}).tests == 1);
+}

@@ -99,22 +99,27 @@ struct CorrectnessTally {
     std::map<std::string, std::string> stopped;
 };
 
+// What a run showed of one row of its verdict, for judge_row.
+RowEvidence row_evidence(const GradingContext& ctx, const GradedProgram& s, const VerifiedRun& verified, const RowVerdict& row) {
+    RowEvidence e;
+    e.size = row.size;
+    e.verified = row.status == "PASS";
+    e.verifier_note = short_note(ctx, row.note);
+    if (const CaseEvidence* c = verified.pr.find(row.variant, row.size)) {
+        e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
+        if (const KernelSpan* k = ctx.setup.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
+        e.transfers = c->transfers;
+    }
+    return e;
+}
+
 // Judges each row of variant `v` that the verifier gave a verdict on; returns how many passed.
 size_t judge_variant_rows(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& v,
                           const VerifiedRun& verified, bool kernel_rule, CorrectnessTally& tally) {
     size_t passed_here = 0;
     for (const RowVerdict& row : verified.rows) {
         if (row.variant != v) continue;
-        RowEvidence e;
-        e.size = row.size;
-        e.verified = row.status == "PASS";
-        e.verifier_note = short_note(ctx, row.note);
-        if (const CaseEvidence* c = verified.pr.find(v, row.size)) {
-            e.kernel_ran = any_kernel_of(c->kernels, s.kernels);
-            if (const KernelSpan* k = ctx.setup.foreign_kernel_rule ? foreign_kernel(*c, s.kernels) : nullptr) e.foreign_kernel = k->name;
-            e.transfers = c->transfers;
-        }
-        RowJudgement j = judge_row(e, t.host_transfers, kernel_rule);
+        RowJudgement j = judge_row(row_evidence(ctx, s, verified, row), t.host_transfers, kernel_rule);
         ++tally.rows_total;
         passed_here += j.passed;
         tally.rows_passed += j.passed;
@@ -124,6 +129,94 @@ size_t judge_variant_rows(const GradingContext& ctx, const GradedProgram& s, con
         if (j.cheats && tally.cheated.empty()) tally.cheated = v + " at size " + row.size;
     }
     return passed_here;
+}
+
+// ---- a trial of every correctness test in one process (--combine-correctness) ----
+// Each correctness test's trial k is a process of its own, and a verifier process after it: most
+// of a submission's GPU opens, which the driver makes one at a time for the whole machine
+// (bench/results/*.grading.md). Combined, one process runs trial k of every correctness test that
+// has the same sizes, each test's variants with that test's own seed (--variant NAME@SEED; the
+// inputs depend only on the seed, so they are those of the test's own run), and one verifier
+// judges it. Only passes are taken from it: a variant with a row that does not pass there is run
+// on its own, as without the option, and judged by that run alone. A combined run that does not
+// end by itself (a crash, a hang, a verifier that failed) is set aside, and the rest of the
+// submission runs test by test.
+
+// One combined run: the variants it ran with their seeds, and what it showed.
+struct CombinedRun {
+    std::map<std::string, unsigned long long> seeds;  // variant -> its test's seed
+    bool made = false;    // false: fewer than two tests to combine, nothing run
+    bool usable = false;  // it ended cleanly, its results whole and judged
+    VerifiedRun verified;
+};
+
+}  // namespace
+
+struct CombinedCorrectness {
+    std::map<std::string, CombinedRun> runs;  // by "trial sizes"
+    bool set_aside = false;                   // a combined run did not end cleanly
+};
+
+namespace {
+
+// Runs one combined trial: one attempt, on the GPU as the submission's turn has it, and its
+// verifier. Nothing is made again and nothing is blamed on anyone: a failure there only sends
+// the tests to their own runs, which retry, settle with the GPU alone and judge as always.
+CombinedRun run_combined(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, int trial, const std::vector<std::string>& sizes) {
+    const CombinedTrial plan = combined_trial(ctx.setup, trial, sizes);
+    if (plan.tests < 2) return CombinedRun();  // nothing to combine
+    CombinedRun run;
+    run.seeds = plan.seeds;
+    run.made = true;
+    std::vector<std::string> named;
+    for (const auto& [v, seed] : run.seeds) named.push_back(v + "@" + std::to_string(seed));
+    const std::string variants = join(named, ","), size_list = join(sizes, ",");
+    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, trial);
+    RunRequest req = correctness_request(ctx, s, t, variants, size_list, seed);
+    req.timeout_s = plan.timeout_s;
+    VerifiedRun& v = run.verified;
+    try {
+        v.pr = run_program(ctx, req);
+        if (v.pr.channel_complete) v.judged = verify_outputs(ctx, req, v.pr, variants, size_list, seed, v.rows, v.problem);
+    } catch (const std::exception&) {
+        v.judged = false;  // (the verifier could not judge it: the tests' own runs will say)
+    }
+    // Ended by itself (all passed, or a check failed), its results whole and judged.
+    run.usable = v.judged && v.pr.channel_complete && program_fate(v.pr.run).empty() && v.pr.retry_note.empty();
+    return run;
+}
+
+// Whether every size of `v` passed in `run`, judged as its own run's rows would be.
+bool every_row_passed(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& v,
+                      const std::vector<std::string>& sizes, const VerifiedRun& run, bool kernel_rule) {
+    size_t passed = 0;
+    for (const RowVerdict& row : run.rows) {
+        if (row.variant != v) continue;
+        const RowJudgement j = judge_row(row_evidence(ctx, s, run, row), t.host_transfers, kernel_rule);
+        if (!j.passed || j.cheats) return false;
+        ++passed;
+    }
+    return passed == sizes.size();
+}
+
+// The combined run of trial `trial` at `sizes` (made on first use) when `v`, with this test's
+// seed, passed there at every size; else null, and the test runs `v` on its own.
+const VerifiedRun* passed_combined(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, int trial, unsigned long long seed,
+                                   const std::vector<std::string>& sizes, const std::string& v, bool kernel_rule) {
+    if (!ctx.setup.cfg.combine_correctness) return nullptr;
+    if (!ctx.submission.combined_correctness) ctx.submission.combined_correctness = std::make_shared<CombinedCorrectness>();
+    CombinedCorrectness& all = *ctx.submission.combined_correctness;
+    const std::string key = std::to_string(trial) + " " + join(sizes, ",");
+    auto it = all.runs.find(key);
+    if (it == all.runs.end()) {
+        if (all.set_aside) return nullptr;
+        it = all.runs.emplace(key, run_combined(ctx, s, t, trial, sizes)).first;
+        if (it->second.made && !it->second.usable) all.set_aside = true;
+    }
+    const CombinedRun& run = it->second;
+    auto own = run.seeds.find(v);
+    if (!run.usable || own == run.seeds.end() || own->second != seed) return nullptr;
+    return every_row_passed(ctx, s, t, v, sizes, run.verified, kernel_rule) ? &run.verified : nullptr;
 }
 
 // One trial of variant `v` at `sizes`: run with guard zones, verified, each row judged.
@@ -137,8 +230,8 @@ void run_correctness_variant(GradingContext& ctx, const GradedProgram& s, const 
         return;
     }
     const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
-    const RunRequest req = correctness_request(ctx, s, t, v, size_list, seed);
-    VerifiedRun verified = run_verified(ctx, req, v, size_list, seed);
+    const VerifiedRun* combined = passed_combined(ctx, s, t, trial, seed, sizes, v, kernel_rule);
+    const VerifiedRun verified = combined ? *combined : run_verified(ctx, correctness_request(ctx, s, t, v, size_list, seed), v, size_list, seed);
     const ProgramRun& pr = verified.pr;
     out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
     if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";
@@ -204,6 +297,20 @@ std::vector<TimedRun> timed_rounds(const ProgramRun& pr, const std::set<std::str
                 }
         }
     return by_round;
+}
+
+CombinedTrial combined_trial(const GradingSetup& setup, int trial, const std::vector<std::string>& sizes) {
+    CombinedTrial plan;
+    for (const TestSpec& u : setup.rubric.tests) {
+        if (u.kind != TestKind::Correctness || u.trials <= trial || !u.requires_tests.empty()) continue;
+        const unsigned long long seed = derive_seed(setup.cfg.seed, u.id, trial);
+        if (sizes_for(u, seed) != sizes) continue;
+        if (std::any_of(u.variants.begin(), u.variants.end(), [&](const std::string& v) { return plan.seeds.count(v) > 0; })) continue;
+        for (const std::string& v : u.variants) plan.seeds[v] = seed;
+        plan.timeout_s += u.timeout_s > 0 ? u.timeout_s : setup.rubric.run_timeout_s;
+        ++plan.tests;
+    }
+    return plan;
 }
 
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t) {

@@ -3,6 +3,7 @@
 // (compute-sanitizer's verdict from its exit status and its own log), performance (rounds
 // beside the reference's pooled timed runs, timed repetitions verified, a plausibility floor).
 #pragma once
+#include <map>
 #include <set>
 #include <string>
 
@@ -18,6 +19,21 @@ struct GradedProgram {
     std::set<std::string> kernels;  // exact device names of the kernels its file defines
 };
 
+// What one process runs of trial `trial` under --combine-correctness: the variants of every
+// correctness test of the rubric whose sizes for that trial are `sizes`, each with its own test's
+// seed (run as --variant NAME@SEED). A test with a variant already there (under another test's
+// seed) runs on its own, as does one that needs another test first (it may never run).
+// `timeout_s` is the sum of the tests' run timeouts.
+struct CombinedTrial {
+    std::map<std::string, unsigned long long> seeds;  // variant -> its test's seed
+    double timeout_s = 0;
+    size_t tests = 0;  // combined only when at least 2
+};
+CombinedTrial combined_trial(const GradingSetup& setup, int trial, const std::vector<std::string>& sizes);
+
+// A correctness test: each trial's variants run with guard zones and judged by the verifier;
+// with --combine-correctness a variant that passed in its trial's combined process is not run
+// again (test_kinds.cpp says how that keeps the scores of separate runs).
 TestResult run_correctness(GradingContext& ctx, const GradedProgram& s, const TestSpec& t);
 // How a sanitizer test `t` runs a program: compute-sanitizer and its options in front of it, its
 // report on a pipe the grader reads, no kernel trace. Only the program, its arguments and its
