@@ -18,7 +18,8 @@
 # isolation. It reports how many correct submissions were graded
 # with no point lost, which must reach STRESS_MIN: by default every submission of the runs that
 # ran (100 with the default sizes on two GPUs or more, 60 on one, where run A is skipped).
-# STRESS_DIR keeps everything (default $BUILD/test-logs/grading-stress).
+# STRESS_DIR keeps everything (default $BUILD/test-logs/grading-stress). GRADING_OPTIONS
+# ("--combine-correctness") is added to every grade run.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -99,7 +100,8 @@ else
     stress_min=${STRESS_MIN:-$(( (gpus >= 2 ? stress_n : 0) + stress_n + stress_private_n ))}
     make -s --no-print-directory grader grading-info LAB=01 > "$stress_dir/build.log" 2>&1 || fail "grading under load: build" "$(tail -n 3 "$stress_dir/build.log")"
     seed=$((RANDOM + 1))
-    common=(--lab 01 --rubric "$stress_rubric" --seed "$seed" --jobs 8)
+    read -r -a stress_more <<< "${GRADING_OPTIONS:-}"
+    common=(--lab 01 --rubric "$stress_rubric" --seed "$seed" --jobs 8 "${stress_more[@]}")
     pids=() names=()
     if problem=$(stress_class "$stress_dir/class" "$stress_n"); then :; else fail "grading under load: the class" "$problem"; fi
     # A: every GPU, one run.
