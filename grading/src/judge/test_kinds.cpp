@@ -146,7 +146,7 @@ size_t judge_variant_rows(const GradingContext& ctx, const GradedProgram& s, con
 struct CombinedRun {
     std::map<std::string, unsigned long long> seeds;  // variant -> its test's seed
     bool made = false;    // false: fewer than two tests to combine, nothing run
-    bool usable = false;  // it ended cleanly, its results whole and judged
+    bool usable = false;  // it ended by itself (passed, or a check failed), its results whole and judged
     VerifiedRun verified;
 };
 
@@ -154,7 +154,7 @@ struct CombinedRun {
 
 struct CombinedCorrectness {
     std::map<std::string, CombinedRun> runs;  // by "trial sizes"
-    bool set_aside = false;                   // a combined run did not end cleanly
+    bool set_aside = false;                   // a combined run was not usable: no more are made
 };
 
 namespace {
