@@ -641,6 +641,9 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     CHECK(table.find("tests, other                  1.0         0.50") != std::string::npos);  // 4 - 3.5 in the first test, 0 in the second
     CHECK(table.find("200 submissions an hour") != std::string::npos);
     CHECK(table.find("sandbox starts") == std::string::npos);  // not measured: not shown
+    // Each run opens the GPU: 2 program runs in its tests and 1 of each other kind, a submission.
+    CHECK(table.find("GPU processes: 10, 5.0 a submission (program 4, sanitizer 2, reference 2, verifier 2)") != std::string::npos);
+    CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU processes") == std::string::npos);
     const std::string with_starts = breakdown_table({t, reused}, 36, 0.1);
     CHECK(with_starts.find("sandbox starts, est.          0.6         0.30   (6 runs x 0.100 s") != std::string::npos);
 }

@@ -79,9 +79,11 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
     size_t reused = 0, sandboxed_runs = 0, alone_turns = 0, cuda_starts = 0;
+    size_t processes[4] = {0, 0, 0, 0};  // by RunKind
     double alone_s = 0, cuda_start_s = 0;
     for (const SubmissionTiming& t : all) {
         for (const TestTiming& test : t.tests) {
+            for (size_t k = 0; k < 4; ++k) processes[k] += test.runs[k];
             sandboxed_runs += test.runs[0] + test.runs[1];
             alone_s += test.alone_s;
             alone_turns += test.alone_turns;
@@ -126,6 +128,14 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
         // What every other lane waited for: the GPU held alone, one timed process at a time.
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu timed processes, part of the program and reference runs)\n",
                       "GPU alone, timed", alone_s, alone_s / n, alone_turns);
+        out << line;
+    }
+    const size_t gpu_processes = processes[0] + processes[1] + processes[2] + processes[3];
+    if (gpu_processes > 0) {
+        // Each opens the GPU, and the driver makes GPU opens one at a time for the whole machine:
+        // this count bounds a machine's submissions an hour whatever its GPUs (grading/README.md).
+        std::snprintf(line, sizeof line, "  GPU processes: %zu, %.1f a submission (program %zu, sanitizer %zu, reference %zu, verifier %zu)\n",
+                      gpu_processes, static_cast<double>(gpu_processes) / n, processes[0], processes[1], processes[2], processes[3]);
         out << line;
     }
     std::snprintf(line, sizeof line, "  wall %.1f s: %.0f submissions an hour\n", wall_s, wall_s > 0 ? static_cast<double>(all.size()) * 3600 / wall_s : 0.0);
