@@ -26,6 +26,7 @@ grading_saved_timeout=${RUN_TIMEOUT:-600}
 RUN_TIMEOUT=${GRADING_RUN_TIMEOUT:-3600}
 
 grading_dir=${GRADING_LOG_DIR:-$BUILD/test-logs/grading}
+read -r -a grader_options <<< "${GRADING_OPTIONS:-}"
 rm -rf "$grading_dir"
 mkdir -p "$grading_dir"
 
@@ -244,9 +245,8 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
         # for: one trial per correctness test (GRADING_TRIALS) keeps a class of 40 to minutes.
         rubric_used=$grading_dir/rubric-$nn.rubric
         sed -E "s/^trials = [0-9]+/trials = ${GRADING_TRIALS:-1}/" "$rubric" > "$rubric_used"
-        read -r -a more <<< "${GRADING_OPTIONS:-}"
         expect "grader lab$nn grades the class${isolations:+ ($level)}${GRADING_OPTIONS:+ ($GRADING_OPTIONS)}" 0 'results: ' \
-            $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" "${spread[@]}" "${more[@]}" --out "$gpu_out" "$subs"
+            $grader --lab "$nn" --rubric "$rubric_used" "${iso[@]}" "${spread[@]}" "${grader_options[@]}" --out "$gpu_out" "$subs"
         [ -f "$gpu_out/summary.txt" ] && sed 's/^/    /' "$gpu_out/summary.txt"
         if [ -f "tests/grading/$nn/expected.txt" ]; then
             grading_ok=0 grading_cases=0

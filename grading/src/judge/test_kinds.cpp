@@ -144,8 +144,7 @@ size_t judge_variant_rows(const GradingContext& ctx, const GradedProgram& s, con
 
 // One combined run: the variants it ran with their seeds, and what it showed.
 struct CombinedRun {
-    std::map<std::string, unsigned long long> seeds;  // variant -> its test's seed
-    bool made = false;    // false: fewer than two tests to combine, nothing run
+    std::map<std::string, unsigned long long> seeds;  // variant -> its test's seed; empty: nothing to combine, not run
     bool usable = false;  // it ended by itself (passed, or a check failed), its results whole and judged
     VerifiedRun verified;
 };
@@ -162,16 +161,15 @@ namespace {
 // Runs one combined trial: one attempt, on the GPU as the submission's turn has it, and its
 // verifier. Nothing is made again and nothing is blamed on anyone: a failure there only sends
 // the tests to their own runs, which retry, settle with the GPU alone and judge as always.
-CombinedRun run_combined(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, int trial, const std::vector<std::string>& sizes) {
+CombinedRun run_combined(GradingContext& ctx, const GradedProgram& s, const TestSpec& t, int trial, unsigned long long seed,
+                         const std::vector<std::string>& sizes) {
     const CombinedTrial plan = combined_trial(ctx.setup, trial, sizes);
     if (plan.tests < 2) return CombinedRun();  // nothing to combine
     CombinedRun run;
     run.seeds = plan.seeds;
-    run.made = true;
     std::vector<std::string> named;
     for (const auto& [v, seed] : run.seeds) named.push_back(v + "@" + std::to_string(seed));
     const std::string variants = join(named, ","), size_list = join(sizes, ",");
-    const unsigned long long seed = derive_seed(ctx.setup.cfg.seed, t.id, trial);
     RunRequest req = correctness_request(ctx, s, t, variants, size_list, seed);
     req.timeout_s = plan.timeout_s;
     VerifiedRun& v = run.verified;
@@ -182,21 +180,8 @@ CombinedRun run_combined(GradingContext& ctx, const GradedProgram& s, const Test
         v.judged = false;  // (the verifier could not judge it: the tests' own runs will say)
     }
     // Ended by itself (all passed, or a check failed), its results whole and judged.
-    run.usable = v.judged && v.pr.channel_complete && program_fate(v.pr.run).empty() && v.pr.retry_note.empty();
+    run.usable = v.judged && program_fate(v.pr.run).empty();
     return run;
-}
-
-// Whether every size of `v` passed in `run`, judged as its own run's rows would be.
-bool every_row_passed(const GradingContext& ctx, const GradedProgram& s, const TestSpec& t, const std::string& v,
-                      const std::vector<std::string>& sizes, const VerifiedRun& run, bool kernel_rule) {
-    size_t passed = 0;
-    for (const RowVerdict& row : run.rows) {
-        if (row.variant != v) continue;
-        const RowJudgement j = judge_row(row_evidence(ctx, s, run, row), t.host_transfers, kernel_rule);
-        if (!j.passed || j.cheats) return false;
-        ++passed;
-    }
-    return passed == sizes.size();
 }
 
 // The combined run of trial `trial` at `sizes` (made on first use) when `v`, with this test's
@@ -210,13 +195,15 @@ const VerifiedRun* passed_combined(GradingContext& ctx, const GradedProgram& s, 
     auto it = all.runs.find(key);
     if (it == all.runs.end()) {
         if (all.set_aside) return nullptr;
-        it = all.runs.emplace(key, run_combined(ctx, s, t, trial, sizes)).first;
-        if (it->second.made && !it->second.usable) all.set_aside = true;
+        it = all.runs.emplace(key, run_combined(ctx, s, t, trial, seed, sizes)).first;
+        if (!it->second.seeds.empty() && !it->second.usable) all.set_aside = true;
     }
     const CombinedRun& run = it->second;
     auto own = run.seeds.find(v);
     if (!run.usable || own == run.seeds.end() || own->second != seed) return nullptr;
-    return every_row_passed(ctx, s, t, v, sizes, run.verified, kernel_rule) ? &run.verified : nullptr;
+    // Its rows judged as its own run's would be, on a tally of their own: kept only if all passed.
+    CorrectnessTally scratch;
+    return judge_variant_rows(ctx, s, t, v, run.verified, kernel_rule, scratch) == sizes.size() ? &run.verified : nullptr;
 }
 
 // One trial of variant `v` at `sizes`: run with guard zones, verified, each row judged.
@@ -231,7 +218,9 @@ void run_correctness_variant(GradingContext& ctx, const GradedProgram& s, const 
     }
     const bool kernel_rule = t.require_kernels && ctx.setup.trace_ok;
     const VerifiedRun* combined = passed_combined(ctx, s, t, trial, seed, sizes, v, kernel_rule);
-    const VerifiedRun verified = combined ? *combined : run_verified(ctx, correctness_request(ctx, s, t, v, size_list, seed), v, size_list, seed);
+    VerifiedRun own;
+    if (!combined) own = run_verified(ctx, correctness_request(ctx, s, t, v, size_list, seed), v, size_list, seed);
+    const VerifiedRun& verified = combined ? *combined : own;
     const ProgramRun& pr = verified.pr;
     out << "trial " << trial + 1 << ", " << v << ", seed " << seed << ", sizes " << size_list << ":\n";
     if (!pr.retry_note.empty()) out << "  " << pr.retry_note << "\n";

@@ -78,13 +78,12 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
-    size_t reused = 0, sandboxed_runs = 0, alone_turns = 0, cuda_starts = 0;
+    size_t reused = 0, alone_turns = 0, cuda_starts = 0;
     size_t processes[4] = {0, 0, 0, 0};  // by RunKind
     double alone_s = 0, cuda_start_s = 0;
     for (const SubmissionTiming& t : all) {
         for (const TestTiming& test : t.tests) {
             for (size_t k = 0; k < 4; ++k) processes[k] += test.runs[k];
-            sandboxed_runs += test.runs[0] + test.runs[1];
             alone_s += test.alone_s;
             alone_turns += test.alone_turns;
             cuda_start_s += test.cuda_start_s;
@@ -113,6 +112,7 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f\n", r.name.c_str(), r.total, r.total / n);
         out << line;
     }
+    const size_t sandboxed_runs = processes[0] + processes[1];  // the program's and the sanitizer's
     if (sandbox_start_s > 0) {
         const double starts = sandbox_start_s * static_cast<double>(sandboxed_runs);
         std::snprintf(line, sizeof line, "  %-22s %10.1f %12.2f   (%zu runs x %.3f s, part of the program and sanitizer runs)\n",
