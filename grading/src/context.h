@@ -32,8 +32,8 @@ struct Config {
     bool compile_only = false, no_trace = false;
     size_t per_gpu = 0;        // --per-gpu N: submissions graded at once per GPU; 0: auto
     bool build_reuse = true;   // --no-build-reuse: every file compiled
-    // --combine-correctness: a trial of every correctness test in one process (judge/test_kinds.h)
-    bool combine_correctness = false;
+    // A trial of every correctness test in one process (judge/test_kinds.h); --separate-correctness: each its own
+    bool combine_correctness = true;
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;

@@ -108,12 +108,13 @@ Options:
                        a time per GPU, as before.
   --no-build-reuse     compile every file, even one identical to a file built before in this
                        run (by default its compile and link are reused; the audit always runs)
-  --combine-correctness
-                       run trial k of every correctness test in one process, each test's
-                       variant with its own seed, judged by one verifier: fewer GPU opens a
-                       submission. Only passes are taken from it: a variant that does not pass
-                       there is run on its own, as without this option, so scores and feedback
-                       are those of separate runs
+  --separate-correctness
+                       run each trial of each correctness test in a process of its own, with a
+                       verifier after each. By default trial k of every correctness test runs in
+                       one process, each test's variants with that test's own seed, judged by
+                       one verifier: fewer GPU opens a submission. Only passes are taken from
+                       it: a variant that does not pass there is run on its own, and that run
+                       decides, so scores and feedback are those of separate runs either way
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
@@ -1661,9 +1662,10 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
     std::ostringstream tail;
     const std::string device = device_summary();
     tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, setup_.isolation_text, setup_.tools, cfg.regrade, same, regrade_notes);
-    if (cfg.combine_correctness && !cfg.compile_only)
-        tail << "correctness: each trial of the tests that share sizes run in one process (--combine-correctness); "
-                "a variant that did not pass there was run on its own, and that run decided\n";
+    if (!cfg.compile_only)
+        tail << (cfg.combine_correctness ? "correctness: each trial of the tests that share sizes run in one process; a variant that did not "
+                                           "pass there was run on its own, and that run decided (--separate-correctness: each on its own)\n"
+                                         : "correctness: each trial of each test run in a process of its own (--separate-correctness)\n");
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
@@ -1760,7 +1762,8 @@ Config parse_command_line(int argc, char** argv) {
             c.per_gpu = v == "auto" ? 0 : static_cast<size_t>(std::min(64ull, number(v)));
         }
         else if (a == "--no-build-reuse") c.build_reuse = false;
-        else if (a == "--combine-correctness") c.combine_correctness = true;
+        else if (a == "--separate-correctness") c.combine_correctness = false;
+        else if (a == "--combine-correctness") c.combine_correctness = true;  // the default; kept for scripts that give it
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

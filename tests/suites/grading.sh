@@ -16,7 +16,7 @@
 # GRADING_ONLY="01 08": only these labs. GRADING_ISOLATIONS="bwrap uid": with a GPU, grade
 # the corpus once per isolation level (grading/grade --isolation LEVEL) instead of once with the
 # grader's own choice, and report "corpus: X of Y cases scored as expected (LEVEL)" for each.
-# GRADING_OPTIONS="--combine-correctness": more grader options for the corpus's GPU runs.
+# GRADING_OPTIONS="--separate-correctness": more grader options for the corpus's GPU runs.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"

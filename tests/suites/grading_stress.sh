@@ -19,7 +19,7 @@
 # with no point lost, which must reach STRESS_MIN: by default every submission of the runs that
 # ran (100 with the default sizes on two GPUs or more, 60 on one, where run A is skipped).
 # STRESS_DIR keeps everything (default $BUILD/test-logs/grading-stress). GRADING_OPTIONS
-# ("--combine-correctness") is added to every grade run.
+# ("--separate-correctness") is added to every grade run.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"

@@ -210,6 +210,21 @@ TEST_CASE("the run record reads back, and a folder holding another run's results
     CHECK_THROWS_AS(load_run_record(t.path), std::runtime_error);
 }
 
+TEST_CASE("a resumed run keeps how its correctness trials ran, and a record from before the option combines them") {
+    Config separate;
+    separate.lab = "13";
+    separate.inputs = {"alice.cu"};
+    separate.combine_correctness = false;
+    json command = run_command_json(separate);
+    Config back;
+    apply_run_command(command, back);
+    CHECK_FALSE(back.combine_correctness);
+    command.erase("combine_correctness");
+    apply_run_command(command, back);
+    CHECK(back.combine_correctness);
+    CHECK(Config().combine_correctness);  // the default
+}
+
 TEST_CASE("a class cut short and resumed writes the files of a run never cut, in any order") {
     const std::vector<StudentResult> c = sample_class(7);
     const std::string earlier = "{\"event\":\"run\",\"seed\":1}\n" + audit_line(c[0]) + "\n";

@@ -87,7 +87,8 @@ json run_command_json(const Config& c) {
     for (const std::string& in : c.inputs) inputs.push_back(absolute(in));
     auto path = [](const std::string& p) { return p.empty() ? p : absolute(p); };
     return {{"lab", c.lab}, {"rubric", path(c.rubric_path)}, {"inputs", inputs}, {"compile_only", c.compile_only},
-            {"no_trace", c.no_trace}, {"isolation", c.isolation}, {"shard", c.shard.active() ? c.shard.text() : ""},
+            {"combine_correctness", c.combine_correctness}, {"no_trace", c.no_trace}, {"isolation", c.isolation},
+            {"shard", c.shard.active() ? c.shard.text() : ""},
             {"gpus", c.gpus.given ? c.gpus.text : ""}, {"roster", path(c.roster)}, {"lms_assignment", c.lms_assignment},
             {"lms_points", c.lms_points}, {"regrade", path(c.regrade)}, {"gradescope", path(c.gradescope)}};
 }
@@ -97,6 +98,7 @@ void apply_run_command(const json& command, Config& c) {
     c.rubric_path = command.at("rubric").get<std::string>();
     c.inputs = command.at("inputs").get<std::vector<std::string>>();
     c.compile_only = command.at("compile_only").get<bool>();
+    c.combine_correctness = command.value("combine_correctness", true);  // records from before the option: the default
     c.no_trace = command.at("no_trace").get<bool>();
     c.isolation = command.at("isolation").get<std::string>();
     const std::string shard = command.at("shard").get<std::string>(), gpus = command.at("gpus").get<std::string>();
