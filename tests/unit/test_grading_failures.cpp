@@ -212,7 +212,7 @@ TEST_CASE("failures: what the program itself can say makes a failure only unclea
     pr.run.timed_out = true;
     CHECK(failure_origin(pr).blame == Blame::Program);
     ProgramRun never;
-    never.run.error = "fork failed: Resource temporarily unavailable";
+    never.run.error = "cannot start a process: Resource temporarily unavailable";
     CHECK(failure_origin(never).blame == Blame::Environment);
     ProgramRun disk;
     disk.run.started = true;

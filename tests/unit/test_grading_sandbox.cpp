@@ -187,6 +187,56 @@ TEST_CASE("inherited descriptors arrive at their numbers, and no other descripto
     CHECK_FALSE(run_process(bad).started);
 }
 
+TEST_CASE("starts from several threads leave the grader's descriptors and signal mask as they were") {
+    // The child shares the grader's memory until it execs: it must work on copies of its own.
+    // A child that wrote the grader's plan would make the grader close a descriptor of its own
+    // or never see a failed start end; one whose start left signals blocked would deafen the
+    // grader's thread.
+    std::vector<int> mine;
+    std::vector<ino_t> inodes;
+    for (int i = 0; i < 6; ++i) {
+        int p[2];
+        REQUIRE(pipe2(p, O_CLOEXEC) == 0);
+        for (int fd : p) {
+            struct stat st;
+            REQUIRE(fstat(fd, &st) == 0);
+            mine.push_back(fd);
+            inodes.push_back(st.st_ino);
+        }
+    }
+    sigset_t mask_before;
+    pthread_sigmask(SIG_SETMASK, nullptr, &mask_before);
+    std::vector<std::string> wrong(4);
+    std::vector<std::thread> threads;
+    for (size_t t = 0; t < wrong.size(); ++t)
+        threads.emplace_back([&, t] {
+            for (int i = 0; i < 12; ++i) {
+                RunSpec s;
+                s.cwd = scratch() + "/starts-" + std::to_string(t);
+                s.env = scrubbed_env(s.cwd, "/usr/local/cuda/bin");
+                const bool missing = i % 3 == 0;
+                s.argv = {missing ? "/nonexistent/program" : "/bin/sh", "-c", "exit " + std::to_string(i)};
+                if (i % 2) s.inherit_fds = {{mine[2 * t + 1], 9}};
+                const RunResult r = run_process(s);
+                if (missing && (r.started || r.error.find("cannot run /nonexistent/program") == std::string::npos))
+                    wrong[t] = "a missing program: " + r.describe();
+                else if (!missing && r.exit_code != i)
+                    wrong[t] = "exit " + std::to_string(i) + " came back as " + r.describe();
+            }
+        });
+    for (std::thread& t : threads) t.join();
+    for (size_t t = 0; t < wrong.size(); ++t) CHECK_MESSAGE(wrong[t].empty(), "thread " << t << ": " << wrong[t]);
+    for (size_t i = 0; i < mine.size(); ++i) {
+        struct stat st;
+        CHECK(fstat(mine[i], &st) == 0);
+        CHECK(st.st_ino == inodes[i]);
+        close(mine[i]);
+    }
+    sigset_t mask_after;
+    pthread_sigmask(SIG_SETMASK, nullptr, &mask_after);
+    for (int sig = 1; sig < NSIG; ++sig) CHECK(sigismember(&mask_after, sig) == sigismember(&mask_before, sig));
+}
+
 // ---- isolation levels, attacked ----------------------------------------------------------------
 
 namespace {

@@ -4,7 +4,7 @@
 // Host-only: unit-tested with g++ on made-up runs.
 //
 // The rules read only what the program cannot forge: whether it started (the grader's own
-// fork), and the records of the result channel that the harness writes before any of the
+// start of it), and the records of the result channel that the harness writes before any of the
 // student's code runs (RUN_BEGIN, then DEVICE_READY once the GPU is open). What the program
 // itself prints or reports (an error message, an exit status, a CUDA error named in a fault)
 // makes a failure only "unclear": retried like the others, and if it persists, judged by the

@@ -7,7 +7,9 @@
 #include <fcntl.h>
 #include <ftw.h>
 #include <pwd.h>
+#include <sched.h>
 #include <signal.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
@@ -25,6 +27,7 @@
 #include <set>
 #include <stdexcept>
 #include <thread>
+#include <type_traits>
 
 #ifndef SYS_close_range
 #define SYS_close_range 436  // the same number on every architecture (Linux 5.9)
@@ -55,9 +58,9 @@ constexpr int kMaxTargetFd = 1000;
 
 // ---- runs in flight ----------------------------------------------------------------------------
 // Several runs may be under way at once (compile jobs; one grading worker per GPU): each run's
-// first process is registered here from fork until it has been waited for, so that the stray
-// sweep of one run never kills or reaps another's. The lock is held across fork, so that a sweep
-// never sees a run's process before it is registered.
+// first process is registered here from its start until it has been waited for, so that the
+// stray sweep of one run never kills or reaps another's. The lock is held across the start, so
+// that a sweep never sees a run's process before it is registered.
 std::mutex& runs_mutex() {
     static std::mutex m;
     return m;
@@ -67,9 +70,15 @@ std::set<pid_t>& runs_in_flight() {
     return runs;
 }
 
-// ---- what the child does between fork and exec ------------------------------------------------
-// Everything is prepared before fork; the child only reads this plan and makes system calls
-// (async-signal-safe: the grader has other threads, whose locks the child may have copied held).
+// ---- what the child does between its start and exec --------------------------------------------
+// The child is started as posix_spawn starts one: clone(CLONE_VM | CLONE_VFORK), on a stack of
+// its own, sharing the grader's memory until it execs while the grader's thread that started it
+// waits. A fork would copy the grader's page tables first, which takes longer the more memory the
+// grader holds, one start at a time: with many lanes and compile jobs, every start waited for the
+// others' copies. So everything is prepared before the start; the child copies the plan onto its
+// own stack, makes only system calls (async-signal-safe: the grader has other threads, whose
+// locks may be held), and writes nothing of the grader's; the grader's signals stay blocked until
+// the child has set every handler back to the default.
 
 enum Step : int { kStepFds = 1, kStepIds, kStepNoNewPrivs, kStepParent, kStepChdir, kStepExec };
 
@@ -216,8 +225,10 @@ void apply_limits(const Limits& lim) {
     child_fail(p, kStepExec);
 }
 
-// `p` is the child's own copy of the parent's plan (changed here only; copying it would allocate).
-[[noreturn]] void child_main(ChildPlan& p) {
+// The plan is the grader's: the child works on its own copy (a plain struct: no allocation).
+static_assert(std::is_trivially_copy_constructible_v<ChildPlan>, "the child copies its plan without allocating");
+[[noreturn]] void child_main(const ChildPlan& grader_plan) {
+    ChildPlan p = grader_plan;
     reset_signals();  // the grader's handlers and mask are not the program's
     setsid();         // its own session and group: no terminal to type into, one group to kill
     arrange_fds(p);
@@ -242,7 +253,7 @@ std::string spec_error(const RunSpec& spec) {
     return "";
 }
 
-// Everything the child needs, prepared before fork: only async-signal-safe calls after. The
+// Everything the child needs, prepared before its start: only async-signal-safe calls after. The
 // plan points into the vectors here, so a PreparedChild stays where it was made.
 struct PreparedChild {
     ChildPlan plan;
@@ -291,12 +302,48 @@ std::string prepare_child(const RunSpec& spec, PreparedChild& child) {
     return "";
 }
 
-// Forks the child, registered as a run in flight from the start (-1: fork failed).
-pid_t start_child(ChildPlan& plan) {
-    std::lock_guard<std::mutex> lock(runs_mutex());
-    pid_t pid = fork();
-    if (pid == 0) child_main(plan);  // (the child never touches the lock)
-    if (pid > 0) runs_in_flight().insert(pid);
+int child_entry(void* plan) { child_main(*static_cast<const ChildPlan*>(plan)); }
+
+// The stack the child runs on until it execs, below a guard page; unmapped once it has.
+class ChildStack {
+public:
+    static constexpr size_t kBytes = 256 << 10;  // execvpe's path buffers and close_all_but's are what it needs
+    ChildStack() {
+        void* p = mmap(nullptr, kGuard + kBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+        if (p == MAP_FAILED) return;
+        base_ = static_cast<char*>(p);
+        mprotect(base_, kGuard, PROT_NONE);
+    }
+    ~ChildStack() {
+        if (base_) munmap(base_, kGuard + kBytes);
+    }
+    ChildStack(const ChildStack&) = delete;
+    ChildStack& operator=(const ChildStack&) = delete;
+    char* top() const { return base_ ? base_ + kGuard + kBytes : nullptr; }
+
+private:
+    static constexpr size_t kGuard = 4096;
+    char* base_ = nullptr;
+};
+
+// Starts the child, registered as a run in flight from the start (-1: it could not start, errno
+// set). Returns once the child has exec'd or ended.
+pid_t start_child(const ChildPlan& plan) {
+    ChildStack stack;
+    if (!stack.top()) return -1;
+    sigset_t all, before;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &before);  // no handler of the grader's runs in the child
+    pid_t pid;
+    int start_errno;
+    {
+        std::lock_guard<std::mutex> lock(runs_mutex());
+        pid = clone(child_entry, stack.top(), CLONE_VM | CLONE_VFORK | SIGCHLD, const_cast<ChildPlan*>(&plan));
+        start_errno = errno;
+        if (pid > 0) runs_in_flight().insert(pid);
+    }
+    pthread_sigmask(SIG_SETMASK, &before, nullptr);
+    errno = start_errno;
     return pid;
 }
 
@@ -418,7 +465,7 @@ RunResult run_process(const RunSpec& spec) {
     close_child_ends(child.plan);
     if (pid < 0) {
         close(child.report_read);
-        res.error = std::string("fork failed: ") + std::strerror(errno);
+        res.error = std::string("cannot start a process: ") + std::strerror(errno);
         return res;
     }
     if (ChildReport failure{}; child_failed(child.report_read, &failure)) {

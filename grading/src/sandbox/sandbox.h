@@ -28,7 +28,7 @@ struct Limits {
     size_t keep_output = 64 << 10;  // bytes of stdout and of stderr kept for the feedback
 };
 
-// What the child sets up for itself between fork and exec (Isolation::apply fills it in).
+// What the child sets up for itself between its start and exec (Isolation::apply fills it in).
 struct Confinement {
     bool drop_ids = false;   // run as uid/gid with no supplementary groups (the grader is root)
     uid_t uid = 0;
