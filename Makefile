@@ -283,6 +283,7 @@ help:
 	$(if $(GRADER),@echo "  make grade LAB=NN SUBMISSIONS=DIR   grade a class's submissions (see grading/README.md)")
 	$(if $(GRADER),@echo "  make bench-grading    submissions graded per hour on one GPU and on all (grading/grade --gpus all)")
 	$(if $(GRADER),@echo "  make bench-starts     what a graded run's start costs: alone and many at once (LAB=NN; default 13)")
+	$(if $(GRADER),@echo "  make bench-runner     processes a second the grader starts from 8 threads (host only)")
 	$(if $(RELEASE_DIR),@echo "  make release          the student edition: build/release/cudalabs-student/ and .zip")
 	$(if $(RELEASE_DIR),@echo "  make gradescope LAB=NN   Gradescope's autograder zip of lab NN (see grading/README.md)")
 	@echo "  make check LAB=NN     a preview of your grade: the visible tests at the sizes ./labNN shows$(if $(GRADER), (and the grader's audit and runs of your file),$(if $(AUDIT_ONLY), (and the grader's audit of your file)))"

@@ -8,6 +8,8 @@
 #                                                (grading/grade --gpus all), labs 01 and 13
 #   make bench-starts LAB=13                     what a graded run's start costs, alone and with
 #                                                many at once on one GPU or two
+#   make bench-runner                            runs a second the grader's process runner starts
+#                                                from 8 threads (host only)
 
 # How grading/src/ is compiled (GRADING_INC, the objects' rule) is grading/audit.mk's, which the
 # Makefile includes first.
@@ -77,7 +79,7 @@ $(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(
 .PHONY: channel-dump
 channel-dump: $(CHANNEL_DUMP)
 
-.PHONY: grader grade grading-info bench-grading bench-starts
+.PHONY: grader grade grading-info bench-grading bench-starts bench-runner
 grader: $(GRADER) $(TRACE_LIB)
 
 # Writes bench/results/<device>.grading.{md,json}; LABS="01 12 13", GRADING_BENCH_N and the others
@@ -95,6 +97,14 @@ bench-starts: $(OPEN_PHASES)
 $(OPEN_PHASES): bench/gpu_open_phases.cu $(FLAGS_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
+
+# The grader's process runner, timed on the host (bench/runner_starts.cpp).
+RUNNER_STARTS := $(BUILD)/bench/runner_starts
+$(RUNNER_STARTS): bench/runner_starts.cpp $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
+	@mkdir -p $(@D)
+	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP $(filter %.cpp %.o,$^) -o $@ -pthread -ldl
+bench-runner: $(RUNNER_STARTS)
+	$(RUNNER_STARTS)
 
 grade: grader
 	@[ -n "$(LAB)" ] && [ -n "$(SUBMISSIONS)" ] || { echo "usage: make grade LAB=NN SUBMISSIONS=folder"; exit 2; }

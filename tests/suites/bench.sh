@@ -2,7 +2,8 @@
 # sol programs write the JSON and Markdown a lab writes, so what is checked is the collection:
 # one file per device, every lab run in it, and a later run of some labs replacing only those.
 # Also: no committed results file shows the reference missing a target the labs declare now.
-# Also make bench-starts (bench/process_starts.sh), with stand-ins for the program and nvidia-smi.
+# Also make bench-starts (bench/process_starts.sh), with stand-ins for the program and nvidia-smi,
+# and make bench-runner (the grader's own process starts, host only).
 # Alone: bash tests/suites/bench.sh
 
 if ! declare -F expect > /dev/null; then
@@ -229,3 +230,18 @@ bench_grading_cpus() {
     fi
 }
 bench_grading_cpus
+
+# make bench-runner (bench/runner_starts.cpp): a row of runs a second for each amount of memory
+# the grader holds, every run of /bin/true having worked.
+bench_runner() {
+    local out rc rows
+    out=$(make --no-print-directory bench-runner 2>&1)
+    rc=$?
+    rows=$(grep -cE '^\| (0|100|1000) \| [1-9][0-9]* \|$' <<< "$out")
+    if [ "$rc" = 0 ] && [ "$rows" = 3 ]; then
+        pass "bench-runner: runs a second from 8 threads, the grader holding 0, 100 and 1000 MB ($(grep -E '^\| 1000 ' <<< "$out"))"
+    else
+        fail "bench-runner: runs a second from 8 threads" "exit $rc, $rows of 3 rows: $(tail -5 <<< "$out" | tr '\n' ' ')"
+    fi
+}
+bench_runner
