@@ -88,7 +88,7 @@ void resume_into(const std::string& dir, const std::vector<StudentResult>& c, lo
 
 RunRecord sample_record() {
     RunRecord r;
-    r.command = {{"lab", "01"}, {"rubric", "/r/01.rubric"}, {"inputs", {"/subs"}}, {"compile_only", false}, {"shard", ""}};
+    r.command = {{"lab", "01"}, {"rubric", "/r/01.rubric"}, {"inputs", {"/subs"}}, {"compile_only", false}, {"combine_correctness", true}, {"shard", ""}};
     r.seed = 1234;
     r.rubric_sha256 = "abc";
     return r;
@@ -210,18 +210,33 @@ TEST_CASE("the run record reads back, and a folder holding another run's results
     CHECK_THROWS_AS(load_run_record(t.path), std::runtime_error);
 }
 
-TEST_CASE("a resumed run keeps how its correctness trials ran, and a record from before the option combines them") {
+TEST_CASE("a resumed run keeps how its correctness trials ran, and a record from before the option resumes combined") {
+    // As --resume does it: the options taken from the record (apply_run_command), then the
+    // command they make compared with the record's (resume_refusal).
+    auto resumed = [](const std::string& out, Config& cfg) {
+        const RunRecord recorded = load_run_record(out);
+        apply_run_command(recorded.command, cfg);
+        return resume_refusal(recorded, run_command_json(cfg), recorded.rubric_sha256, 0, out);
+    };
+    TempDir t;
     Config separate;
     separate.lab = "13";
     separate.inputs = {"alice.cu"};
     separate.combine_correctness = false;
-    json command = run_command_json(separate);
+    RunRecord r;
+    r.command = run_command_json(separate);
+    r.seed = 7;
+    save_run_record(t.path, r);
     Config back;
-    apply_run_command(command, back);
+    CHECK(resumed(t.path, back) == "");
     CHECK_FALSE(back.combine_correctness);
-    command.erase("combine_correctness");
-    apply_run_command(command, back);
-    CHECK(back.combine_correctness);
+
+    r.command.erase("combine_correctness");  // written by a grader that did not have the option
+    save_run_record(t.path, r);
+    Config old;
+    old.combine_correctness = false;
+    CHECK(resumed(t.path, old) == "");
+    CHECK(old.combine_correctness);
     CHECK(Config().combine_correctness);  // the default
 }
 

@@ -65,6 +65,8 @@ RunRecord load_run_record(const std::string& out) {
         throw std::runtime_error(path + " is not a grading run's record: grade the class anew into another --out");
     RunRecord r;
     r.command = j["command"];
+    // A record from before an option was recorded holds what that grader did: the default.
+    if (r.command.is_object() && !r.command.contains("combine_correctness")) r.command["combine_correctness"] = true;
     r.seed = j["seed"].get<unsigned long long>();
     r.rubric_sha256 = j.value("rubric_sha256", "");
     r.tree = j.value("tree", "");
@@ -98,7 +100,7 @@ void apply_run_command(const json& command, Config& c) {
     c.rubric_path = command.at("rubric").get<std::string>();
     c.inputs = command.at("inputs").get<std::vector<std::string>>();
     c.compile_only = command.at("compile_only").get<bool>();
-    c.combine_correctness = command.value("combine_correctness", true);  // records from before the option: the default
+    c.combine_correctness = command.at("combine_correctness").get<bool>();
     c.no_trace = command.at("no_trace").get<bool>();
     c.isolation = command.at("isolation").get<std::string>();
     const std::string shard = command.at("shard").get<std::string>(), gpus = command.at("gpus").get<std::string>();
