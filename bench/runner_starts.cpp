@@ -6,6 +6,7 @@
 // its cost grew with the memory the grader held, and every lane and compile job waited for the
 // others' copies. The runner now starts a child as posix_spawn does (sandbox.cpp), whose cost
 // does not depend on that memory. Each row is one batch: THREADS threads, RUNS runs each.
+#include <atomic>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -23,7 +24,7 @@ namespace {
 
 // Runs a second with `threads` threads starting `runs` runs each; -1 when a run failed.
 double runs_a_second(int threads, int runs, const std::string& scratch) {
-    bool failed = false;
+    std::atomic<bool> failed{false};
     const auto t0 = std::chrono::steady_clock::now();
     std::vector<std::thread> workers;
     for (int t = 0; t < threads; ++t)
