@@ -349,14 +349,11 @@ pid_t start_child(const ChildPlan& plan) {
 
 // Unregistered once waited for (its process group killed first): what is left of it then is a
 // stray that any sweep may kill.
-struct InFlight {
-    pid_t pid;
-    ~InFlight() {
-        if (pid <= 0) return;
-        std::lock_guard<std::mutex> lock(runs_mutex());
-        runs_in_flight().erase(pid);
-    }
-};
+void no_longer_in_flight(pid_t pid) {
+    if (pid <= 0) return;
+    std::lock_guard<std::mutex> lock(runs_mutex());
+    runs_in_flight().erase(pid);
+}
 
 // The parent's copies of the child's descriptors, closed once it has its own.
 void close_child_ends(const ChildPlan& plan) {
@@ -451,39 +448,67 @@ double GraderWait::seconds() const {
     return total_.load() + (since >= 0 ? steady_seconds() - since : 0);
 }
 
-RunResult run_process(const RunSpec& spec) {
-    RunResult res;
-    res.error = spec_error(spec);
-    if (!res.error.empty()) return res;
+RunningProcess::RunningProcess(const RunSpec& spec)
+    : wall_s_(spec.limits.wall_s), keep_output_(spec.limits.keep_output), wrapper_exit_is_signal_(spec.wrapper_exit_is_signal),
+      grader_wait_(spec.grader_wait) {
+    error_ = spec_error(spec);
+    if (!error_.empty()) return;
     mkdir(spec.cwd.c_str(), 0700);
     PreparedChild child;
-    res.error = prepare_child(spec, child);
-    if (!res.error.empty()) return res;
-    const auto t0 = std::chrono::steady_clock::now();
-    const InFlight in_flight{start_child(child.plan)};
-    const pid_t pid = in_flight.pid;
+    error_ = prepare_child(spec, child);
+    if (!error_.empty()) return;
+    out_path_ = child.out_path;
+    err_path_ = child.err_path;
+    t0_ = std::chrono::steady_clock::now();
+    const pid_t pid = start_child(child.plan);
     close_child_ends(child.plan);
     if (pid < 0) {
         close(child.report_read);
-        res.error = std::string("cannot start a process: ") + std::strerror(errno);
-        return res;
+        error_ = std::string("cannot start a process: ") + std::strerror(errno);
+        return;
     }
     if (ChildReport failure{}; child_failed(child.report_read, &failure)) {
         kill(pid, SIGKILL);
         waitpid(pid, nullptr, 0);
-        res.error = failure_text(failure, spec);
-        return res;
+        no_longer_in_flight(pid);
+        error_ = failure_text(failure, spec);
+        return;
     }
+    pid_ = pid;
+}
+
+RunningProcess::~RunningProcess() {
+    if (pid_ > 0) stop();
+}
+
+RunResult RunningProcess::wait() { return end(false); }
+
+RunResult RunningProcess::stop() { return end(true); }
+
+RunResult RunningProcess::end(bool kill_first) {
+    RunResult res;
+    res.error = error_;
+    if (pid_ <= 0) return res;
     res.started = true;
     int status = 0;
-    res.timed_out = wait_within(pid, spec.limits.wall_s, t0, spec.grader_wait, &status);
-    kill(-pid, SIGKILL);  // whatever it left behind in its group
-    res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    if (!res.timed_out) record_end(status, spec.wrapper_exit_is_signal, res);
-    res.out = read_head(child.out_path, spec.limits.keep_output, &res.out_truncated);
-    res.err = read_head(child.err_path, spec.limits.keep_output, &res.err_truncated);
+    if (kill_first) {
+        kill(-pid_, SIGKILL);
+        kill(pid_, SIGKILL);
+        waitpid(pid_, &status, 0);
+    } else {
+        res.timed_out = wait_within(pid_, wall_s_, t0_, grader_wait_, &status);
+    }
+    kill(-pid_, SIGKILL);  // whatever it left behind in its group
+    res.wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0_).count();
+    if (!res.timed_out) record_end(status, wrapper_exit_is_signal_, res);
+    res.out = read_head(out_path_, keep_output_, &res.out_truncated);
+    res.err = read_head(err_path_, keep_output_, &res.err_truncated);
+    no_longer_in_flight(pid_);
+    pid_ = -1;
     return res;
 }
+
+RunResult run_process(const RunSpec& spec) { return RunningProcess(spec).wait(); }
 
 void become_subreaper() { prctl(PR_SET_CHILD_SUBREAPER, 1); }
 

@@ -6,6 +6,7 @@
 #include <sys/types.h>
 
 #include <atomic>
+#include <chrono>
 #include <optional>
 #include <string>
 #include <utility>
@@ -77,6 +78,37 @@ struct RunResult {
     std::string describe() const;  // "exit 0", "killed by SIGSEGV", "timed out after 5.0 s"
 };
 
+// A program started and not yet waited for: it runs beside the grader (a kept verifier answers
+// many requests in one run) until wait() or stop(). Never copied; one not waited for is stopped
+// when it is destroyed.
+class RunningProcess {
+public:
+    explicit RunningProcess(const RunSpec& spec);  // starts it
+    RunningProcess(const RunningProcess&) = delete;
+    RunningProcess& operator=(const RunningProcess&) = delete;
+    ~RunningProcess();
+    bool running() const { return pid_ > 0; }  // started and not yet waited for
+    const std::string& error() const { return error_; }  // why it could not start ("": it did)
+    // Waits until it ends, killing it (its group with it) once it has run spec.limits.wall_s, not
+    // counting its waits on the grader: how it ended (`started` false, and `error`, where it
+    // never started).
+    RunResult wait();
+    // Kills it and its group, and waits for it.
+    RunResult stop();
+
+private:
+    RunResult end(bool kill_first);
+    pid_t pid_ = -1;
+    std::string error_;
+    double wall_s_;
+    size_t keep_output_;
+    bool wrapper_exit_is_signal_;
+    const GraderWait* grader_wait_;
+    std::string out_path_, err_path_;
+    std::chrono::steady_clock::time_point t0_;
+};
+
+// Runs `spec` to its end (RunningProcess, waited for).
 RunResult run_process(const RunSpec& spec);
 
 // Kills every process this one still has as a child (orphans of a run are re-parented to the
