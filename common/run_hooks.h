@@ -69,7 +69,11 @@ public:
     // ---- the run ----
     virtual void run_started() {}   // options parsed, before --help and the device (may throw UsageError)
     virtual void device_ready() {}  // the GPU is open; from here on the lab's own code runs
-    virtual void run_finished() {}  // run_lab returns (not after a crash or an exit())
+    virtual void run_finished() {}  // the run is over (not after a crash or an exit())
+    // After run_finished, with the run's exit code: true runs the lab again in this process, with
+    // the arguments arguments() hands over then. A program that serves another's requests one
+    // after another keeps its GPU open between them.
+    virtual bool run_again(int) { return false; }
 
     // ---- each case ----
     virtual void case_begun(const std::string&, const Dims&) {}

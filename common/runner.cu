@@ -472,9 +472,8 @@ int run_checked(const Lab& lab, int argc, char** argv) {
     return report_results(lab, plan.opt, program, context_lost, report);
 }
 
-}  // namespace
-
-int run_lab(const Lab& lab, int argc, char** argv) {
+// One run of the lab: its exit code, whatever it threw.
+int run_once(const Lab& lab, int argc, char** argv) {
     int code = kExitFail;
     try {
         code = run_checked(lab, argc, argv);
@@ -482,6 +481,14 @@ int run_lab(const Lab& lab, int argc, char** argv) {
         std::cerr << program_name(argc > 0 ? argv[0] : nullptr) << ": error: " << e.what() << "\n";
     }
     run_hooks().run_finished();
+    return code;
+}
+
+}  // namespace
+
+int run_lab(const Lab& lab, int argc, char** argv) {
+    int code = run_once(lab, argc, argv);
+    while (run_hooks().run_again(code)) code = run_once(lab, argc, argv);
     return code;
 }
 

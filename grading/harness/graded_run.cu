@@ -2,8 +2,12 @@
 // grader's builds of the labs, never the course tree's ./labNN and ./solNN.
 #include "graded_run.h"
 
+#include <iostream>
+#include <utility>
+
 #include "channel_writer.h"
 #include "tracked_buffers.h"
+#include "verifier_requests.h"
 
 namespace cudalabs {
 
@@ -12,13 +16,27 @@ namespace {
 const bool installed = (install_run_hooks(new GradedRun()), true);
 }  // namespace
 
-std::vector<std::string> GradedRun::arguments(const std::vector<std::string>& given) { return arguments_to_read(given); }
+// Called at the start of every run: a kept verifier makes many, each with its own options.
+std::vector<std::string> GradedRun::arguments(const std::vector<std::string>& given) {
+    options_ = GradingOptions();
+    case_ = GradedCase();
+    if (requests_) return std::exchange(next_request_, {});
+    if (given.size() != 1 || given[0] != verifier_requests::kFlag) return arguments_to_read(given);
+    requests_ = std::make_unique<VerificationRequests>(verifier_requests::kFd);
+    std::vector<std::string> words;
+    if (!requests_->next(words)) throw UsageError(std::string(verifier_requests::kFlag) + ": no request came");
+    return words;
+}
 
 bool GradedRun::take_option(const std::string& flag, const std::function<std::string()>& value) {
     return options_.take(flag, value);
 }
 
-void GradedRun::options_read() { options_.check(); }
+void GradedRun::options_read() {
+    options_.check();
+    if (requests_ && !options_.verifying())
+        throw UsageError(std::string(verifier_requests::kFlag) + " runs verifications only (--verify-outputs)");
+}
 
 void GradedRun::run_started() {
     if (options_.grading()) channel::open(options_.channel_fd);
@@ -34,6 +52,18 @@ void GradedRun::device_ready() {
 }
 
 void GradedRun::run_finished() { channel::finish(); }  // RUN_END: a crash or an exit() leaves it out
+
+// A kept verifier says how the request's run ended and waits for the next; it ends with the
+// requests (or with a broken one, said on stderr: the grader then stops it).
+bool GradedRun::run_again(int exit_code) {
+    if (!requests_ || !requests_->reply(exit_code)) return false;
+    try {
+        return requests_->next(next_request_);
+    } catch (const UsageError& e) {
+        std::cerr << e.what() << "\n";
+        return false;
+    }
+}
 
 void GradedRun::case_begun(const std::string& variant, const Dims& dims) {
     case_ = GradedCase();

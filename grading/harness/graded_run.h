@@ -3,8 +3,10 @@
 // (--channel) it sends the run, its cases, checked outputs, faults and timed repetitions through
 // the result channel (channel_writer.h); in the verifier (--verify-outputs) it hands the outputs
 // the grader stored to the lab's checks instead of its own (stored_outputs.h); with
-// --fresh-inputs every timed repetition gets new inputs (fresh_inputs.h, repetitions.cu); and a
-// graded host round trip is watched (round_trip.h).
+// --fresh-inputs every timed repetition gets new inputs (fresh_inputs.h, repetitions.cu); a
+// graded host round trip is watched (round_trip.h); and started as `--verifier-requests` it is
+// a kept verifier, running one verification after another with the GPU open
+// (verifier_requests.h, verification_requests.h).
 #pragma once
 #include <cstdint>
 #include <memory>
@@ -14,6 +16,7 @@
 #include "grading_options.h"
 #include "run_hooks.h"
 #include "stored_outputs.h"
+#include "verification_requests.h"
 
 namespace cudalabs {
 
@@ -43,6 +46,7 @@ public:
     void run_started() override;
     void device_ready() override;
     void run_finished() override;
+    bool run_again(int exit_code) override;
     void case_begun(const std::string& variant, const Dims& dims) override;
     void case_ended(const std::string& failure, std::vector<std::string>& faults) override;
     std::vector<StoredOutput> output_checked(const CheckedOutput& output) override;
@@ -63,6 +67,9 @@ private:
     void wait_for_timing_turn();
     GradingOptions options_;
     GradedCase case_;
+    // A kept verifier's requests (--verifier-requests), and the next one's words once read.
+    std::unique_ptr<VerificationRequests> requests_;
+    std::vector<std::string> next_request_;
 };
 
 }  // namespace cudalabs

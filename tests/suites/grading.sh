@@ -183,6 +183,43 @@ printf 'lab = 01\n[test t]\nkind = correctness\npoints = 5\nvariants = no_such_v
 expect "grader names a rubric's unknown variant" 2 "rubric error: .*no_such_variant" \
     $grader --lab 01 --rubric "$grading_dir/bad.rubric" --compile-only --out "$grading_dir/bad" labs/01-vector-add
 
+# A kept verifier (grade --keep-verifier): build/grading/sol01 started as --verifier-requests
+# answers requests on its descriptor 3 one after another from one process, each as a verifier
+# started for it would end (no GPU: 77; with one, outputs that were never stored fail: 1), refuses
+# what is not a verification (2) and goes on, and ends when the grader closes its end.
+grading_kept_verifier() {
+    local program=$1 name="a kept verifier answers one request after another, and ends with the grader's end" py
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "$name" "no python3"; return; }
+    mkdir -p "$grading_dir"
+    cat > "$grading_dir/kept_verifier.py" <<'PY'
+import os, socket, subprocess, sys
+program, outputs = sys.argv[1], sys.argv[2]
+ours, theirs = socket.socketpair()
+proc = subprocess.Popen(["/bin/sh", "-c", 'exec "$0" --verifier-requests 3<&%d' % theirs.fileno(), program],
+                        pass_fds=(theirs.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+theirs.close()
+verification = ["--verify-outputs", outputs, "--variant", "simple", "--size", "7", "--seed", "3"]
+replies = []
+for words in (verification, verification, ["--variant", "simple", "--size", "7"], verification):
+    ours.sendall(b"".join(w.encode() + b"\0" for w in words) + b"\0")
+    line = b""
+    while not line.endswith(b"\n"):
+        byte = ours.recv(1)
+        if not byte:
+            break
+        line += byte
+    replies.append(line.decode().strip())
+ours.shutdown(socket.SHUT_WR)
+print(" | ".join(replies), "| ended", proc.wait(timeout=120))
+PY
+    run_capture "$name" "$py" "$grading_dir/kept_verifier.py" "$program" "$grading_dir/kept-verifier"
+    local want
+    case "$out" in "EXIT 77 | "*) want="EXIT 77 | EXIT 77 | EXIT 2 | EXIT 77 | ended 77";; *) want="EXIT 1 | EXIT 1 | EXIT 2 | EXIT 1 | ended 1";; esac
+    if [ "$rc" -eq 0 ] && [ "$out" = "$want" ]; then pass "$name ($out)"
+    else fail "$name" "exit $rc: ${out:-$(printf '%s' "$err" | tail -n 3)} (expected: $want)"; fi
+}
+
 # The grader's options belong to its own builds of the labs (the grading harness, linked only into
 # build/grading/solNN and a submission's program): ./sol01 of the course tree neither names nor
 # takes them; build/grading/sol01 takes them (here refusing --fresh-inputs alone, before any GPU).
@@ -199,6 +236,7 @@ else
     done
     expect "build/grading/sol01 takes the grader's options" 2 'error: --fresh-inputs needs --channel or --verify-outputs' \
         "$BUILD/grading/sol01" --fresh-inputs 3
+    grading_kept_verifier "$BUILD/grading/sol01"
 fi
 
 isolations=${GRADING_ISOLATIONS:-}

@@ -4,6 +4,7 @@
 #include <doctest/doctest.h>
 
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 #include <functional>
@@ -14,6 +15,8 @@
 #include "common/args.h"
 #include "common/run_hooks.h"
 #include "grading/harness/grading_options.h"
+#include "grading/harness/verification_requests.h"
+#include "grading/protocol/verifier_requests.h"
 
 using namespace cudalabs;
 
@@ -115,4 +118,62 @@ TEST_CASE("handed-over options that cannot be read are a usage error") {
     close(fds[0]);  // a descriptor that cannot be read
     CHECK_THROWS_AS(arguments_to_read({"--options-from", std::to_string(fds[0])}), UsageError);
     close(fds[1]);
+}
+
+TEST_CASE("a kept verifier's requests: words each ended by a NUL and one more NUL; replies EXIT n") {
+    namespace vr = verifier_requests;
+    const std::vector<std::string> words = {"--variant", "simple", "--size", "7x13", "--verify-outputs", "/out dir"};
+    const std::string bytes = vr::encode_request(words);
+    CHECK(bytes.size() == 56);  // 50 letters, a NUL after each of the 6 words, one more
+    CHECK(vr::request_end(bytes) == bytes.size());
+    CHECK(vr::request_end(bytes.substr(0, bytes.size() - 1)) == 0);  // not whole yet
+    CHECK(vr::request_end(bytes + "--x") == bytes.size());          // the next one's start is not this one's
+    CHECK(vr::split_request(bytes) == words);
+    CHECK_THROWS_AS(vr::encode_request({}), std::invalid_argument);
+    CHECK_THROWS_AS(vr::encode_request({"--size", ""}), std::invalid_argument);
+    CHECK_THROWS_AS(vr::encode_request({std::string("a\0b", 3)}), std::invalid_argument);
+    CHECK(vr::request_end(std::string(1, '\0')) == 1);
+    CHECK_THROWS_AS(vr::split_request(std::string(1, '\0')), std::invalid_argument);
+
+    CHECK(vr::encode_reply(77) == "EXIT 77\n");
+    for (int code : {0, 1, 2, 77, 255}) CHECK(vr::decode_reply(vr::encode_reply(code)) == code);
+    for (const char* bad : {"EXIT \n", "EXIT 0", "EXIT 256\n", "EXIT -1\n", "exit 0\n", "EXIT 1x\n", "EXIT 99999999999\n"})
+        CHECK_FALSE(vr::decode_reply(bad).has_value());
+}
+
+TEST_CASE("a kept verifier reads requests one after another, replies to each, and ends with the grader's end") {
+    int sv[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    const std::vector<std::string> first = {"--verify-outputs", "a"}, second = {"--verify-outputs", "b", "--seed", "9"};
+    // Both at once, the second split across writes: each is handed out whole, in order.
+    const std::string both = verifier_requests::encode_request(first) + verifier_requests::encode_request(second);
+    REQUIRE(write(sv[0], both.data(), 10) == 10);
+    REQUIRE(write(sv[0], both.data() + 10, both.size() - 10) == static_cast<ssize_t>(both.size() - 10));
+    VerificationRequests requests(sv[1]);
+    std::vector<std::string> got;
+    REQUIRE(requests.next(got));
+    CHECK(got == first);
+    CHECK(requests.reply(0));
+    REQUIRE(requests.next(got));
+    CHECK(got == second);
+    CHECK(requests.reply(1));
+    char reply[32] = {};
+    CHECK(read(sv[0], reply, sizeof reply) == 14);
+    CHECK(std::string(reply) == "EXIT 0\nEXIT 1\n");
+    shutdown(sv[0], SHUT_WR);  // the grader is done
+    CHECK_FALSE(requests.next(got));
+    close(sv[0]);
+    CHECK_FALSE(requests.reply(0));  // the grader is gone: no SIGPIPE, just false
+    close(sv[1]);
+}
+
+TEST_CASE("a kept verifier's request cut short is a usage error") {
+    int sv[2];
+    REQUIRE(socketpair(AF_UNIX, SOCK_STREAM, 0, sv) == 0);
+    REQUIRE(write(sv[0], "--seed\0", 7) == 7);
+    close(sv[0]);
+    VerificationRequests requests(sv[1]);
+    std::vector<std::string> got;
+    CHECK_THROWS_AS(requests.next(got), UsageError);
+    close(sv[1]);
 }
