@@ -21,6 +21,7 @@
 namespace grading {
 
 class ReferencePool;
+class KeptVerifier;          // runs/kept_verifier.h
 struct CombinedCorrectness;  // judge/test_kinds.cpp
 
 struct Config {
@@ -34,6 +35,7 @@ struct Config {
     bool build_reuse = true;   // --no-build-reuse: every file compiled
     // A trial of every correctness test in one process (judge/test_kinds.h); --separate-correctness: each its own
     bool combine_correctness = true;
+    bool keep_verifier = false;  // --keep-verifier: one verifier a lane, kept open (runs/kept_verifier.h)
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
@@ -105,6 +107,8 @@ struct SubmissionState {
     SubmissionTiming* timing = nullptr;
     // Its correctness trials run in one process each (--combine-correctness), made on first use.
     std::shared_ptr<CombinedCorrectness> combined_correctness;
+    // Its lane's kept verifier (--keep-verifier); null: a verifier of its own for each verification.
+    KeptVerifier* kept_verifier = nullptr;
 };
 
 // What the runs of a submission's tests see: the run's setup (read only), the worker grading it,

@@ -40,6 +40,7 @@
 #include "context.h"
 #include "exit_codes.h"
 #include "runs/failures.h"
+#include "runs/kept_verifier.h"
 #include "sandbox/gpu_nodes.h"
 #include "sandbox/gpus.h"
 #include "class/leaderboard.h"
@@ -115,6 +116,11 @@ Options:
                        one verifier: fewer GPU opens a submission. Only passes are taken from
                        it: a variant that does not pass there is run on its own, and that run
                        decides, so scores and feedback are those of separate runs either way
+  --keep-verifier      keep one verifier open on each lane for its submissions' verifications
+                       (the trusted reference, started once, judging one run's outputs after
+                       another with the GPU open), instead of starting one for each: fewer GPU
+                       opens a submission. Only its passes are taken: any other answer is
+                       settled by a verifier of its own, as without the option
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
@@ -231,6 +237,7 @@ struct Lane {
     size_t worker = 0, index = 0;
     SandboxIdentity identity;  // its own sandbox user (root only; the first lane uses its worker's)
     WorkerSetup setup;
+    std::unique_ptr<KeptVerifier> kept_verifier;  // --keep-verifier: its submissions' verifier, kept open
 };
 
 // What comes in beside the lab and the submissions: the earlier run a regrade compares with, and
@@ -1412,6 +1419,7 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
         s.timing.total_s += s.timing.results_s;
         std::ofstream(setup_.out + "/breakdown.jsonl", std::ios::app) << breakdown_json(s.timing) << "\n";
     });
+    for (Lane& l : lanes_) l.kept_verifier.reset();  // the class is graded: the kept verifiers end
     book.end();
     finish_breakdown(subs);
     return regrade_note;
@@ -1503,6 +1511,10 @@ bool Grader::grade_submission(Worker& w, Lane& lane, Submission& s, size_t index
                 whole = GpuTurn(*w.gate, true);
                 s.timing.wait_gpu_s += seconds_since(waited);
                 state.gpu_turn = &whole;
+            }
+            if (setup_.cfg.keep_verifier) {
+                if (!lane.kept_verifier) lane.kept_verifier = std::make_unique<KeptVerifier>();
+                state.kept_verifier = lane.kept_verifier.get();
             }
             const double folder = steady_now();
             prepare_run_folder(s.graded.run_dir, lane.setup.iso);
@@ -1666,6 +1678,9 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
         tail << (cfg.combine_correctness ? "correctness: each trial of the tests that share sizes run in one process; a variant that did not "
                                            "pass there was run on its own, and that run decided (--separate-correctness: each on its own)\n"
                                          : "correctness: each trial of each test run in a process of its own (--separate-correctness)\n");
+    if (!cfg.compile_only && cfg.keep_verifier)
+        tail << "verifier: one kept open on each lane (--keep-verifier); only its passes were taken, anything else was settled by a "
+                "verifier of its own\n";
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
@@ -1764,6 +1779,7 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--no-build-reuse") c.build_reuse = false;
         else if (a == "--separate-correctness") c.combine_correctness = false;
         else if (a == "--combine-correctness") c.combine_correctness = true;  // the default; kept for scripts that give it
+        else if (a == "--keep-verifier") c.keep_verifier = true;
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

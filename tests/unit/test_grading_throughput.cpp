@@ -615,6 +615,7 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     t.add_run(RunKind::Program, 2);
     t.add_run(RunKind::Program, 1);
     t.add_run(RunKind::Verifier, 0.5);
+    t.add_verifier_processes(1);
     t.tests[0].wall_s = 4;
     t.tests[1].id = "memcheck";
     t.current = &t.tests[1];
@@ -628,6 +629,7 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     CHECK(j["tests"][0]["program_s"] == 3);
     CHECK(j["tests"][0]["program_runs"] == 2);
     CHECK(j["tests"][0]["verifier_s"] == 0.5);
+    CHECK(j["tests"][0]["verifier_processes"] == 1);
     CHECK(j["tests"][1]["sanitizer_runs"] == 1);
     CHECK(j["tests"][1]["reference_s"] == 0.5);
 
@@ -642,7 +644,15 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     CHECK(table.find("200 submissions an hour") != std::string::npos);
     CHECK(table.find("sandbox starts") == std::string::npos);  // not measured: not shown
     // Each run opens the GPU: 2 program runs in its tests and 1 of each other kind, a submission.
-    CHECK(table.find("GPU processes: 10, 5.0 a submission (program 4, sanitizer 2, reference 2, verifier 2)") != std::string::npos);
+    CHECK(table.find("GPU processes: 10, 5.0 a submission (program 4, sanitizer 2, reference 2, verifier 2 for 2 verifications)") !=
+          std::string::npos);
+    // A kept verifier (--keep-verifier) answers several verifications from one process.
+    SubmissionTiming kept = t;
+    kept.current = &kept.tests[1];
+    kept.add_run(RunKind::Verifier, 0.1);
+    kept.add_run(RunKind::Verifier, 0.1);
+    kept.add_verifier_processes(0);
+    CHECK(breakdown_table({kept}, 36).find("(program 2, sanitizer 1, reference 1, verifier 1 for 3 verifications)") != std::string::npos);
     CHECK(breakdown_table({SubmissionTiming()}, 6).find("GPU processes") == std::string::npos);
     const std::string with_starts = breakdown_table({t, reused}, 36, 0.1);
     CHECK(with_starts.find("sandbox starts, est.          0.6         0.30   (6 runs x 0.100 s") != std::string::npos);

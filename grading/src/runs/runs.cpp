@@ -19,6 +19,7 @@
 #include "sealed_memory.h"
 #include "runs/channel.h"
 #include "runs/failures.h"
+#include "runs/kept_verifier.h"
 #include "exit_codes.h"
 #include "sandbox/gpus.h"
 #include "util/util.h"
@@ -464,10 +465,12 @@ std::string reference_runs_in_sandbox(const GradingContext& ctx, const RunReques
     return ctx.worker.reference.program.empty() ? "" : run_reference_in_sandbox(ctx, like).failure;
 }
 
-bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
-                    const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
-    const std::string verdict = ctx.worker.priv + "/verdict.json";
-    unlink(verdict.c_str());
+namespace {
+
+// The verifier of run `pr`'s outputs, as a process of its own: the reference with the run's
+// variants, sizes, seed, repetitions and fresh-input key, judging the stored outputs.
+RunSpec verifier_spec(const GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
+                      const std::string& sizes, unsigned long long seed, const std::string& verdict) {
     RunSpec spec;
     std::string reps = "1";
     for (size_t i = 0; i + 1 < request.args.size(); ++i)
@@ -488,31 +491,76 @@ bool verify_outputs(GradingContext& ctx, const RunRequest& request, const Progra
     spec.limits.file_mb = 0;
     spec.stdout_path = ctx.worker.priv + "/verifier.out";
     spec.stderr_path = ctx.worker.priv + "/verifier.err";
-    // The verifier is trusted: any other end than "all passed" or "a check failed" is the
-    // environment's (no GPU, a start refused), never the student's.
-    RunResult v;
-    make_way_for_timed_run(ctx);
-    const double started = steady_now();
-    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
-        pause_before(ctx.setup.retry, attempt);
-        v = run_process(spec);
-        if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) break;
-    }
-    if (ctx.submission.timing) ctx.submission.timing->add_run(RunKind::Verifier, seconds_since(started));
+    return spec;
+}
+
+// The verdict the verifier wrote at `path`, its rows in `rows`; false with `problem` set where it
+// cannot be read.
+bool read_verdict(GradingContext& ctx, const std::string& path, std::vector<RowVerdict>& rows, std::string& problem) {
     rows.clear();
-    if (v.exit_code != cudalabs::kExitPass && v.exit_code != cudalabs::kExitFail)
-        throw GraderError("the reference checker failed in all " + std::to_string(ctx.setup.retry.attempts()) + " attempts (" + v.describe() +
-                          "): " + clip(v.err, 500));
     try {
-        json j = json::parse(read_file(verdict));
+        json j = json::parse(read_file(path));
         if (ctx.worker.device == "unknown")
             ctx.worker.device = j["device"]["name"].get<std::string>() + " (driver " + j["device"]["cuda_driver"].get<std::string>() + ")";
         for (const json& row : j["results"]) rows.push_back({row["variant"], row["size"], row["status"], row["note"]});
     } catch (const std::exception& e) {
+        rows.clear();
         problem = std::string("the reference checker wrote no readable verdict: ") + e.what();
         return false;
     }
     return true;
+}
+
+// The lane's kept verifier judges first (--keep-verifier). Only a pass is taken from it, with a
+// verdict that reads: anything else -- a failure, no answer -- is set aside, the kept verifier
+// stopped, and a verifier of its own decides, as without it.
+bool kept_verifier_passed(GradingContext& ctx, const RunSpec& spec, const std::string& verdict, std::vector<RowVerdict>& rows) {
+    KeptVerifier* kept = ctx.submission.kept_verifier;
+    if (!kept) return false;
+    const size_t starts = kept->starts();
+    const std::optional<int> code = kept->verify(spec);
+    if (ctx.submission.timing) ctx.submission.timing->add_verifier_processes(kept->starts() - starts);
+    std::string problem;
+    if (code == cudalabs::kExitPass && read_verdict(ctx, verdict, rows, problem)) return true;
+    kept->stop();
+    unlink(verdict.c_str());
+    return false;
+}
+
+// A verifier of its own, made again after ctx.setup.retry's pauses while it ends otherwise than
+// "all passed" or "a check failed": the verifier is trusted, so that is the environment's doing
+// (no GPU, a start refused), never the student's.
+void run_verifier_alone(GradingContext& ctx, const RunSpec& spec) {
+    RunResult v;
+    for (size_t attempt = 0; attempt < ctx.setup.retry.attempts(); ++attempt) {
+        pause_before(ctx.setup.retry, attempt);
+        v = run_process(spec);
+        if (ctx.submission.timing) ctx.submission.timing->add_verifier_processes(1);
+        if (v.exit_code == cudalabs::kExitPass || v.exit_code == cudalabs::kExitFail) return;
+    }
+    throw GraderError("the reference checker failed in all " + std::to_string(ctx.setup.retry.attempts()) + " attempts (" + v.describe() +
+                      "): " + clip(v.err, 500));
+}
+
+}  // namespace
+
+bool verify_outputs(GradingContext& ctx, const RunRequest& request, const ProgramRun& pr, const std::string& variants,
+                    const std::string& sizes, unsigned long long seed, std::vector<RowVerdict>& rows, std::string& problem) {
+    const std::string verdict = ctx.worker.priv + "/verdict.json";
+    unlink(verdict.c_str());
+    const RunSpec spec = verifier_spec(ctx, request, pr, variants, sizes, seed, verdict);
+    make_way_for_timed_run(ctx);
+    const double started = steady_now();
+    struct Timed {
+        GradingContext& ctx;
+        double started;
+        ~Timed() {
+            if (ctx.submission.timing) ctx.submission.timing->add_run(RunKind::Verifier, seconds_since(started));
+        }
+    } timed{ctx, started};
+    if (kept_verifier_passed(ctx, spec, verdict, rows)) return true;
+    run_verifier_alone(ctx, spec);
+    return read_verdict(ctx, verdict, rows, problem);
 }
 
 }  // namespace grading

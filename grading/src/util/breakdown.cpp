@@ -26,6 +26,10 @@ void SubmissionTiming::add_run(RunKind kind, double seconds, double cuda_start_s
     current->cuda_starts += 1;
 }
 
+void SubmissionTiming::add_verifier_processes(size_t started) {
+    if (current) current->verifier_processes += started;
+}
+
 void SubmissionTiming::add_wait(double seconds) {
     if (!current) return;
     current->wait_gpu_s += seconds;
@@ -59,7 +63,8 @@ std::string breakdown_json(const SubmissionTiming& t) {
                              {"alone_s", rounded(test.alone_s)},
                              {"alone_turns", test.alone_turns},
                              {"cuda_start_s", rounded(test.cuda_start_s)},
-                             {"cuda_starts", test.cuda_starts}};
+                             {"cuda_starts", test.cuda_starts},
+                             {"verifier_processes", test.verifier_processes}};
         for (size_t k = 0; k < 4; ++k) {
             tj[std::string(kRunKindNames[k]) + "_s"] = rounded(test.run_s[k]);
             tj[std::string(kRunKindNames[k]) + "_runs"] = test.runs[k];
@@ -78,12 +83,14 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     for (const char* k : kRunKindNames) rows.push_back({std::string(k) + " runs"});
     rows.push_back({"tests, other"});
     rows.push_back({"writing results"});
-    size_t reused = 0, alone_turns = 0, cuda_starts = 0;
-    size_t processes[4] = {0, 0, 0, 0};  // by RunKind
+    size_t reused = 0, alone_turns = 0, cuda_starts = 0, verifications = 0;
+    size_t processes[4] = {0, 0, 0, 0};  // by RunKind: the verifier's processes, not its verifications
     double alone_s = 0, cuda_start_s = 0;
     for (const SubmissionTiming& t : all) {
         for (const TestTiming& test : t.tests) {
-            for (size_t k = 0; k < 4; ++k) processes[k] += test.runs[k];
+            for (size_t k = 0; k < 3; ++k) processes[k] += test.runs[k];
+            processes[3] += test.verifier_processes;
+            verifications += test.runs[3];
             alone_s += test.alone_s;
             alone_turns += test.alone_turns;
             cuda_start_s += test.cuda_start_s;
@@ -134,8 +141,9 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     if (gpu_processes > 0) {
         // Each opens the GPU, and the driver makes GPU opens one at a time for the whole machine:
         // this count bounds a machine's submissions an hour whatever its GPUs (grading/README.md).
-        std::snprintf(line, sizeof line, "  GPU processes: %zu, %.1f a submission (program %zu, sanitizer %zu, reference %zu, verifier %zu)\n",
-                      gpu_processes, static_cast<double>(gpu_processes) / n, processes[0], processes[1], processes[2], processes[3]);
+        std::snprintf(line, sizeof line,
+                      "  GPU processes: %zu, %.1f a submission (program %zu, sanitizer %zu, reference %zu, verifier %zu for %zu verifications)\n",
+                      gpu_processes, static_cast<double>(gpu_processes) / n, processes[0], processes[1], processes[2], processes[3], verifications);
         out << line;
     }
     std::snprintf(line, sizeof line, "  wall %.1f s: %.0f submissions an hour\n", wall_s, wall_s > 0 ? static_cast<double>(all.size()) * 3600 / wall_s : 0.0);

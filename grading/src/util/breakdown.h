@@ -25,6 +25,9 @@ struct TestTiming {
     size_t cuda_starts = 0;
     double run_s[4] = {0, 0, 0, 0};  // by RunKind
     size_t runs[4] = {0, 0, 0, 0};
+    // The verifier's processes started for its verifications (runs[Verifier]): one each, and
+    // each retry; a kept verifier (--keep-verifier) answers many from one.
+    size_t verifier_processes = 0;
     double runs_total_s() const { return run_s[0] + run_s[1] + run_s[2] + run_s[3]; }
 };
 
@@ -44,6 +47,7 @@ struct SubmissionTiming {
 
     // `cuda_start_s`: how long the run took to open the GPU; < 0 where that is not known.
     void add_run(RunKind kind, double seconds, double cuda_start_s = -1);
+    void add_verifier_processes(size_t started);
     // A wait for a turn on the GPU within the current test; a timed process's turn alone (its
     // wait, and how long it held the GPU alone).
     void add_wait(double seconds);
