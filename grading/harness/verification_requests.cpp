@@ -1,13 +1,12 @@
 // A kept verifier's requests and replies (verification_requests.h).
 #include "verification_requests.h"
 
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include <cerrno>
-#include <stdexcept>
 
 #include "args.h"
+#include "grading_options.h"
 #include "verifier_requests.h"
 
 namespace cudalabs {
@@ -29,26 +28,14 @@ bool VerificationRequests::next(std::vector<std::string>& words) {
             throw UsageError(std::string(kFlag) + ": the grader's request was cut short");
         }
     }
-    try {
-        words = split_request(pending_.substr(0, end));
-    } catch (const std::invalid_argument& e) {
-        throw UsageError(std::string(kFlag) + ": " + e.what());
-    }
+    if (end < 2) throw UsageError(std::string(kFlag) + ": a request of no word");
+    words = split_handed_options(pending_.substr(0, end - 1));  // each word ends with its NUL
     pending_.erase(0, end);
     return true;
 }
 
 bool VerificationRequests::reply(int exit_code) {
-    const std::string line = verifier_requests::encode_reply(exit_code);
-    size_t sent = 0;
-    while (sent < line.size()) {
-        // MSG_NOSIGNAL: a grader that is gone ends the requests, not the process by SIGPIPE.
-        const ssize_t n = send(fd_, line.data() + sent, line.size() - sent, MSG_NOSIGNAL);
-        if (n > 0) sent += static_cast<size_t>(n);
-        else if (n < 0 && errno == EINTR) continue;
-        else return false;
-    }
-    return true;
+    return verifier_requests::send_whole(fd_, verifier_requests::encode_reply(exit_code));
 }
 
 }  // namespace cudalabs

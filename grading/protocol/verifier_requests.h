@@ -9,6 +9,9 @@
 // Host-only, shared by the grader (runs/kept_verifier.cpp) and the harness
 // (grading/harness/verification_requests.cpp).
 #pragma once
+#include <sys/socket.h>
+
+#include <cerrno>
 #include <cstddef>
 #include <optional>
 #include <stdexcept>
@@ -38,23 +41,9 @@ inline std::string encode_request(const std::vector<std::string>& words) {
 // Where the first whole request in `bytes` ends (just past its closing NUL), or 0 when none has
 // arrived whole yet.
 inline size_t request_end(const std::string& bytes) {
-    if (!bytes.empty() && bytes[0] == '\0') return 1;  // no word at all: whole, and refused by split_request
+    if (!bytes.empty() && bytes[0] == '\0') return 1;  // no word at all: whole, and refused by the reader
     const size_t at = bytes.find(std::string("\0\0", 2));
     return at == std::string::npos ? 0 : at + 2;
-}
-
-// The words of one whole request (as request_end delimits it); throws std::invalid_argument for
-// a request of no word.
-inline std::vector<std::string> split_request(const std::string& request) {
-    if (request.size() < 2) throw std::invalid_argument("an empty verification request");
-    std::vector<std::string> words;
-    size_t start = 0;
-    while (start + 1 < request.size()) {
-        const size_t end = request.find('\0', start);
-        words.push_back(request.substr(start, end - start));
-        start = end + 1;
-    }
-    return words;
 }
 
 inline std::string encode_reply(int exit_code) { return "EXIT " + std::to_string(exit_code) + "\n"; }
@@ -69,6 +58,19 @@ inline std::optional<int> decode_reply(const std::string& line) {
     }
     if (code > 255) return std::nullopt;
     return code;
+}
+
+// Sends all of `bytes` on the socket `fd`. False where the other end is gone (MSG_NOSIGNAL: a
+// peer that is gone is an answer, not a SIGPIPE that ends the sender).
+inline bool send_whole(int fd, const std::string& bytes) {
+    size_t sent = 0;
+    while (sent < bytes.size()) {
+        const ssize_t n = send(fd, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);
+        if (n > 0) sent += static_cast<size_t>(n);
+        else if (n < 0 && errno == EINTR) continue;
+        else return false;
+    }
+    return true;
 }
 
 }  // namespace verifier_requests

@@ -68,14 +68,7 @@ bool KeptVerifier::send_request(const RunSpec& spec) {
     } catch (const std::invalid_argument&) {
         return false;
     }
-    size_t sent = 0;
-    while (sent < bytes.size()) {
-        const ssize_t n = send(socket_, bytes.data() + sent, bytes.size() - sent, MSG_NOSIGNAL);  // gone: false, no SIGPIPE
-        if (n > 0) sent += static_cast<size_t>(n);
-        else if (n < 0 && errno == EINTR) continue;
-        else return false;
-    }
-    return true;
+    return vr::send_whole(socket_, bytes);  // gone: false
 }
 
 // The reply line, read within `wall_s`: none where the verifier ended, timed out or sent more or
