@@ -22,7 +22,8 @@
 # sanitizer point (what each gets graded alone), and the two runs' gradebooks equal but for the
 # performance columns, for the submissions both graded. Writes bench/results/<device>.grading.md
 # and .json (BENCH_DIR overrides the folder), assembled from one section a lab in
-# <device>.grading.d/ (a run of LABS=12 replaces lab 12's section only): device, GPU count, each
+# <device>.grading.parts/ (a run of LABS=12 replaces lab 12's section only; not a *.d folder,
+# whose NN.json every other tool reads as a lab's benchmark results): device, GPU count, each
 # run's submissions, times, submissions an hour against the targets (GRADING_BENCH_TARGETS,
 # "01=600 12=300 13=300" an hour on one GPU; 1.9x for --gpus all), and each run's breakdown table
 # (OUT/breakdown.txt). On a machine of one GPU only
@@ -202,7 +203,7 @@ publish() {
     date=$(date -u +%Y-%m-%dT%H:%M:%SZ)
     took=$(seconds "$started" "$EPOCHREALTIME")
     trials_text=$([ "$trials" = rubric ] && echo "the rubric's trials" || echo "$trials trial(s) per correctness test")
-    parts=$BENCH_DIR/$slug.grading.d
+    parts=$BENCH_DIR/$slug.grading.parts
     mkdir -p "$parts"
     cp "$sections"/* "$parts/"
     json_device=$(printf '%s' "$device" | sed 's/\\/\\\\/g; s/"/\\"/g')

@@ -231,6 +231,32 @@ bench_grading_cpus() {
 }
 bench_grading_cpus
 
+# make bench-grading's results (bench/grading_throughput.sh's publish): a second run of another
+# lab keeps the first's section, and the sections are not kept as a *.d/NN.json, which the
+# scorecard, the release, the notebooks and bench/targets.py read as a lab's benchmark results.
+bench_grading_publish() {
+    local fns tmp out
+    tmp=$(mktemp -d)
+    fns=$(sed -n '/^seconds()/p;/^publish()/,/^}/p' bench/grading_throughput.sh)
+    mkdir -p "$tmp/s13" "$tmp/s12"
+    echo '{"lab": "13"}' > "$tmp/s13/13.json"; echo '## Lab 13 section' > "$tmp/s13/13.md"
+    echo '{"lab": "12"}' > "$tmp/s12/12.json"; echo '## Lab 12 section' > "$tmp/s12/12.md"
+    out=$(cd "$tmp" && bash -c "$fns"'
+        device="Test GPU 9000" gpus=1 BENCH_DIR=results trials=1 seed=1 targets="13=300" speedup_target=1.9
+        started=$EPOCHREALTIME
+        labs=13 sections=s13 publish && labs=12 sections=s12 publish
+        ls -d results/*.d/[0-9][0-9].json 2> /dev/null' 2>&1)
+    if [ -z "$out" ] && [ -f "$tmp/results/test-gpu-9000.grading.md" ] \
+        && [ "$(grep -c '^## Lab 1[23] section$' "$tmp/results/test-gpu-9000.grading.md")" -eq 2 ] \
+        && grep -q '"labs": \[{"lab": "12"},{"lab": "13"}\]' "$tmp/results/test-gpu-9000.grading.json"; then
+        pass "bench-grading keeps every lab's section, outside the *.d folders that hold labs' benchmark results"
+    else
+        fail "bench-grading's results" "$(ls -R "$tmp/results" | tr '\n' ' ') $out"
+    fi
+    rm -rf "$tmp"
+}
+bench_grading_publish
+
 # make bench-runner (bench/runner_starts.cpp): a row of runs a second for each amount of memory
 # the grader holds, every run of /bin/true having worked.
 bench_runner() {
