@@ -12,9 +12,9 @@
 # grades only the first K on one GPU). Both use one seed and, like the
 # grading suite, one trial per correctness test (GRADING_BENCH_TRIALS=1; "rubric" keeps the
 # rubric's own). GRADING_BENCH_OPTIONS is added to every grade command: "--per-gpu 1
-# --no-build-reuse --separate-correctness" grades one submission at a time, compiles every file
-# and runs each correctness trial on its own, as the grader did before those options, for a
-# before/after on the same machine.
+# --no-build-reuse --separate-correctness --separate-verifiers" grades one submission at a time,
+# compiles every file, runs each correctness trial on its own and starts a verifier for each
+# verification, as the grader did before those options, for a before/after on the same machine.
 #
 # Timed: the whole run (wall), what follows its last build (grading; the grading starts on
 # the first submissions built, beside the other builds), and how busy the CPUs were. Each run's

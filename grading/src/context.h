@@ -35,7 +35,7 @@ struct Config {
     bool build_reuse = true;   // --no-build-reuse: every file compiled
     // A trial of every correctness test in one process (judge/test_kinds.h); --separate-correctness: each its own
     bool combine_correctness = true;
-    bool keep_verifier = false;  // --keep-verifier: one verifier a lane, kept open (runs/kept_verifier.h)
+    bool keep_verifier = true;  // one verifier a lane, kept open (runs/kept_verifier.h); --separate-verifiers: one a verification
     ShardSpec shard;  // --shard K/N: only that slice of the class
     GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
     std::vector<std::string> inputs;
@@ -107,7 +107,7 @@ struct SubmissionState {
     SubmissionTiming* timing = nullptr;
     // Its correctness trials run in one process each (--combine-correctness), made on first use.
     std::shared_ptr<CombinedCorrectness> combined_correctness;
-    // Its lane's kept verifier (--keep-verifier); null: a verifier of its own for each verification.
+    // Its lane's kept verifier; null (--separate-verifiers): a verifier of its own for each verification.
     KeptVerifier* kept_verifier = nullptr;
 };
 

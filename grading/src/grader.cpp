@@ -116,11 +116,12 @@ Options:
                        one verifier: fewer GPU opens a submission. Only passes are taken from
                        it: a variant that does not pass there is run on its own, and that run
                        decides, so scores and feedback are those of separate runs either way
-  --keep-verifier      keep one verifier open on each lane for its submissions' verifications
-                       (the trusted reference, started once, judging one run's outputs after
-                       another with the GPU open), instead of starting one for each: fewer GPU
-                       opens a submission. Only its passes are taken: any other answer is
-                       settled by a verifier of its own, as without the option
+  --separate-verifiers start a verifier for each verification. By default each lane keeps one
+                       open for its submissions' verifications (the trusted reference, started
+                       once, judging one run's outputs after another with the GPU open): fewer
+                       GPU opens a submission. Only its passes are taken: any other answer is
+                       settled by a verifier of its own, so scores and feedback are those of
+                       separate verifiers either way
   --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
   --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
                        several: the i-th student in sorted order goes to shard i % N. Needs
@@ -237,7 +238,7 @@ struct Lane {
     size_t worker = 0, index = 0;
     SandboxIdentity identity;  // its own sandbox user (root only; the first lane uses its worker's)
     WorkerSetup setup;
-    std::unique_ptr<KeptVerifier> kept_verifier;  // --keep-verifier: its submissions' verifier, kept open
+    std::unique_ptr<KeptVerifier> kept_verifier;  // its submissions' verifier, kept open (not with --separate-verifiers)
 };
 
 // What comes in beside the lab and the submissions: the earlier run a regrade compares with, and
@@ -1678,9 +1679,10 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
         tail << (cfg.combine_correctness ? "correctness: each trial of the tests that share sizes run in one process; a variant that did not "
                                            "pass there was run on its own, and that run decided (--separate-correctness: each on its own)\n"
                                          : "correctness: each trial of each test run in a process of its own (--separate-correctness)\n");
-    if (!cfg.compile_only && cfg.keep_verifier)
-        tail << "verifier: one kept open on each lane (--keep-verifier); only its passes were taken, anything else was settled by a "
-                "verifier of its own\n";
+    if (!cfg.compile_only)
+        tail << (cfg.keep_verifier ? "verifier: one kept open on each lane; only its passes were taken, anything else was settled by a "
+                                     "verifier of its own (--separate-verifiers: one for each verification)\n"
+                                   : "verifier: one for each verification (--separate-verifiers)\n");
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
@@ -1779,7 +1781,8 @@ Config parse_command_line(int argc, char** argv) {
         else if (a == "--no-build-reuse") c.build_reuse = false;
         else if (a == "--separate-correctness") c.combine_correctness = false;
         else if (a == "--combine-correctness") c.combine_correctness = true;  // the default; kept for scripts that give it
-        else if (a == "--keep-verifier") c.keep_verifier = true;
+        else if (a == "--separate-verifiers") c.keep_verifier = false;
+        else if (a == "--keep-verifier") c.keep_verifier = true;  // the default; kept for scripts that give it
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

@@ -646,7 +646,7 @@ TEST_CASE("the time breakdown: a submission's line, and the class's table") {
     // Each run opens the GPU: 2 program runs in its tests and 1 of each other kind, a submission.
     CHECK(table.find("GPU processes: 10, 5.0 a submission (program 4, sanitizer 2, reference 2, verifier 2 for 2 verifications)") !=
           std::string::npos);
-    // A kept verifier (--keep-verifier) answers several verifications from one process.
+    // A kept verifier (the default) answers several verifications from one process.
     SubmissionTiming kept = t;
     kept.current = &kept.tests[1];
     kept.add_run(RunKind::Verifier, 0.1);

@@ -26,7 +26,7 @@ struct TestTiming {
     double run_s[4] = {0, 0, 0, 0};  // by RunKind
     size_t runs[4] = {0, 0, 0, 0};
     // The verifier's processes started for its verifications (runs[Verifier]): one each, and
-    // each retry; a kept verifier (--keep-verifier) answers many from one.
+    // each retry; a lane's kept verifier (the default) answers many from one.
     size_t verifier_processes = 0;
     double runs_total_s() const { return run_s[0] + run_s[1] + run_s[2] + run_s[3]; }
 };
