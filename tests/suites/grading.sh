@@ -183,10 +183,11 @@ printf 'lab = 01\n[test t]\nkind = correctness\npoints = 5\nvariants = no_such_v
 expect "grader names a rubric's unknown variant" 2 "rubric error: .*no_such_variant" \
     $grader --lab 01 --rubric "$grading_dir/bad.rubric" --compile-only --out "$grading_dir/bad" labs/01-vector-add
 
-# A kept verifier (grade's default; --separate-verifiers turns it off): build/grading/sol01 started as --verifier-requests
-# answers requests on its descriptor 3 one after another from one process, each as a verifier
-# started for it would end (no GPU: 77; with one, outputs that were never stored fail: 1), refuses
-# what is not a verification (2) and goes on, and ends when the grader closes its end.
+# A kept verifier (grade's default; --separate-verifiers turns it off): build/grading/sol01,
+# started as --verifier-requests, answers requests on its descriptor 3 one after another from one
+# process, each as a verifier started for it would end (no GPU: 77; with one, outputs that were
+# never stored fail: 1), refuses what is not a verification (2) and goes on, and ends when the
+# grader closes its end.
 grading_kept_verifier() {
     local program=$1 name="a kept verifier answers one request after another, and ends with the grader's end" py
     py=$(command -v python3 || true)

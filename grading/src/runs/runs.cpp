@@ -511,9 +511,9 @@ bool read_verdict(GradingContext& ctx, const std::string& path, std::vector<RowV
     return true;
 }
 
-// The lane's kept verifier judges first (not with --separate-verifiers). Only a pass is taken from it, with a
-// verdict that reads: anything else -- a failure, no answer -- is set aside, the kept verifier
-// stopped, and a verifier of its own decides, as without it.
+// The lane's kept verifier judges first (not with --separate-verifiers). Only a pass is taken
+// from it, with a verdict that reads: anything else -- a failure, no answer -- is set aside, the
+// kept verifier stopped, and a verifier of its own decides, as without it.
 bool kept_verifier_passed(GradingContext& ctx, const RunSpec& spec, const std::string& verdict, std::vector<RowVerdict>& rows) {
     KeptVerifier* kept = ctx.submission.kept_verifier;
     if (!kept) return false;
