@@ -1675,14 +1675,14 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
     std::ostringstream tail;
     const std::string device = device_summary();
     tail << summary_tail(cfg.lab, subs.size(), cfg.seed, device, setup_.isolation_text, setup_.tools, cfg.regrade, same, regrade_notes);
-    if (!cfg.compile_only)
+    if (!cfg.compile_only) {
         tail << (cfg.combine_correctness ? "correctness: each trial of the tests that share sizes run in one process; a variant that did not "
                                            "pass there was run on its own, and that run decided (--separate-correctness: each on its own)\n"
                                          : "correctness: each trial of each test run in a process of its own (--separate-correctness)\n");
-    if (!cfg.compile_only)
         tail << (cfg.keep_verifier ? "verifier: one kept open on each lane; only its passes were taken, anything else was settled by a "
                                      "verifier of its own (--separate-verifiers: one for each verification)\n"
                                    : "verifier: one for each verification (--separate-verifiers)\n");
+    }
     const std::vector<std::string> gpu_text = gpu_lines();
     if (!gpu_text.empty())
         tail << gpu_summary(gpu_text, "--gpus " + cfg.gpus.text + (cfg.gpus.shared ? std::string(", shared through ") + kSharedGpusVariable + "=1: timings not fair" : ""));
