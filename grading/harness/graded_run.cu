@@ -2,10 +2,12 @@
 // grader's builds of the labs, never the course tree's ./labNN and ./solNN.
 #include "graded_run.h"
 
+#include <cstdlib>
 #include <iostream>
 #include <utility>
 
 #include "channel_writer.h"
+#include "exit_codes.h"
 #include "tracked_buffers.h"
 #include "verifier_requests.h"
 
@@ -54,14 +56,15 @@ void GradedRun::device_ready() {
 void GradedRun::run_finished() { channel::finish(); }  // RUN_END: a crash or an exit() leaves it out
 
 // A kept verifier says how the request's run ended and waits for the next; it ends with the
-// requests (or with a broken one, said on stderr: the grader then stops it).
+// requests, with the last run's exit code. A broken request is a usage error like any other bad
+// command line: said on stderr, exit 2, whatever the last run answered.
 bool GradedRun::run_again(int exit_code) {
     if (!requests_ || !requests_->reply(exit_code)) return false;
     try {
         return requests_->next(next_request_);
     } catch (const UsageError& e) {
         std::cerr << e.what() << "\n";
-        return false;
+        std::exit(kExitUsage);
     }
 }
 

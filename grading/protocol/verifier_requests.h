@@ -5,7 +5,8 @@
 //     after its program's name, each word followed by a NUL, and one more NUL after the last;
 //   - the reply, sent once the run's files are written (its --json verdict), is
 //     "EXIT <code>\n" with the run's exit code;
-//   - the program ends at the end of the requests (the grader closed its end).
+//   - the program ends at the end of the requests (the grader closed its end), with the last
+//     run's exit code; a request cut short by that end, or of no word, ends it with 2.
 // Host-only, shared by the grader (runs/kept_verifier.cpp) and the harness
 // (grading/harness/verification_requests.cpp).
 #pragma once
