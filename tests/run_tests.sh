@@ -149,8 +149,10 @@ for suite in tests/suites/*.sh; do
         skip "suite $suite_name" "not in TEST_SUITES"
         continue
     fi
+    suite_started=$SECONDS
     # shellcheck source=/dev/null
     . "$suite"
+    say "suite $suite_name: $((SECONDS - suite_started)) s"  # where a slow run's time went
 done
 
 # ---- 5. benchmarks (GPU only) ---------------------------------------------------------------

@@ -16,7 +16,7 @@ if ! declare -F expect > /dev/null; then
 fi
 
 notebooks_suite() {
-    local tmp py nb name nn notebooks=() missing="" tool started
+    local tmp py nb name nn notebooks=() missing="" tool
     py=""
     for tool in /usr/bin/python3 python3; do
         if "$tool" -c 'import nbformat, nbclient, ipykernel' 2> /dev/null; then py=$tool; break; fi
@@ -24,7 +24,6 @@ notebooks_suite() {
     [ -n "$py" ] || missing=" python3-nbclient python3-ipykernel"
     for tool in pandoc git; do command -v "$tool" > /dev/null || missing="$missing $tool"; done
     lacks_tools notebooks "" "$missing" && return
-    started=$(date +%s)
     tmp=$(mktemp -d)
     for nb in labs/[0-9][0-9]-*/; do
         name=$(basename "$nb")
@@ -78,7 +77,6 @@ notebooks_suite() {
         fi
     done
     rm -rf "$tmp"
-    say "notebooks suite: $(($(date +%s) - started)) s"
 }
 
 # The student's loop in a notebook's course folder: every file that make check LAB=NN (the grade

@@ -21,12 +21,11 @@ if ! declare -F expect > /dev/null; then
 fi
 
 release_suite() {
-    local tmp zip rel missing="" tool f name nn started
+    local tmp zip rel missing="" tool f name nn
     for tool in python3 pandoc pdftotext unzip; do
         command -v "$tool" > /dev/null || missing="$missing $tool"
     done
     lacks_tools release "" "$missing" && return
-    started=$(date +%s)
     tmp=$(mktemp -d)
 
     # 1. The student edition.
@@ -147,7 +146,6 @@ release_suite() {
     # 4. Gradescope.
     release_gradescope "$tmp"
     rm -rf "$tmp"
-    say "release suite: $(($(date +%s) - started)) s"
 }
 
 # release_audit REL TMP: make check's audit in the unzipped student edition REL, which has no
