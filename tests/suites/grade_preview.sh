@@ -95,9 +95,10 @@ EOF
 # grader's build corpus (tests/grading/build/, a lab 01 file each): the verdict that
 # tests/grading/build/expected.txt gives the grader's own build and audit (accept, or reject with a
 # reason matching its pattern), so that the preview's audit where there is no grader refuses what
-# the grader refuses, and nothing else.
+# the grader refuses, and nothing else. The first case builds what the audit needs; the others are
+# audited one per CPU at once (each is an nvcc build of its own, in a folder of its own).
 grade_preview_build_corpus() {
-    local tmp=$1 name verdict pattern file said got wrong="" n=0
+    local tmp=$1 name verdict pattern file got wrong="" names=()
     if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
         skip "the grader's audit alone on the build corpus" "no nvcc"; return
     fi
@@ -105,23 +106,34 @@ grade_preview_build_corpus() {
         || { skip "the grader's audit alone on the build corpus" "no grading/audit or build corpus in this edition"; return; }
     while read -r name verdict pattern; do
         [[ -z $name || $name == \#* ]] && continue
-        n=$((n + 1))
+        names+=("$name")
         mkdir -p "$tmp/corpus/$name"
         if [ -f "tests/grading/build/$name.patch" ]; then
             file=$tmp/corpus/$name/vector_add.cu
             patched_copy "tests/grading/build/$name.patch" "$(patch_base "tests/grading/build/$name.patch")" "$file" > /dev/null \
-                || { wrong="$wrong $name (the patch does not apply)"; continue; }
+                || : > "$tmp/corpus/$name/unpatched"
         else
             file=$(ls "tests/grading/build/$name"/*.cu | head -n1)
         fi
-        said=$(grading/audit --lab 01 --rubric grading/rubrics/01.rubric "$file" 2> "$tmp/corpus/$name/err")
-        got=$("$py" -c 'import json, sys; v = json.loads(sys.argv[1]); print("accept" if v["passed"] else "reject " + v["rejected"])' "$said" 2> /dev/null)
+        printf '%s\n' "$file" > "$tmp/corpus/$name/file"
+    done < tests/grading/build/expected.txt
+    # grade_preview_audit_one DIR: DIR/said and DIR/err, the audit of the file DIR/file names.
+    grade_preview_audit_one() {
+        [ -f "$1/unpatched" ] || grading/audit --lab 01 --rubric grading/rubrics/01.rubric "$(cat "$1/file")" > "$1/said" 2> "$1/err"
+    }
+    [ "${#names[@]}" -gt 0 ] && grade_preview_audit_one "$tmp/corpus/${names[0]}"
+    export -f grade_preview_audit_one
+    printf "$tmp/corpus/%s\0" "${names[@]:1}" | xargs -0 -r -n 1 -P "$(nproc)" bash -c 'grade_preview_audit_one "$0"'
+    while read -r name verdict pattern; do
+        [[ -z $name || $name == \#* ]] && continue
+        [ -f "$tmp/corpus/$name/unpatched" ] && { wrong="$wrong $name (the patch does not apply)"; continue; }
+        got=$("$py" -c 'import json, sys; v = json.load(open(sys.argv[1])); print("accept" if v["passed"] else "reject " + v["rejected"])' "$tmp/corpus/$name/said" 2> /dev/null)
         if [ "$verdict" = accept ] && [ "$got" = accept ]; then continue; fi
         if [ "$verdict" = reject ] && [[ $got == reject* ]] && printf '%s' "${got#reject }" | grep -qE -- "$pattern"; then continue; fi
-        wrong="$wrong $name (expected $verdict, got ${got:0:120}${got:+; }$(tail -n1 "$tmp/corpus/$name/err" | head -c 120))"
+        wrong="$wrong $name (expected $verdict, got ${got:0:120}${got:+; }$(tail -n1 "$tmp/corpus/$name/err" 2> /dev/null | head -c 120))"
     done < tests/grading/build/expected.txt
-    if [ "$n" -gt 0 ] && [ -z "$wrong" ]; then
-        pass "the grader's audit alone (grading/audit) gives all $n cases of the grader's build corpus the grader's verdict and reason"
+    if [ "${#names[@]}" -gt 0 ] && [ -z "$wrong" ]; then
+        pass "the grader's audit alone (grading/audit) gives all ${#names[@]} cases of the grader's build corpus the grader's verdict and reason"
     else fail "the grader's audit alone on the build corpus" "${wrong:0:600}"; fi
 }
 
