@@ -12,7 +12,7 @@
 # The GPU architecture: the visible GPU's own where nvidia-smi reports one that this nvcc
 # supports, else a portable set (sm_75 sm_80 sm_86 sm_89 sm_90 + compute_90 PTX, which the
 # driver compiles for newer GPUs). Override: make ARCH=sm_90, make ARCH="sm_75 sm_86",
-# make ARCH=native, make ARCH=multi. A change of ARCH or flags rebuilds everything.
+# make ARCH=native, make ARCH=multi. A change of ARCH or flags rebuilds what that compiler built.
 
 SHELL := /bin/bash
 .DEFAULT_GOAL := all
@@ -70,10 +70,17 @@ ALL_NVCCFLAGS := $(CXXSTD) $(NVCCFLAGS) $(ARCH_FLAGS) -Xcompiler -Wall -Icommon
 ALL_CXXFLAGS := $(CXXSTD) $(CXXFLAGS) -Wall -Wextra -Icommon
 LDLIBS := -lcublas
 
-# Rebuild everything when the flags change (a stamp file that changes only with them).
-FLAGS_STAMP := $(BUILD)/flags.stamp
-FLAGS_NOW := $(NVCC) $(ALL_NVCCFLAGS) | $(CXX) $(ALL_CXXFLAGS)
-$(shell mkdir -p $(BUILD) && { [ -f $(FLAGS_STAMP) ] && [ "$$(cat $(FLAGS_STAMP))" = '$(FLAGS_NOW)' ] || echo '$(FLAGS_NOW)' > $(FLAGS_STAMP); })
+# Rebuild what a compiler built when its flags change: a stamp file for each compiler that changes
+# only with its command line. Another nvcc or ARCH rebuilds the CUDA objects, not the host-only
+# ones (the grader, the unit tests); another g++ or CXXFLAGS, the host-only ones.
+NVCC_STAMP := $(BUILD)/nvcc-flags.stamp
+CXX_STAMP := $(BUILD)/cxx-flags.stamp
+NVCC_NOW := $(NVCC) $(ALL_NVCCFLAGS)
+CXX_NOW := $(CXX) $(ALL_CXXFLAGS)
+# $(call write_stamp,FILE,VARIABLE): FILE holds VARIABLE's value, rewritten only when it differs.
+write_stamp = $(shell mkdir -p $(BUILD) && { [ -f $(1) ] && [ "$$(cat $(1))" = '$($(2))' ] || echo '$($(2))' > $(1); })
+$(call write_stamp,$(NVCC_STAMP),NVCC_NOW)
+$(call write_stamp,$(CXX_STAMP),CXX_NOW)
 
 # ---- the shared harness ---------------------------------------------------------------------
 COMMON_HOST_SRC := common/args.cpp common/shape.cpp common/validate.cpp common/stats.cpp common/report.cpp common/todo_hint.cpp \
@@ -81,11 +88,11 @@ COMMON_HOST_SRC := common/args.cpp common/shape.cpp common/validate.cpp common/s
 COMMON_CUDA_SRC := $(wildcard common/*.cu)
 COMMON_OBJS := $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(COMMON_CUDA_SRC:%.cu=$(BUILD)/%.o)
 
-$(BUILD)/common/%.o: common/%.cpp $(FLAGS_STAMP)
+$(BUILD)/common/%.o: common/%.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/common/%.o: common/%.cu $(FLAGS_STAMP)
+$(BUILD)/common/%.o: common/%.cu $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -MMD -MP -c $< -o $@
 
@@ -101,23 +108,23 @@ lab_student = $(filter-out $(1)/driver.cu,$(wildcard $(1)/*.cu))
 
 # $(1) = NN, $(2) = labs/NN-topic, $(3) = student file name
 define LAB_RULES
-$(BUILD)/$(1)/driver.o: $(2)/driver.cu $(FLAGS_STAMP)
+$(BUILD)/$(1)/driver.o: $(2)/driver.cu $(NVCC_STAMP)
 	@mkdir -p $$(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -DCUDALABS_LAB_NAME='"$(notdir $(2))"' -MMD -MP -c $$< -o $$@
 
-$(BUILD)/$(1)/%.o: $(2)/%.cpp $(FLAGS_STAMP)
+$(BUILD)/$(1)/%.o: $(2)/%.cpp $(CXX_STAMP)
 	@mkdir -p $$(@D)
 	$(CXX) $(ALL_CXXFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/lab$(1)/student.o: $(2)/$(3) $(FLAGS_STAMP)
+$(BUILD)/lab$(1)/student.o: $(2)/$(3) $(NVCC_STAMP)
 	@mkdir -p $$(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/sol$(1)/student.o: solutions/$(notdir $(2))/$(3) $(FLAGS_STAMP)
+$(BUILD)/sol$(1)/student.o: solutions/$(notdir $(2))/$(3) $(NVCC_STAMP)
 	@mkdir -p $$(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -I$(2) -MMD -MP -c $$< -o $$@
 
-$(BUILD)/lab$(1)/student_source.o $(BUILD)/sol$(1)/student_source.o: common/student_source.cpp $(FLAGS_STAMP)
+$(BUILD)/lab$(1)/student_source.o $(BUILD)/sol$(1)/student_source.o: common/student_source.cpp $(CXX_STAMP)
 	@mkdir -p $$(@D)
 	$(CXX) $(ALL_CXXFLAGS) -c $$< -o $$@ \
 	  -DSTUDENT_SOURCE_PATH='"$$(abspath $$(if $$(findstring /lab$(1)/,$$@),$(2),solutions/$(notdir $(2))))/$(3)"' \
@@ -150,11 +157,11 @@ UNIT_LAB_SRC := $(wildcard labs/*/*.cpp)
 UNIT_OBJS := $(UNIT_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_LAB_SRC:%.cpp=$(BUILD)/unit/%.o) \
              $(COMMON_HOST_SRC:%.cpp=$(BUILD)/%.o) $(UNIT_EXTRA_OBJS)
 
-$(BUILD)/tests/unit/%.o: tests/unit/%.cpp $(FLAGS_STAMP)
+$(BUILD)/tests/unit/%.o: tests/unit/%.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -I. $(UNIT_EXTRA_FLAGS) -MMD -MP -c $< -o $@
 
-$(BUILD)/unit/labs/%.o: labs/%.cpp $(FLAGS_STAMP)
+$(BUILD)/unit/labs/%.o: labs/%.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -I$(dir $<) -MMD -MP -c $< -o $@
 

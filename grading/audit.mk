@@ -14,7 +14,7 @@
 GRADING_PROTOCOL_INC := -Igrading/protocol
 GRADING_INC := -Igrading/src $(GRADING_PROTOCOL_INC)
 
-$(BUILD)/grading/%.o: grading/src/%.cpp $(FLAGS_STAMP)
+$(BUILD)/grading/%.o: grading/src/%.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(GRADING_INC) -MMD -MP -c $< -o $@
 

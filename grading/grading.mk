@@ -36,11 +36,11 @@ HARNESS_OBJS := $(HARNESS_HOST_SRC:%.cpp=$(BUILD)/%.o) $(HARNESS_CUDA_SRC:%.cu=$
 HARNESS_LDFLAGS := -Xlinker --dynamic-list=$(abspath grading/harness/exports.list)
 UNIT_EXTRA_OBJS += $(HARNESS_HOST_SRC:%.cpp=$(BUILD)/%.o)
 
-$(BUILD)/grading/harness/%.o: grading/harness/%.cpp $(FLAGS_STAMP)
+$(BUILD)/grading/harness/%.o: grading/harness/%.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
 
-$(BUILD)/grading/harness/%.o: grading/harness/%.cu $(FLAGS_STAMP)
+$(BUILD)/grading/harness/%.o: grading/harness/%.cu $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
 
@@ -57,7 +57,7 @@ CUPTI_INC := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/include $(CUDA_HO
 CUPTI_LIBDIR := $(firstword $(foreach d,$(CUDA_HOME)/extras/CUPTI/lib64 $(CUDA_HOME)/lib64 $(CUDA_HOME)/lib $(wildcard $(CUDA_HOME)/targets/*/lib),$(if $(wildcard $(d)/libcupti.so),$(d))))
 TRACE_LIB := $(if $(and $(CUPTI_INC),$(CUPTI_LIBDIR)),$(BUILD)/grading/libkernel_trace.so)
 
-$(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(FLAGS_STAMP)
+$(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(CXX_STAMP) $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) $(GRADING_PROTOCOL_INC) -fPIC -shared -fvisibility=hidden -I$(CUPTI_INC) -I$(CUDA_HOME)/include -MMD -MP $< -o $@ \
 	  -L$(CUPTI_LIBDIR) -lcupti -ldl -Wl,-rpath,$(realpath $(CUPTI_LIBDIR))
@@ -66,14 +66,14 @@ $(BUILD)/grading/libkernel_trace.so: grading/src/runs/kernel_trace.cpp $(FLAGS_S
 # in the result channel and forward it. The grader renames the student object's imports to them
 # (objcopy --redefine-sym, table in grading/shimmed-imports.txt) and links this object in.
 SHIM_OBJECT := $(BUILD)/grading/grading_shims.o
-$(SHIM_OBJECT): grading/harness/grading_shims.cu $(FLAGS_STAMP)
+$(SHIM_OBJECT): grading/harness/grading_shims.cu $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) $(HARNESS_INC) -MMD -MP -c $< -o $@
 
 # A decoder of the result channel for people (tests/tools/channel_dump.cpp): runs a lab program
 # built by the grader ($(BUILD)/grading/solNN) with --channel and prints what it sent (cases, outputs, repetitions, kernels, transfers).
 CHANNEL_DUMP := $(BUILD)/tools/channel_dump
-$(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(FLAGS_STAMP)
+$(CHANNEL_DUMP): tests/tools/channel_dump.cpp $(BUILD)/grading/runs/channel.o $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -I. $(GRADING_INC) -MMD -MP $< $(BUILD)/grading/runs/channel.o -o $@ -pthread
 .PHONY: channel-dump
@@ -94,7 +94,7 @@ bench-starts: $(OPEN_PHASES)
 	+@BUILD=$(BUILD) LAB=$(or $(LAB),13) bash bench/process_starts.sh
 
 # The GPU open, phase by phase.
-$(OPEN_PHASES): bench/gpu_open_phases.cu $(FLAGS_STAMP)
+$(OPEN_PHASES): bench/gpu_open_phases.cu $(NVCC_STAMP)
 	@mkdir -p $(@D)
 	$(NVCC) $(ALL_NVCCFLAGS) -o $@ $<
 
@@ -112,7 +112,7 @@ grade: grader
 
 ifneq ($(LAB),)
 # The student program's TODO hints name the file only (the grader's feedback gives the lines).
-$(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(FLAGS_STAMP)
+$(BUILD)/grading/lab$(LAB)/student_source.o: common/student_source.cpp $(CXX_STAMP)
 	@mkdir -p $(@D)
 	$(CXX) $(ALL_CXXFLAGS) -c $< -o $@ -DSTUDENT_SOURCE_PATH='"$(GRADE_TOPIC)"' -DSTUDENT_SOURCE_DISPLAY='"$(GRADE_TOPIC)"'
 

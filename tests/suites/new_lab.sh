@@ -29,10 +29,10 @@ new_lab_copy() {
     mkdir -p "$dest"
     git ls-files -z | tar --null -T - --ignore-failed-read -cf - 2> /dev/null | tar -xf - -C "$dest" || return 1
     build=$(cd "$BUILD" 2> /dev/null && pwd) || return 0
-    # Objects are reused only when their flags match (make compares flags.stamp); cp -p keeps them
-    # newer than the copied sources, so make sees them as up to date.
+    # Objects are reused only when their flags match (make compares nvcc-flags.stamp and
+    # cxx-flags.stamp); cp -p keeps them newer than the copied sources, so make sees them as up to date.
     mkdir -p "$dest/build"
-    cp -p "$build/flags.stamp" "$dest/build/" 2> /dev/null
+    cp -p "$build/nvcc-flags.stamp" "$build/cxx-flags.stamp" "$dest/build/" 2> /dev/null
     [ -d "$build/common" ] && cp -pr "$build/common" "$dest/build/"
     [ -d "$build/grading" ] && mkdir -p "$dest/build/grading" \
         && cp -pr "$build/grading/harness" "$build/grading/libkernel_trace.so" "$build/grading/grading_shims.o" \

@@ -228,7 +228,8 @@ release_gradescope() {
     # Gradescope's submission metadata, beside the submission as Gradescope puts it.
     printf '%s\n' '{"id": 4242, "created_at": "2026-03-01T14:22:32-07:00", "assignment": {"title": "Lab 1"},' \
         '"users": [{"name": "Ada Lovelace", "email": "ada@uni.edu", "sid": "S-1", "id": 7}]}' > "$ag/submission_metadata.json"
-    run_capture "Gradescope: run_autograder, compile only" env AUTOGRADER_ROOT="$ag" CUDALABS_COMPILE_ONLY=1 \
+    # As on Gradescope's own machines, no ARCH is set: the compile-only build then makes one.
+    run_capture "Gradescope: run_autograder, compile only" env -u ARCH AUTOGRADER_ROOT="$ag" CUDALABS_COMPILE_ONLY=1 \
         "$ag/source/run_autograder"
     if printf '%s' "$out" | grep -qF 'submission 4242 of 2026-03-01T14:22:32-07:00 by Ada Lovelace <ada@uni.edu> (SID S-1)' \
         && [ -f "$ag/staged/submission/submission_metadata.json" ]; then
@@ -249,11 +250,11 @@ print(len(tests), "tests, all not run")' "$ag/results/results.json"
     else fail "Gradescope compile-only results.json" "$(printf '%s' "$err" | tail -n 1)"; fi
 
     rm -f "$ag/submission/vector_add.cu"
-    run_capture "Gradescope: nothing to grade" env AUTOGRADER_ROOT="$ag" "$ag/source/run_autograder"
+    run_capture "Gradescope: nothing to grade" env -u ARCH AUTOGRADER_ROOT="$ag" "$ag/source/run_autograder"
     expect "Gradescope: no file to grade still writes a results.json that says why" 0 'no file named vector_add.cu' \
         python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["score"] == 0; print(r["output"])' "$ag/results/results.json"
     cp labs/01-vector-add/vector_add.cu "$ag/submission/"
-    run_capture "Gradescope: the grader cannot run" env -u CUDA_HOME AUTOGRADER_ROOT="$ag" NVCC=/nonexistent/bin/nvcc \
+    run_capture "Gradescope: the grader cannot run" env -u CUDA_HOME -u ARCH AUTOGRADER_ROOT="$ag" NVCC=/nonexistent/bin/nvcc \
         PATH=/usr/bin:/bin "$ag/source/run_autograder"
     expect "Gradescope: a grader that cannot run still gives a results.json that says so" 0 'could not grade' \
         python3 -c 'import json, sys; r = json.load(open(sys.argv[1])); assert r["score"] == 0; print(r["output"])' "$ag/results/results.json"
