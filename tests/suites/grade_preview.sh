@@ -123,7 +123,8 @@ grade_preview_build_corpus() {
     }
     [ "${#names[@]}" -gt 0 ] && grade_preview_audit_one "$tmp/corpus/${names[0]}"
     export -f grade_preview_audit_one
-    printf "$tmp/corpus/%s\0" "${names[@]:1}" | xargs -0 -r -n 1 -P "$(nproc)" bash -c 'grade_preview_audit_one "$0"'
+    [ "${#names[@]}" -gt 1 ] && printf '%s\0' "${names[@]:1}" \
+        | xargs -0 -n 1 -P "$(nproc)" bash -c 'grade_preview_audit_one "$0/$1"' "$tmp/corpus"
     while read -r name verdict pattern; do
         [[ -z $name || $name == \#* ]] && continue
         [ -f "$tmp/corpus/$name/unpatched" ] && { wrong="$wrong $name (the patch does not apply)"; continue; }
