@@ -11,9 +11,10 @@ fi
 # build_flags_stale BUILD SETTINGS... TARGET: "rebuilt" or "kept", what make would do to TARGET
 # with SETTINGS (make -q: 0 up to date, 1 to rebuild; anything else is said as it is).
 build_flags_stale() {
-    local dir=$1 target=${*: -1} settings=("${@:2:$#-2}")
+    local dir=$1 target=${*: -1} settings=("${@:2:$#-2}") rc
     make -q --no-print-directory BUILD="$dir" "${settings[@]}" "$dir/$target" > /dev/null 2>&1
-    case $? in 0) echo kept;; 1) echo rebuilt;; *) echo "make exit $?";; esac
+    rc=$?
+    case $rc in 0) echo kept;; 1) echo rebuilt;; *) echo "make exit $rc";; esac
 }
 
 build_flags_suite() {
