@@ -1,5 +1,7 @@
 #include "check.h"
 
+#include <cublas_v2.h>
+
 namespace cudalabs {
 
 bool is_sticky_error(cudaError_t code) {
@@ -63,9 +65,10 @@ void throw_cuda_error(cudaError_t code, const char* expr, const char* file, int 
     throw CudaError(msg, is_sticky_error(code));
 }
 
-void throw_cublas_error(cublasStatus_t status, const char* expr, const char* file, int line) {
-    throw CudaError(std::string("cuBLAS error ") + cublasGetStatusName(status) + " (" +
-                        cublasGetStatusString(status) + ") from " + expr + " at " + file + ":" +
+void throw_cublas_error(int status, const char* expr, const char* file, int line) {
+    const auto code = static_cast<cublasStatus_t>(status);
+    throw CudaError(std::string("cuBLAS error ") + cublasGetStatusName(code) + " (" +
+                        cublasGetStatusString(code) + ") from " + expr + " at " + file + ":" +
                         std::to_string(line),
                     false);
 }
