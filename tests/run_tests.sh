@@ -139,6 +139,15 @@ for nn in $labs; do
     fi
 done
 
+# children_cpu: whole seconds of CPU (user and system) used by this shell's ended children, their
+# own children included (/proc/PID/stat: cutime and cstime, in clock ticks); 0 without /proc.
+clock_ticks=$(getconf CLK_TCK 2> /dev/null || echo 100)
+children_cpu() {
+    local stat=()
+    read -r -a stat < "/proc/$$/stat" 2> /dev/null || { echo 0; return; }
+    echo $(( (stat[15] + stat[16]) / clock_ticks ))
+}
+
 # ---- 4. other parts of the project: tests/suites/*.sh (handouts, grading, cluster) ---------
 # Each is sourced with pass/fail/skip/expect/run_capture and $gpu available.
 # TEST_SUITES="grading grading_stress": only these suites (by file name, without .sh).
@@ -149,10 +158,12 @@ for suite in tests/suites/*.sh; do
         skip "suite $suite_name" "not in TEST_SUITES"
         continue
     fi
-    suite_started=$SECONDS
+    suite_started=$SECONDS suite_cpu=$(children_cpu)
     # shellcheck source=/dev/null
     . "$suite"
-    say "suite $suite_name: $((SECONDS - suite_started)) s"  # where a slow run's time went
+    # Where a slow run's time went, and whether it was spent computing (CPU near cores x wall)
+    # or waiting.
+    say "suite $suite_name: $((SECONDS - suite_started)) s, $(($(children_cpu) - suite_cpu)) s of CPU"
 done
 
 # ---- 5. benchmarks (GPU only) ---------------------------------------------------------------
