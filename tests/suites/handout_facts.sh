@@ -1,0 +1,109 @@
+# Claims of the handouts about generated code, checked against the compiler (sourced by
+# tests/run_tests.sh; also runs on its own: `bash tests/suites/handout_facts.sh`). No GPU needed.
+# Lab 04: the reference solution's constant kernel reads each coefficient with a load of its own,
+# `ld.const.f32` at an address held in a register (c_coefficients[k] moves with the loop, so no
+# FFMA can take it as a constant-bank operand at a fixed offset), and the handout's answer says
+# so. Where cuobjdump is at hand, the sm_75 SASS too: an LDC indexed by a register. And the checks
+# fail where they should: on a PTX whose coefficient is read at a fixed offset, and on the
+# handout's former answer ("no separate load instruction").
+
+if ! declare -F expect > /dev/null; then
+    . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
+fi
+
+HANDOUT_FACTS_04=handouts/04-constant-memory.md
+HANDOUT_FACTS_04_SOL=solutions/04-constant-memory/constant_memory.cu
+# What the answer to question 2 must say, whitespace folded (the sentence may be reflowed), and
+# what it must not.
+HANDOUT_FACTS_04_SAYS=('one load instruction per coefficient'
+    '`ld.const.f32` from an address held in a register')
+HANDOUT_FACTS_04_NOT=('no separate load instruction' 'an operand of the multiply')
+
+# handout_facts_entry FILE NAME: the lines of the PTX entry NAME of FILE, up to the next entry.
+handout_facts_entry() {
+    awk -v name="$2" '/^\.(visible )?\.entry /{on = index($0, name) > 0} on' "$1"
+}
+
+# handout_facts_ptx FILE: nothing when the constant kernel of lab 04's PTX FILE reads its
+# coefficients with ld.const at register-held addresses only (two at least: the first coefficient
+# and the loop's); else what is wrong, in one line.
+handout_facts_ptx() {
+    local body reg fixed
+    body=$(handout_facts_entry "$1" poly_constant_kernel)
+    [ -n "$body" ] || { echo "no entry poly_constant_kernel in the PTX"; return; }
+    reg=$(grep -cE 'ld\.const\.f32[[:space:]]+%f[0-9]+,[[:space:]]*\[%r[d]?[0-9]+([+]?-?[0-9]+)?\]' <<< "$body")
+    fixed=$(grep -E 'ld\.const' <<< "$body" | grep -vE '\[%r[d]?[0-9]+([+]?-?[0-9]+)?\]' | head -n 1)
+    if [ -n "$fixed" ]; then echo "a coefficient read at a fixed address: $(echo $fixed)"
+    elif [ "$reg" -lt 2 ]; then echo "$reg ld.const.f32 at a register-held address (2 or more expected)"
+    fi
+}
+
+# handout_facts_text FILE: nothing when lab 04's handout FILE says what the PTX shows; else what
+# it lacks or still says, in one line.
+handout_facts_text() {
+    local text phrase wrong=""
+    text=$(tr -s ' \n' '  ' < "$1")
+    for phrase in "${HANDOUT_FACTS_04_SAYS[@]}"; do
+        grep -qF -- "$phrase" <<< "$text" || wrong="$wrong lacks \"$phrase\";"
+    done
+    for phrase in "${HANDOUT_FACTS_04_NOT[@]}"; do
+        grep -qF -- "$phrase" <<< "$text" && wrong="$wrong still says \"$phrase\";"
+    done
+    echo "${wrong# }"
+}
+
+handout_facts_suite() {
+    local nvcc tmp why cuobjdump sass
+    if [ ! -f "$HANDOUT_FACTS_04_SOL" ] || [ ! -f "$HANDOUT_FACTS_04" ]; then
+        skip "handout facts: lab 04's constant loads" "this edition has no reference solution"; return
+    fi
+    nvcc=$(make -s --no-print-directory arch 2> /dev/null | sed -n 's/^nvcc: \(\/[^ ]*\).*/\1/p')
+    [ -n "$nvcc" ] || { skip "handout facts: lab 04's constant loads" "no nvcc (make arch)"; return; }
+    tmp=$(mktemp -d)
+
+    run_capture "lab 04 PTX" "$nvcc" -std=c++17 -O3 -arch=sm_75 -Icommon -Ilabs/04-constant-memory \
+        -ptx "$HANDOUT_FACTS_04_SOL" -o "$tmp/sol04.ptx"
+    if [ "$rc" -ne 0 ]; then
+        fail "handout facts: lab 04's solution compiles to PTX" "exit $rc: $(printf '%s' "$err" | grep -m 2 error)"
+    else
+        why=$(handout_facts_ptx "$tmp/sol04.ptx")
+        if [ -z "$why" ]; then pass "handout facts: lab 04's constant kernel reads each coefficient with ld.const at a register-held address"
+        else fail "handout facts: lab 04's constant kernel reads each coefficient with ld.const at a register-held address" "$why"; fi
+        # The check itself: a coefficient read at a fixed offset of the symbol is found.
+        sed -E '/\.entry .*poly_constant_kernel/,$ s/ld\.const\.f32([[:space:]]+%f[0-9]+,[[:space:]]*)\[%rd[0-9]+\+4\]/ld.const.f32\1[c_coefficients+4]/' \
+            "$tmp/sol04.ptx" > "$tmp/fixed.ptx"
+        if cmp -s "$tmp/sol04.ptx" "$tmp/fixed.ptx"; then
+            fail "handout facts: the PTX check finds a coefficient read at a fixed offset" "no [%rdN+4] load to rewrite in the PTX"
+        elif [ -n "$(handout_facts_ptx "$tmp/fixed.ptx")" ]; then
+            pass "handout facts: the PTX check finds a coefficient read at a fixed offset"
+        else fail "handout facts: the PTX check finds a coefficient read at a fixed offset" "it passed"; fi
+    fi
+
+    # The SASS, where cuobjdump is at hand (not every CUDA installation has it).
+    cuobjdump=$(dirname "$nvcc")/cuobjdump
+    [ -x "$cuobjdump" ] || cuobjdump=$(command -v cuobjdump || true)
+    if [ -z "$cuobjdump" ]; then
+        skip "handout facts: lab 04's sm_75 SASS loads each coefficient with LDC" "no cuobjdump"
+    else
+        run_capture "lab 04 cubin" "$nvcc" -std=c++17 -O3 -arch=sm_75 -Icommon -Ilabs/04-constant-memory \
+            -cubin "$HANDOUT_FACTS_04_SOL" -o "$tmp/sol04.cubin"
+        sass=$([ "$rc" -eq 0 ] && "$cuobjdump" -sass "$tmp/sol04.cubin" 2> /dev/null \
+            | awk '/Function :/{on = /poly_constant_kernel/} on')
+        if grep -qE 'LDC[^;]*c\[0x3\]\[R[0-9]+' <<< "$sass" && ! grep -qE 'FFMA[^;]*c\[0x3\]' <<< "$sass"; then
+            pass "handout facts: lab 04's sm_75 SASS loads each coefficient with LDC, no FFMA reads bank 3"
+        else fail "handout facts: lab 04's sm_75 SASS loads each coefficient with LDC" \
+            "$(grep -m 2 -E 'LDC|FFMA[^;]*c\[' <<< "$sass" | tr -s ' ' || echo "no SASS of poly_constant_kernel")"; fi
+    fi
+
+    why=$(handout_facts_text "$HANDOUT_FACTS_04")
+    if [ -z "$why" ]; then pass "handout facts: lab 04's handout says each coefficient is an ld.const at a register-held address"
+    else fail "handout facts: lab 04's handout says each coefficient is an ld.const at a register-held address" "$HANDOUT_FACTS_04: $why"; fi
+    # The check itself: the former answer, an operand with no load of its own, is refused.
+    printf '%s\n' "2. Global loads of a uniform address are served by L1 as one transaction, so the gap is" \
+        "small; the constant version can use the constant cache operand directly in the multiply-add" \
+        "(no separate load instruction)." > "$tmp/former.md"
+    if [ -n "$(handout_facts_text "$tmp/former.md")" ]; then pass "handout facts: the handout check refuses the former answer"
+    else fail "handout facts: the handout check refuses the former answer" "it passed"; fi
+    rm -rf "$tmp"
+}
+handout_facts_suite
