@@ -9,8 +9,9 @@
 // Both loads are coalesced. The sum reads ats[tx][p]: the threads of a warp (consecutive tx)
 // read a column of ats, words Tile + Pad apart. With Pad = 0 and Tile = 32 that is one bank
 // for the whole warp: a 32-way conflict. With Tile = 16 a warp holds two rows of the block that
-// read the same 16 words (a broadcast), 8 distinct words in each of two banks: 8-way (the book's
-// 16-way counts a half-warp on 16-bank hardware). Pad = 1 puts them in different banks.
+// read the same 16 words (a broadcast), 8 distinct words in each of two banks: 8-way, on the
+// book's Fermi C2070 too (its 16-way counts a half-warp on the 16 banks of compute capability
+// 1.x). Pad = 1 puts them in different banks.
 template <int Tile, int Pad>
 __global__ void aat_kernel(const float* a, float* c, int n, int k) {
     __shared__ float as[Tile][Tile];
