@@ -16,7 +16,8 @@
 #include <vector>
 
 #include "sandbox/sandbox.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 using namespace grading;
 

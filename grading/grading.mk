@@ -1,6 +1,7 @@
 # The grading tool (grading/): included by the Makefile.
 #
 #   make grader                                  build the grader and its kernel-trace library
+#   make grade-check                             build the check of grading/grade's command line
 #   make grade LAB=01 SUBMISSIONS=dir            grade a class (grading/grade --help for more)
 #   make grading-info LAB=01                     (used by the grader) build the lab's trusted
 #                                                objects and print what a student build needs
@@ -21,6 +22,17 @@ UNIT_EXTRA_FLAGS += $(GRADING_INC)
 
 $(GRADER): $(BUILD)/grading/grader.o $(GRADING_LIB_OBJS) $(BUILD)/common/todo_hint.o $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
 	$(CXX) -o $@ $^ -pthread -ldl
+
+# grading/grade's first step: its command line checked (the lab, the submissions, the files it
+# reads and writes) before anything else is built, so that a mistake is said in seconds, in a
+# fresh clone too. Only the command line's own sources: no JSON, no sandbox.
+GRADE_CHECK := $(BUILD)/grading/grade_check
+GRADE_CHECK_OBJS := $(addprefix $(BUILD)/grading/,grade_check.o intake/command_line.o intake/submissions.o util/files.o util/text.o util/sha256.o) \
+                    $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o
+$(GRADE_CHECK): $(GRADE_CHECK_OBJS)
+	$(CXX) -o $@ $^
+.PHONY: grade-check
+grade-check: $(GRADE_CHECK)
 
 # ---- the grading harness (grading/harness/) --------------------------------------------------
 # The RunHooks (common/run_hooks.h) that make a lab program gradable: the grader's options

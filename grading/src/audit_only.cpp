@@ -27,7 +27,8 @@
 #include "exit_codes.h"
 #include "intake/lab_info.h"
 #include "intake/rubric.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace {
 
@@ -94,7 +95,7 @@ int main(int argc, char** argv) {
         work = absolute(work);
         make_dirs(work);
         const nlohmann::json verdict = audit_file(c, work);
-        std::printf("%s\n", verdict.dump().c_str());
+        std::printf("%s\n", grading::json_text(verdict).c_str());
         if (made_work) remove_tree(work);
         return 0;
     } catch (const cudalabs::UsageError& e) {

@@ -12,6 +12,7 @@
 #include "runs/failures.h"
 #include "sandbox/gpu_turns.h"
 #include "sandbox/gpus.h"
+#include "intake/command_line.h"
 #include "intake/lab_info.h"
 #include "intake/rubric.h"
 #include "sandbox/sandbox.h"
@@ -23,28 +24,6 @@ namespace grading {
 class ReferencePool;
 class KeptVerifier;          // runs/kept_verifier.h
 struct CombinedCorrectness;  // judge/test_kinds.cpp
-
-struct Config {
-    std::string root = ".";
-    std::string lab, rubric_path, out_dir, isolation = "auto", regrade, gradescope;
-    std::string resume;  // --resume OUT: finish the run recorded there, with its options
-    unsigned long long seed = 0;
-    int jobs = 0;
-    bool compile_only = false, no_trace = false;
-    size_t per_gpu = 0;        // --per-gpu N: submissions graded at once per GPU; 0: auto
-    bool build_reuse = true;   // --no-build-reuse: every file compiled
-    // A trial of every correctness test in one process (judge/test_kinds.h); --separate-correctness: each its own
-    bool combine_correctness = true;
-    bool keep_verifier = true;  // one verifier a lane, kept open (runs/kept_verifier.h); --separate-verifiers: one a verification
-    ShardSpec shard;  // --shard K/N: only that slice of the class
-    GpuRequest gpus;  // --gpus LIST|all: one worker per GPU
-    std::vector<std::string> inputs;
-    // --roster FILE: the class list the submissions are matched to; the LMS files' assignment
-    // name (--lms-assignment) and points (--lms-points; 0: the rubric's)
-    std::string roster, lms_assignment;
-    double lms_points = 0;
-    bool allow_unmatched_roster = false;  // --allow-unmatched-roster: a roster no submission matches is no error
-};
 
 // Fixed for the whole run once it is set up: every worker reads it, none changes it.
 struct GradingSetup {

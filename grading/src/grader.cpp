@@ -57,7 +57,8 @@
 #include "intake/submissions.h"
 #include "judge/reference_pool.h"
 #include "judge/test_kinds.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 using nlohmann::json;
 using namespace grading;
@@ -65,112 +66,7 @@ using cudalabs::UsageError;
 
 namespace {
 
-constexpr const char* kUsage = R"(Usage: grading/grade --lab NN [options] SUBMISSION...
-       grading/grade merge OUT SHARD_DIR...
-       grading/grade leaderboard [--secret-file FILE] [--title TEXT] OUT RUN_DIR...
 
-Grades submissions of lab NN. A SUBMISSION is the lab's file (e.g. vector_add.cu; the student is
-the file's name without .cu, or its folder's name when the file has the lab's own name), a folder
-per student holding that file, or a folder of such files and folders.
-
-Options:
-  --lab NN             the lab (required)
-  --rubric FILE        the rubric (default grading/rubrics/NN.rubric)
-  --out DIR            where to write the results (default build/grading/labNN-<date>)
-  --seed N             base seed of the hidden inputs (default: fresh; a regrade reuses it)
-  --regrade FILE       an earlier run's audit.jsonl: reuse its seed and say what changed
-  --resume DIR         finish the run that was cut short in DIR (killed, a lost machine, a
-                       full disk), with its options and its seed, which DIR records before
-                       anything is graded: submissions whose results were recorded are kept as
-                       they are, the others (one cut midway too) are graded from the start, and
-                       the files are those the uninterrupted run would have written. Rerunning
-                       the same command with --out DIR does the same; a run with another lab,
-                       rubric, seed, class or options is refused while DIR holds such results.
-  --isolation MODE     how submissions are kept from the grader and from each other
-                       (stated in every report):
-                         auto        (default) the same as bwrap
-                         bwrap       bubblewrap (Debian package bubblewrap): only the system,
-                                     the CUDA toolkit and the run folder visible; as root,
-                                     started as the run's own uid (64000-64255); where it cannot
-                                     run, grading stops at the start and says what to do
-                         uid         only by name, as root: the run's own uid alone (reads what
-                                     any user may read, sees other processes, has the network)
-                         unsafe      only by name: the grader's own user with resource limits only
-  --jobs N             parallel compilations (default: the number of cores), at a lower CPU
-                       priority (nice 10) beside the grading, which starts on each
-                       submission as soon as it is built
-  --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
-  --per-gpu N|auto     submissions graded at once on each GPU (default auto): their untimed
-                       tests (correctness, sanitizers) share the GPU, a timed test has it
-                       alone, and a run that fails while shared is made again alone, so scores
-                       are those of grading alone. auto: from the GPU's memory (10 GiB a lane),
-                       SMs (16 a lane), the CPUs (2 a lane) and at most 8; 1 where nvidia-smi
-                       does not report the GPU's compute mode as Default. 1: one submission at
-                       a time per GPU, as before.
-  --no-build-reuse     compile every file, even one identical to a file built before in this
-                       run (by default its compile and link are reused; the audit always runs)
-  --separate-correctness
-                       run each trial of each correctness test in a process of its own, with a
-                       verifier after each. By default trial k of every correctness test runs in
-                       one process, each test's variants with that test's own seed, judged by
-                       one verifier: fewer GPU opens a submission. Only passes are taken from
-                       it: a variant that does not pass there is run on its own, and that run
-                       decides, so scores and feedback are those of separate runs either way
-  --separate-verifiers start a verifier for each verification. By default each lane keeps one
-                       open for its submissions' verifications (the trusted reference, started
-                       once, judging one run's outputs after another with the GPU open): fewer
-                       GPU opens a submission. Only its passes are taken: any other answer is
-                       settled by a verifier of its own, so scores and feedback are those of
-                       separate verifiers either way
-  --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
-  --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
-                       several: the i-th student in sorted order goes to shard i % N. Needs
-                       --seed (the same for every shard). Writes DIR/shard.json besides.
-  --gpus LIST|all      grade on several GPUs of this machine at once, one worker per GPU, each
-                       grading whole submissions: every run of a submission's tests, and the
-                       reference runs its timing is compared with, on that GPU (pinned with
-                       CUDA_VISIBLE_DEVICES). LIST: GPU indices as CUDA counts them, comma-
-                       separated (0,2,3), within CUDA_VISIBLE_DEVICES when that is set; all:
-                       every GPU CUDA shows. The builds stay in parallel on the CPUs.
-                       Scores, feedback, gradebook and summary are a one-GPU run's, in the same
-                       order; the summary and audit log say which GPU graded whom. Default: the
-                       one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
-                       GRADING_SHARED_GPUS=1 lets a GPU be given twice (0,0: two workers on
-                       it), to test this on one GPU: timings are then not fair.
-  --roster FILE        the class list (CSV: id, name, email, section, optional pseudonym; or a
-                       Canvas, Moodle or Gradescope export as it comes). Submissions are matched
-                       by folder or file name, or by the submission_metadata.json of a Gradescope
-                       submission folder; the gradebook gains roster_id, name, email and section;
-                       DIR/lms-canvas.csv and DIR/lms-moodle.csv import the grades into Canvas or
-                       Moodle; DIR/roster.txt lists submissions not on the roster and students
-                       without a submission. A bad roster: exit 2, naming the file and line. A
-                       regrade reuses the earlier run's roster unless given one. A roster that
-                       matches no submission stops the run before any is built (exit 1).
-  --allow-unmatched-roster  grade even so (the LMS files are then empty)
-  --lms-assignment T   the assignment's name in the LMS (default "Lab NN")
-  --lms-points P       the assignment's points in the LMS: scores are scaled to them (default:
-                       the rubric's total)
-  --gradescope FILE    also write the single submission's results.json to FILE
-  --root DIR           the trusted cudalabs tree (default: this script's)
-  -h, --help           this text
-
-Writes DIR/feedback/STUDENT.md, DIR/results/STUDENT.json (Gradescope's format),
-DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error (a GPU of
---gpus on which the reference fails is named, before grading starts), 2 bad command line (a
---gpus index with no GPU too), 77 no GPU.
-
-leaderboard OUT RUN_DIR... ranks the graded runs' submissions that have full correctness and
-sanitizer marks by the grader's median ratio of their kernel time to the reference's,
-per lab and GPU model, under pseudonyms (the roster's Pseudonym column, else derived from the id
-with the course secret: --secret-file FILE or GRADING_LEADERBOARD_SECRET); writes
-OUT/leaderboard.html (self-contained) and OUT/leaderboard.csv.
-
-merge OUT SHARD_DIR... assembles the folders of every shard K/N of one class into OUT (new or
-empty) as one run with that seed writes it: feedback, results, gradebook (in the order of a
-single run), audit log and summary. It refuses shards of different seeds, rubrics, trees, labs
-or N, a missing or unfinished shard (naming which to rerun), a shard given twice and a student in
-two shards. Shard folders are only read.
-)";
 
 // The GPU a trusted run named in its --json file: the device line of the reports and the UUID its
 // machine-wide lock goes by.
@@ -261,6 +157,12 @@ struct ClassSlice {
 class Grader {
 public:
     explicit Grader(Config c) { setup_.cfg = std::move(c); }
+    // A work folder of this run's own outside OUT goes with the run, however it ends.
+    ~Grader() {
+        if (!setup_.work.empty() && setup_.work != setup_.out + "/work") remove_tree(setup_.work);
+    }
+    Grader(const Grader&) = delete;
+    Grader& operator=(const Grader&) = delete;
     int run();
 
 private:
@@ -293,6 +195,7 @@ private:
     // The run's record in OUT/.resume (run_record.h); resuming: it goes on with a run cut short,
     // whose recorded submissions are kept.
     RunRecord record_;
+    FolderLock out_lock_;  // OUT is this run's alone (util/files.h)
     bool resuming_ = false;
     std::map<std::string, SubmissionRecord> recorded_;
 
@@ -351,6 +254,9 @@ private:
     std::vector<std::string> grade_class(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book, BuildQueue& builds);
     json run_line(const ClassSlice& slice, const ClassInputs& inputs) const;
     bool grade_submission(Worker& w, Lane& lane, Submission& s, size_t index, size_t count);
+    bool grade_contained(Worker& w, Lane& lane, Submission& s, size_t index, size_t count);
+    void finish_contained(const Worker& w, ClassSlice& slice, const ClassInputs& inputs, size_t index, bool ran,
+                          std::vector<std::string>& regrade_note, ClassResults& book);
     void grade_tests(Worker& w, Lane& lane, SubmissionState& state, Submission& s, size_t index, size_t count);
     TestResult run_test(Worker& w, GradingContext& ctx, Submission& s, const TestSpec& t);
     std::string lane_name(const Worker& w, const Lane& lane) const;
@@ -382,6 +288,7 @@ int Grader::run() {
 // The grader's stages, in the order they run.
 int Grader::run_stages() {
     become_subreaper();
+    check_command(setup_.cfg);  // (grading/grade made these checks before building the grader too)
     take_command_from_record();
     ClassInputs inputs = take_in_rubric_and_roster();
     choose_seed_and_folders();
@@ -412,7 +319,6 @@ int Grader::run_stages() {
 ClassInputs Grader::take_in_rubric_and_roster() {
     Config& cfg = setup_.cfg;
     cfg.root = absolute(cfg.root);
-    check_submission_inputs(cfg.inputs);
     if (cfg.rubric_path.empty()) cfg.rubric_path = rubric_of_lab(cfg.root, cfg.lab);
     setup_.rubric_text = read_rubric(cfg.rubric_path);
     // Its form now, before the lab is built; its tests of the lab's rungs once it is (load_lab).
@@ -424,26 +330,23 @@ ClassInputs Grader::take_in_rubric_and_roster() {
     // A regrade reuses the earlier seed (unless one is given) and compares.
     in.regrade = !cfg.regrade.empty();
     if (in.regrade) {
-        in.baseline = parse_regrade_baseline(read_file(cfg.regrade), cfg.regrade);
+        const std::string audit = read_given_file(cfg.regrade, kMaxAuditLogBytes, "audit log of --regrade");
+        in.baseline = parse_regrade_baseline(audit, cfg.regrade);
         if (!cfg.seed) cfg.seed = in.baseline.seed;
-        if (cfg.roster.empty()) cfg.roster = roster_of_run(read_file(cfg.regrade));  // the roster it was graded with
+        if (cfg.roster.empty()) cfg.roster = roster_of_run(audit);  // the roster it was graded with
     }
     if (!cfg.roster.empty()) {
-        if (!exists(cfg.roster) || is_dir(cfg.roster)) throw UsageError("no such roster file: " + cfg.roster + " (--roster FILE)");
-        in.roster = parse_roster(read_file(cfg.roster), cfg.roster);
+        in.roster = parse_roster(read_given_file(cfg.roster, kMaxRosterBytes, "roster"), cfg.roster);
         in.roster.path = absolute(cfg.roster);
+        if (in.roster.encoding != "UTF-8")
+            std::fprintf(stderr, "grade: the roster %s is not UTF-8: read as %s\n", cfg.roster.c_str(), in.roster.encoding.c_str());
     }
     return in;
 }
 
 void Grader::choose_seed_and_folders() {
     Config& cfg = setup_.cfg;
-    if (cfg.out_dir.empty()) {
-        char stamp[32];
-        std::time_t now = std::time(nullptr);
-        std::strftime(stamp, sizeof stamp, "%Y%m%d-%H%M%S", std::localtime(&now));
-        cfg.out_dir = cfg.root + "/build/grading/lab" + cfg.lab + "-" + stamp;
-    }
+    if (cfg.out_dir.empty()) cfg.out_dir = default_out_dir(cfg);
     // Before anything is built: a folder that cannot be written (or a full disk) stops the run now.
     try {
         make_dirs(cfg.out_dir);
@@ -452,6 +355,7 @@ void Grader::choose_seed_and_folders() {
         throw UsageError(std::string(e.what()) + ": give --out a folder you can write to, on a disk with free space");
     }
     setup_.out = absolute(cfg.out_dir);
+    out_lock_ = FolderLock(setup_.out);  // one run at a time in OUT, from before its record is read to the end
     open_run_record();
     if (!cfg.seed) {
         std::random_device rd;
@@ -487,6 +391,9 @@ void Grader::take_command_from_record() {
     apply_run_command(recorded.command, cfg);
     cfg.seed = recorded.seed;
     cfg.out_dir = cfg.resume;
+    Config as_recorded = cfg;  // its inputs and files must still be there
+    as_recorded.resume.clear();
+    check_command(as_recorded);
 }
 
 // The run's record (run_record.h), written before anything is built. A run that finds its own
@@ -499,7 +406,12 @@ void Grader::open_run_record() {
     if (has_run_record(out)) {
         const RunRecord before = load_run_record(out);
         if (!before.finished) {
-            recorded_ = load_submission_records(out);
+            std::vector<std::string> damaged;
+            recorded_ = load_submission_records(out, &damaged);
+            for (const std::string& id : damaged) {
+                forget_submission_record(out, id);
+                std::fprintf(stderr, "grade: %s's record in %s/.resume was damaged: %s is graded again\n", id.c_str(), out.c_str(), id.c_str());
+            }
             const std::string refusal = resume_refusal(before, command, setup_.rubric_sha, cfg.seed, out);
             if (refusal.empty()) {
                 record_ = before;
@@ -1130,12 +1042,15 @@ void Grader::check_gpu(Worker& w) {
 ClassSlice Grader::take_in_submissions(ClassInputs& inputs) {
     const Config& cfg = setup_.cfg;
     ClassSlice slice;
-    for (const SubmissionSource& src : collect_submissions(cfg.inputs, setup_.info.topic_file, setup_.out)) {
+    for (const SubmissionSource& src : take_submissions(cfg.inputs, setup_.info.topic_file)) {
         Submission s;
         s.source = src;
         s.result.student = src.id;
+        s.result.submitted_as = src.submitted_as;
         s.result.file = src.file;
         s.result.rejected = src.rejected;
+        if (!src.unreadable.empty()) s.result.grader_error = "while taking the submission in: " + src.unreadable;
+        if (src.rejected.empty() && src.unreadable.empty()) s.result.sha256 = sha256_hex(src.source);
         s.result.notes = notes_;
         slice.subs.push_back(s);
     }
@@ -1204,8 +1119,12 @@ void Grader::keep_recorded(ClassSlice& slice) {
         auto it = recorded_.find(s.source.id);
         if (it == recorded_.end()) continue;
         const std::string& sha = it->second.result.sha256;
-        if (!sha.empty() && sha != sha256_hex(read_file(s.source.path)))
-            throw UsageError(s.source.id + "'s submission changed since the run in " + setup_.out + " began" + anew);
+        if (!sha.empty() && sha != s.result.sha256) {  // its own row only: graded anew
+            forget_submission_record(setup_.out, s.source.id);
+            std::fprintf(stderr, "grade: %s's submission changed since the run in %s began: it is graded again\n", s.source.id.c_str(),
+                         setup_.out.c_str());
+            continue;
+        }
         s.result = it->second.result;
         s.restored = true;
     }
@@ -1277,10 +1196,9 @@ std::vector<size_t> Grader::build_order(const std::vector<Submission>& subs) con
     std::vector<size_t> first, again;
     std::set<std::string> seen;
     for (size_t i = 0; i < subs.size(); ++i) {
-        struct stat st;
-        const std::string& path = subs[i].source.path;
-        const bool readable = subs[i].result.rejected.empty() && lstat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode) && st.st_size <= (1 << 20);
-        const bool repeat = build_cache_ && readable && !seen.insert(sha256_hex(read_file(path))).second;
+        const StudentResult& r = subs[i].result;
+        const bool taken = r.rejected.empty() && r.grader_error.empty();
+        const bool repeat = build_cache_ && taken && !seen.insert(r.sha256).second;
         (repeat ? again : first).push_back(i);
     }
     first.insert(first.end(), again.begin(), again.end());
@@ -1291,22 +1209,12 @@ std::vector<size_t> Grader::build_order(const std::vector<Submission>& subs) con
 // its compile timed out and is put off to the end of the class (`last_try`: made then).
 bool Grader::prepare(Submission& s, bool last_try) {
     StudentResult& r = s.result;
-    if (!r.rejected.empty() || s.restored) return true;
-    // Only a regular file of a sane size is read (the grader may be root): never a link to
-    // someone else's file, never a pipe that would block.
-    struct stat st;
-    if (lstat(s.source.path.c_str(), &st) != 0 || !S_ISREG(st.st_mode)) {
-        r.rejected = "the submission is not a regular file (a link, a folder or a device is not graded)";
-        return true;
-    }
-    if (st.st_size > (1 << 20)) {
-        r.rejected = "the file is larger than 1 MiB";
-        return true;
-    }
-    const std::string source = read_file(s.source.path);
-    r.sha256 = sha256_hex(source);
+    if (!r.rejected.empty() || !r.grader_error.empty() || s.restored) return true;
+    // The file's bytes were taken in through no link (intake/submissions.h); the disk must have
+    // room for its build before it starts (else the run stops: a full disk is no student's).
+    check_free_space(setup_.work);
     const std::string work = setup_.work + "/" + s.source.id;
-    stage_submission(s, source, work);
+    stage_submission(s, s.source.source, work);
     BuildSpec b = build_spec(work);
     // A compile that times out is made again once the rest of the class is graded, so that no
     // timed test waits for its longer try (build_queue.h).
@@ -1363,7 +1271,7 @@ BuildSpec Grader::build_spec(const std::string& work) const {
     if (!info.shim_object.empty()) b.trusted_objects.push_back(info.shim_object);
     b.output_program = work + "/bin/program";
     const Isolation& iso = build_iso_;
-    b.sandbox = [&iso](RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd) { iso.apply(spec, argv, cwd); };
+    b.isolation = &iso;
     return b;
 }
 
@@ -1403,7 +1311,7 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
         Worker& w = workers_[l.worker];
         Submission& s = subs[i];
         if (s.restored) return;
-        const bool ran = grade_submission(w, l, s, i, subs.size());
+        const bool ran = grade_contained(w, l, s, i, subs.size());
         std::lock_guard<std::mutex> lock(finishing);
         const double written = steady_now();
         if (ran) ++w.graded;
@@ -1412,10 +1320,7 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
         const std::string on = w.gpu >= 0 ? worker_name(w) + ": " : "";
         std::fprintf(stderr, "[%zu/%zu] %s%s: %s (elapsed %s, about %s left)\n", graded, subs.size(), on.c_str(), s.source.id.c_str(),
                      total_text(s.result, setup_.rubric.total_points()).c_str(), elapsed_text(elapsed()).c_str(), elapsed_text(remaining).c_str());
-        json line = audit_line(w, s, ran);
-        note_finished(slice, inputs, i, regrade_note);
-        if (inputs.regrade) line["same_as_before"] = regrade_note[i].empty();
-        record_result(s, i, line.dump(), ran, w.slot, book);
+        finish_contained(w, slice, inputs, i, ran, regrade_note, book);
         s.timing.results_s = seconds_since(written);
         s.timing.total_s += s.timing.results_s;
         std::ofstream(setup_.out + "/breakdown.jsonl", std::ios::app) << breakdown_json(s.timing) << "\n";
@@ -1426,13 +1331,51 @@ std::vector<std::string> Grader::grade_class(ClassSlice& slice, const ClassInput
     return regrade_note;
 }
 
+// One submission graded, whatever happens inside it: a failure there (an exception, a tool that
+// crashed) becomes its own grader error, never the class's. Only a failed write of the grader's
+// own (StorageError: a full disk) stops the run, which --resume then finishes.
+bool Grader::grade_contained(Worker& w, Lane& lane, Submission& s, size_t index, size_t count) {
+    try {
+        return grade_submission(w, lane, s, index, count);
+    } catch (const StorageError&) {
+        throw;
+    } catch (const std::exception& e) {
+        make_grader_error(s.result, std::string("while grading: ") + e.what());
+        return false;
+    }
+}
+
+// A graded submission's results written (its record, audit line, feedback, results.json and
+// gradebook row), every text of its result made valid UTF-8 first. Where making them fails, the
+// submission is a grader error instead, written the same way; only a failed write stops the run.
+void Grader::finish_contained(const Worker& w, ClassSlice& slice, const ClassInputs& inputs, size_t index, bool ran,
+                              std::vector<std::string>& regrade_note, ClassResults& book) {
+    Submission& s = slice.subs[index];
+    make_text_valid(s.result);
+    for (int attempt = 0;; ++attempt) {
+        try {
+            json line = audit_line(w, s, ran);
+            note_finished(slice, inputs, index, regrade_note);
+            if (inputs.regrade) line["same_as_before"] = regrade_note[index].empty();
+            record_result(s, index, json_text(line), ran, w.slot, book);
+            return;
+        } catch (const StorageError&) {
+            throw;
+        } catch (const std::exception& e) {
+            if (attempt > 0) throw;  // not even a grader error could be written: the grader's own fault
+            forget_submission_record(setup_.out, s.source.id);
+            make_grader_error(s.result, std::string("while writing its results: ") + valid_utf8(e.what()));
+        }
+    }
+}
+
 // This run's block of the audit log begun; resumed, begun again with the run's own line and the
 // submissions recorded before it stopped, whose files are rendered again from their results.
 // Returns how many were kept.
 size_t Grader::begin_class_files(ClassSlice& slice, const ClassInputs& inputs, ClassResults& book, std::vector<std::string>& regrade_note) {
     if (record_.audit_prefix < 0) {  // grading begins: where its block starts, and its line
         record_.audit_prefix = book.audit_prefix();
-        record_.run_line = run_line(slice, inputs).dump();
+        record_.run_line = json_text(run_line(slice, inputs));
         record_.class_ids = ids_of(slice.subs);
         save_run_record(setup_.out, record_);
     }
@@ -1697,7 +1640,6 @@ int Grader::write_class_results(ClassSlice& slice, const ClassResults& book, con
              << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(failed) << "\n";
     write_file(setup_.out + "/summary.txt", summary + "\n" + tail.str());
     std::cout << summary << "\n" << tail.str() << roster_text << "results: " << setup_.out << "\n";
-    if (setup_.work != setup_.out + "/work") remove_tree(setup_.work);  // a folder of this run's own, outside OUT
     return failed.empty() ? 0 : cudalabs::kExitFail;
 }
 
@@ -1749,77 +1691,6 @@ std::string Grader::regrade_command(const std::vector<const Submission*>& failed
     if (!setup_.cfg.roster.empty()) cmd += " --roster " + quoted(setup_.cfg.roster);
     for (const Submission* s : failed) cmd += " " + quoted(s->source.path);
     return cmd;
-}
-
-Config parse_command_line(int argc, char** argv) {
-    Config c;
-    std::vector<std::string> not_with_resume;  // all but --resume OUT, --jobs N and --root DIR
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        if (a != "--resume" && a != "--jobs" && a != "--root") not_with_resume.push_back(a);
-        auto value = [&]() -> std::string {
-            if (i + 1 >= argc) throw UsageError(a + " needs a value");
-            return argv[++i];
-        };
-        auto number = [&](const std::string& text) { return static_cast<unsigned long long>(cudalabs::parse_positive(text, a)); };
-        if (a == "-h" || a == "--help") {
-            std::cout << kUsage;
-            std::exit(0);
-        } else if (a == "--lab") c.lab = value();
-        else if (a == "--rubric") c.rubric_path = value();
-        else if (a == "--out") c.out_dir = value();
-        else if (a == "--seed") c.seed = number(value());
-        else if (a == "--resume") c.resume = value();
-        else if (a == "--regrade") c.regrade = value();
-        else if (a == "--isolation") c.isolation = value();
-        else if (a == "--jobs") c.jobs = static_cast<int>(std::min(256ull, number(value())));
-        else if (a == "--compile-only") c.compile_only = true;
-        else if (a == "--per-gpu") {
-            const std::string v = value();
-            c.per_gpu = v == "auto" ? 0 : static_cast<size_t>(std::min(64ull, number(v)));
-        }
-        else if (a == "--no-build-reuse") c.build_reuse = false;
-        else if (a == "--separate-correctness") c.combine_correctness = false;
-        else if (a == "--combine-correctness") c.combine_correctness = true;  // the default; kept for scripts that give it
-        else if (a == "--separate-verifiers") c.keep_verifier = false;
-        else if (a == "--keep-verifier") c.keep_verifier = true;  // the default; kept for scripts that give it
-        else if (a == "--no-trace") c.no_trace = true;
-        else if (a == "--gradescope") c.gradescope = value();
-        else if (a == "--roster") c.roster = value();
-        else if (a == "--allow-unmatched-roster") c.allow_unmatched_roster = true;
-        else if (a == "--lms-assignment") c.lms_assignment = value();
-        else if (a == "--lms-points") {
-            const std::string v = value();
-            char* end = nullptr;
-            c.lms_points = std::strtod(v.c_str(), &end);
-            if (v.empty() || *end != '\0' || !(c.lms_points > 0) || !std::isfinite(c.lms_points))
-                throw UsageError("--lms-points needs a positive number of points, like 10 or 12.5 (not '" + v + "')");
-        }
-        else if (a == "--root") c.root = value();
-        else if (a == "--shard") c.shard = parse_shard(value());
-        else if (a == "--gpus") {
-            const char* shared = std::getenv(kSharedGpusVariable);
-            c.gpus = parse_gpu_list(value(), shared && std::string(shared) == "1");
-        }
-        else if (!a.empty() && a[0] == '-') throw UsageError("unknown option '" + a + "' (see --help)");
-        else c.inputs.push_back(a);
-    }
-    if (!c.resume.empty()) {
-        if (!not_with_resume.empty())
-            throw UsageError("--resume OUT takes the run's options from its record: give only --resume OUT (and --jobs N), not '" +
-                             not_with_resume[0] + "'");
-        return c;
-    }
-    if (c.lab.size() == 1 && std::isdigit(static_cast<unsigned char>(c.lab[0]))) c.lab = "0" + c.lab;
-    if (c.lab.size() != 2 || !std::isdigit(static_cast<unsigned char>(c.lab[0])) || !std::isdigit(static_cast<unsigned char>(c.lab[1])))
-        throw UsageError("--lab NN is required (two digits, like 01)");
-    if (c.isolation != "auto" && !isolation_level_named(c.isolation)) throw UsageError("--isolation must be auto, bwrap, uid or unsafe");
-    if (c.inputs.empty()) throw UsageError("no submissions given");
-    if (c.shard.active() && !c.seed && c.regrade.empty())
-        throw UsageError("--shard " + c.shard.text() + " needs --seed N, the same for every shard of the class (any number, e.g. --seed " +
-                         std::to_string(1 + static_cast<unsigned>(std::time(nullptr)) % 2147483646u) +
-                         "), so that every shard grades with the same hidden inputs");
-    return c;
 }
 
 }  // namespace
@@ -1879,6 +1750,10 @@ int main(int argc, char** argv) {
     } catch (const UsageError& e) {
         std::cerr << "grade: error: " << e.what() << "\n";
         return cudalabs::kExitUsage;
+    }
+    if (cfg.help) {
+        std::cout << kUsage;
+        return 0;
     }
     return exit_of("grade", [&]() -> int {
         try {

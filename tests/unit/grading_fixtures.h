@@ -13,7 +13,9 @@
 
 #include "grading/src/class/results.h"
 #include "grading/src/intake/rubric.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 
 namespace grading_fixtures {
 

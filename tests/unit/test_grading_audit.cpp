@@ -15,7 +15,9 @@
 #include "grading/src/build/audit.h"
 #include "grading/src/build/build.h"
 #include "grading/src/util/breakdown.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
 using namespace grading;
@@ -64,7 +66,17 @@ struct Tree {
         return r;
     }
 };
-// A build of the tree's stage whose sandbox (set by each test) stands in for the compiler.
+// A compiler for sandboxed_build: a shell script of `body` (its arguments the compile's), written
+// anew in the tree.
+std::string fake_compiler(const Tree& t, const std::string& body) {
+    static int n = 0;
+    const std::string path = t.root + "/compiler" + std::to_string(n++);
+    write_file(path, "#!/bin/sh\n" + body + "\n");
+    chmod(path.c_str(), 0755);
+    return path;
+}
+
+// A build of the tree's stage, run as it is (no sandbox); each test chooses its compiler.
 BuildSpec sandboxed_build(const Tree& t) {
     BuildSpec spec;
     spec.stage_dir = t.root + "/stage";
@@ -646,21 +658,16 @@ TEST_CASE("a failed compile's preprocessing passes, from nvcc --dryrun") {
 TEST_CASE("a sandbox that fails to run the compiler is the grader's error, not the student's compile error") {
     Tree t;
     BuildSpec spec = sandboxed_build(t);
-    std::vector<std::string> compiler;  // what the sandbox runs instead of the compiler
-    spec.sandbox = [&](RunSpec& rs, const std::vector<std::string>& argv, const std::string& cwd) {
-        rs.argv = argv[0] == "nvcc" ? compiler : argv;
-        rs.cwd = cwd;
-    };
     // It cannot start at all.
-    compiler = {t.root + "/no-such-sandbox"};
+    spec.nvcc = t.root + "/no-such-sandbox";
     CHECK_THROWS_WITH_AS(build_submission(spec, TrustedSymbols{}), doctest::Contains("could not start the compiler in the sandbox"),
-                         std::runtime_error);
+                         BuildEnvironmentError);
     // bubblewrap started and failed before the compiler ran.
-    compiler = {"/bin/sh", "-c", "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1"};
+    spec.nvcc = fake_compiler(t, "echo 'bwrap: setting up uid map: Permission denied' >&2; exit 1");
     CHECK_THROWS_WITH_AS(build_submission(spec, TrustedSymbols{}), doctest::Contains("the sandbox failed before the compiler ran"),
-                         std::runtime_error);
+                         BuildEnvironmentError);
     // The compiler ran and failed: the student's compile error, with its messages.
-    compiler = {"/bin/sh", "-c", "echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2"};
+    spec.nvcc = fake_compiler(t, "echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2");
     BuildResult r = build_submission(spec, TrustedSymbols{});
     CHECK_FALSE(r.compiled);
     CHECK(r.rejected.find("compile error") != std::string::npos);
@@ -670,24 +677,19 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
     Tree t;
     BuildSpec spec = sandboxed_build(t);
     spec.compile_timeout_s = 1;  // (a quick compile stays within it on a loaded machine)
-    // The sandbox runs `compiler` with the compile's arguments; it counts the compiles in `count`
-    // (not the failed compile's --dryrun, which fails at once).
+    // The compiler is a script that counts its compiles in `count` (not the failed compile's
+    // --dryrun, which fails at once), then does what `compile_body` says.
     const std::string count = t.root + "/count";
     std::string compile_body;
-    spec.sandbox = [&](RunSpec& rs, const std::vector<std::string>& argv, const std::string& cwd) {
-        rs.argv = argv;
-        if (argv[0] == "nvcc") {
-            rs.argv = {"/bin/sh", "-c",
-                       "case \" $* \" in *' --dryrun '*) exit 1;; esac; n=$(cat " + count + " 2>/dev/null || echo 0); "
-                       "n=$((n+1)); echo $n > " + count + "; " + compile_body, "nvcc"};
-            rs.argv.insert(rs.argv.end(), argv.begin() + 1, argv.end());
-        }
-        rs.cwd = cwd;
+    auto compiler = [&] {
+        return fake_compiler(t, "case \" $* \" in *' --dryrun '*) exit 1;; esac; n=$(cat " + count + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " +
+                                    count + "; " + compile_body);
     };
     auto compiles = [&] { return std::stoi(read_file(count)); };
 
     SUBCASE("slow only the first time (a busy machine): the second compile's verdict counts, and the feedback says why") {
         compile_body = "if [ $n = 1 ]; then exec sleep 20; fi; echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        spec.nvcc = compiler();
         const BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 2);
         CHECK(r.rejected.find("compile error") != std::string::npos);
@@ -696,6 +698,7 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
     }
     SUBCASE("slow both times: the timeout is the student's, and it says the longer limit") {
         compile_body = "exec sleep 20";
+        spec.nvcc = compiler();
         const BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 2);
         CHECK_FALSE(r.compiled);
@@ -707,6 +710,7 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
     }
     SUBCASE("a compile within its limit is made once") {
         compile_body = "echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        spec.nvcc = compiler();
         const BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 1);
         CHECK(r.note.empty());
@@ -714,6 +718,7 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
     SUBCASE("put off (the grader's class): a compile that timed out ends the build, to be made again later") {
         spec.compile_retry = TimeoutRetry::Later;
         compile_body = "exec sleep 20";
+        spec.nvcc = compiler();
         const BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 1);
         CHECK(r.put_off);
@@ -724,12 +729,14 @@ TEST_CASE("a compile that timed out is made once more with four times its limit 
     SUBCASE("made later: the longer limit at once, and the feedback says when") {
         spec.compile_retry = TimeoutRetry::Longer;
         compile_body = "sleep 2; echo 'vector_add.cu(3): error: expected a \";\"' >&2; exit 2";
+        spec.nvcc = compiler();
         BuildResult r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 1);
         CHECK_FALSE(r.put_off);
         CHECK(r.rejected.find("compile error") != std::string::npos);
         CHECK(r.note.find("so it was made once more with 4 s, after the rest of the class") != std::string::npos);
         compile_body = "exec sleep 20";
+        spec.nvcc = compiler();
         r = build_submission(spec, TrustedSymbols{});
         CHECK(compiles() == 2);
         CHECK(r.rejected.find("compilation took longer than 1 s, and again when given 4 s: this is your file's doing") !=

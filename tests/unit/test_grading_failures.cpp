@@ -28,7 +28,9 @@
 #include "grading/src/class/results.h"
 #include "grading/src/runs/runs.h"
 #include "grading/src/judge/test_kinds.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
 using namespace grading;
@@ -579,9 +581,9 @@ TEST_CASE("results that are no grade: compile-only and grader errors show no tot
     std::getline(lines, head);
     std::getline(lines, alice);
     std::getline(lines, bob);
-    CHECK(head == "student,sha256,\"correct\",total,max,note");
-    CHECK(alice == "\"alice\",,,,20,\"" + std::string(kCompileOnlyVerdict) + "\"");
-    CHECK(bob.rfind("\"bob\",,,,20,\"grader error: the program could not get the GPU", 0) == 0);
+    CHECK(head == "student,submitted_as,sha256,\"correct\",total,max,note");
+    CHECK(alice == "\"alice\",\"\",,,,20,\"" + std::string(kCompileOnlyVerdict) + "\"");
+    CHECK(bob.rfind("\"bob\",\"\",,,,20,\"grader error: the program could not get the GPU", 0) == 0);
 }
 
 TEST_CASE("each GPU's UUID (its lock's name) is read from the harness's list of devices, without a context") {

@@ -22,7 +22,9 @@
 #include "grading/src/class/class_results.h"
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/class/results.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
 using namespace grading;

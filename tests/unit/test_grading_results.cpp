@@ -138,16 +138,18 @@ TEST_CASE("the gradebook has one column per rubric test, the total and the maxim
     bob.tests = {};
     StudentResult eve = sample();
     eve.student = "=HYPERLINK(\"x\")";  // a formula would run in a spreadsheet
+    eve.submitted_as = "=cmd|' /C calc'!A0";
     std::ostringstream out;
     write_gradebook(out, {sample(), bob, eve}, rubric);
     auto rows = read_csv(out.str());
     REQUIRE(rows.size() == 4);
-    CHECK(rows[0] == std::vector<std::string>{"student", "sha256", "correct", "memcheck", "perf", "total", "max", "note"});
-    CHECK(rows[1] == std::vector<std::string>{"alice", std::string(64, 'a'), "20", "0", "7.5", "27.5", "50", ""});
+    CHECK(rows[0] == std::vector<std::string>{"student", "submitted_as", "sha256", "correct", "memcheck", "perf", "total", "max", "note"});
+    CHECK(rows[1] == std::vector<std::string>{"alice", "", std::string(64, 'a'), "20", "0", "7.5", "27.5", "50", ""});
     CHECK(rows[2][0] == "bob, \"the\" builder");
-    CHECK(rows[2][5] == "0");
-    CHECK(rows[2][7] == "integrity check failed: the file uses main()\nline two");
+    CHECK(rows[2][6] == "0");
+    CHECK(rows[2][8] == "integrity check failed: the file uses main()\nline two");
     CHECK(rows[3][0] == "'=HYPERLINK(\"x\")");
+    CHECK(rows[3][1] == "'=cmd|' /C calc'!A0");
     std::string table = summary_table({sample()}, rubric);
     CHECK(table.find("alice") != std::string::npos);
     CHECK(table.find("27.5/50") != std::string::npos);

@@ -3,6 +3,7 @@
 // submission_metadata.json, duplicates and what is unmatched on either side; the gradebook's
 // roster columns and the LMS import files.
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <stdlib.h>
 
@@ -14,7 +15,9 @@
 #include "grading/src/class/roster.h"
 #include "grading/src/class/shard.h"
 #include "grading/src/intake/submissions.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
 using namespace grading;
@@ -280,6 +283,7 @@ TEST_CASE("roster: the gradebook's columns, the LMS files' scaling, and roster.j
     auto result = [](const std::string& id, const std::string& sha, double score, bool not_run, const std::string& rejected) {
         StudentResult s;
         s.student = id;
+        s.submitted_as = id + ".cu";
         s.sha256 = sha;
         s.rejected = rejected;
         s.tests = {{"correct", "Correctness", score, 60, Visibility::Visible, "", not_run}};
@@ -291,10 +295,10 @@ TEST_CASE("roster: the gradebook's columns, the LMS files' scaling, and roster.j
         with += gradebook_row(s, rubric, roster_cells(r, m, s.student));
     std::vector<std::string> rec = csv_records(with);
     REQUIRE(rec.size() == 4);
-    CHECK(rec[0] == "student,roster_id,name,email,section,sha256,\"correct\",total,max,note\n");
-    CHECK(rec[1] == "\"jane_doe\",\"s001\",\"Doe, Jane\",\"jdoe@uni.edu\",\"A\",abc,20,20,60,\"\"\n");
-    CHECK(rec[2] == "\"alice\",\"s002\",\"Alice Martin\",\"alice@uni.edu\",\"A\",def,,,60,\"" + std::string(kCompileOnlyVerdict) + "\"\n");
-    CHECK(rec[3] == "\"'=evil()\",\"\",\"\",\"\",\"\",0a,0,0,60,\"no vector_add.cu\"\n");
+    CHECK(rec[0] == "student,submitted_as,roster_id,name,email,section,sha256,\"correct\",total,max,note\n");
+    CHECK(rec[1] == "\"jane_doe\",\"jane_doe.cu\",\"s001\",\"Doe, Jane\",\"jdoe@uni.edu\",\"A\",abc,20,20,60,\"\"\n");
+    CHECK(rec[2] == "\"alice\",\"alice.cu\",\"s002\",\"Alice Martin\",\"alice@uni.edu\",\"A\",def,,,60,\"" + std::string(kCompileOnlyVerdict) + "\"\n");
+    CHECK(rec[3] == "\"'=evil()\",\"'=evil().cu\",\"\",\"\",\"\",\"\",0a,0,0,60,\"no vector_add.cu\"\n");
 
     const LmsAssignment a{"Lab 01: vector add", 10, 60};
     const std::map<std::string, SubmissionGrade> grades = {{"jane_doe", {45, true}}, {"alice", {0, false}}};
@@ -340,13 +344,13 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
     }
     write_file(cls + "/submission_1/submission_metadata.json", R"({"id": 1, "users": [{"name": "Ann", "email": "ann@uni.edu"}]})");
     write_file(cls + "/submission_metadata.yml", "submission_2:\n  :submitters:\n  - :name: Ben\n    :sid: '42'\n");
-    const std::vector<SubmissionName> names = submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out"));
+    const std::vector<SubmissionName> names = submission_names(take_submissions({cls}, "vector_add.cu"));
     REQUIRE(names.size() == 4);
     std::map<std::string, SubmissionName> by_id;
     for (const SubmissionName& n : names) by_id[n.id] = n;
-    REQUIRE(by_id.count("bob_uni.edu"));
-    CHECK(by_id["bob_uni.edu"].name == "bob@uni.edu");  // the name as submitted, not the id made safe
-    CHECK_FALSE(by_id["bob_uni.edu"].has_metadata);
+    REQUIRE(by_id.count("bob%40uni.edu"));
+    CHECK(by_id["bob%40uni.edu"].name == "bob@uni.edu");  // the name as submitted, not the id made safe
+    CHECK_FALSE(by_id["bob%40uni.edu"].has_metadata);
     CHECK_FALSE(by_id["jane_doe"].has_metadata);
     REQUIRE(by_id["submission_1"].users.size() == 1);
     CHECK(by_id["submission_1"].users[0].email == "ann@uni.edu");
@@ -354,10 +358,22 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
     CHECK(by_id["submission_2"].users[0].sid == "42");
     // A submission_metadata.json uploaded into an exported folder does not override the export's.
     write_file(cls + "/submission_2/submission_metadata.json", R"({"id": 2, "users": [{"name": "Someone Else", "sid": "1"}]})");
-    const std::vector<SubmissionName> again = submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out"));
+    const std::vector<SubmissionName> again = submission_names(take_submissions({cls}, "vector_add.cu"));
     for (const SubmissionName& n : again)
         if (n.id == "submission_2") CHECK(n.users.at(0).name == "Ben");
+    // One student's metadata that is not Gradescope's is that student's alone: matched by name.
     write_file(cls + "/submission_1/submission_metadata.json", "[1, 2]");
-    CHECK_THROWS_WITH_AS(submission_names(collect_submissions({cls}, "vector_add.cu", dir + "/out")),
-                         doctest::Contains("submission_metadata.json is not Gradescope's submission metadata"), RosterError);
+    for (const SubmissionName& n : submission_names(take_submissions({cls}, "vector_add.cu")))
+        if (n.id == "submission_1") {
+            CHECK_FALSE(n.has_metadata);
+            CHECK(n.metadata_problem.find("submission_metadata.json is not Gradescope's submission metadata") != std::string::npos);
+        }
+    // Nor is a link in its place read: its problem says so.
+    unlink((cls + "/submission_1/submission_metadata.json").c_str());
+    REQUIRE(symlink((cls + "/submission_2/submission_metadata.json").c_str(), (cls + "/submission_1/submission_metadata.json").c_str()) == 0);
+    for (const SubmissionName& n : submission_names(take_submissions({cls}, "vector_add.cu")))
+        if (n.id == "submission_1") {
+            CHECK_FALSE(n.has_metadata);
+            CHECK(n.metadata_problem.find("symbolic link") != std::string::npos);
+        }
 }

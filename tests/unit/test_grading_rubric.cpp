@@ -7,7 +7,8 @@
 
 #include "grading/src/intake/rubric.h"
 #include "grading_fixtures.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 using namespace grading;
 

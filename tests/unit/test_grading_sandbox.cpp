@@ -28,7 +28,9 @@
 #include "grading/src/sandbox/gpu_nodes.h"
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/sandbox/sandbox.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 
 using namespace grading;
 

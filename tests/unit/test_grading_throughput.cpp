@@ -26,7 +26,9 @@
 #include "grading/src/sandbox/gpus.h"
 #include "grading/src/sandbox/machine_locks.h"
 #include "grading/src/util/breakdown.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 
 using namespace grading;
 

@@ -14,7 +14,9 @@
 #include "grading/src/judge/test_kinds.h"
 #include "grading/src/judge/timing.h"
 #include "grading/src/sandbox/gpu_clocks.h"
-#include "grading/src/util/util.h"
+#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
 using namespace grading;

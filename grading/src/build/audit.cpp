@@ -18,7 +18,8 @@
 #include <string_view>
 
 #include "intake/rubric.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <csignal>
 #include <cctype>
 #include <stdexcept>
 #include <thread>
@@ -15,15 +16,13 @@
 #include "build/line_directives.h"
 #include "util/breakdown.h"
 #include "util/sha256.h"
-#include "util/util.h"
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
 namespace {
-
-bool ends_with(const std::string& s, const std::string& tail) {
-    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
-}
 
 // A step of the build (the compile, an audit tool, the link) that can reach its time limit
 // because the machine was busy (the builds run at a low priority beside the grading's programs):
@@ -46,19 +45,71 @@ RunResult run_with_retry(const std::function<RunResult(double limit_s)>& step, d
     return r;
 }
 
+// A step of a build under its limits (kBuildMemoryMiB, kBuildFileMiB, the wall limit `limit_s`),
+// output to `out_base`.out/.err: in the sandbox of `isolation` with `cwd` its run folder, else as
+// the grader in `cwd`.
+RunResult run_limited(const Isolation* isolation, const std::vector<std::string>& argv, const std::string& cwd,
+                      const std::vector<std::string>& env, const std::string& out_base, size_t keep_output, double limit_s) {
+    RunSpec rs;
+    if (isolation) isolation->apply(rs, argv, cwd);
+    else {
+        rs.argv = argv;
+        rs.cwd = cwd;
+    }
+    rs.env = env;
+    rs.limits.wall_s = limit_s;
+    rs.limits.mem_mb = kBuildMemoryMiB;
+    rs.limits.file_mb = kBuildFileMiB;
+    rs.limits.keep_output = keep_output;
+    rs.stdout_path = out_base + ".out";
+    rs.stderr_path = out_base + ".err";
+    RunResult r = run_process(rs);
+    // A start refused for a moment (the sandbox user's last processes still exiting) is retried.
+    for (int retry = 0; retry < 10 && !r.started && r.error.find("temporarily unavailable") != std::string::npos; ++retry) {
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+        r = run_process(rs);
+    }
+    return r;
+}
+
+// Whether a step ended at the limit on the size of a file it writes (SIGXFSZ, its own or, for the
+// compiler driver, a tool's it started).
+bool hit_file_limit(const RunResult& r) {
+    return r.signal == SIGXFSZ || r.err.find("due to signal 25") != std::string::npos ||
+           r.out.find("due to signal 25") != std::string::npos || r.err.find("File size limit exceeded") != std::string::npos;
+}
+
+std::string file_limit_sentence(const std::string& step) {
+    return step + " reached the " + std::to_string(kBuildFileMiB) +
+           " MiB a build may write in one file (a large initialised array in the file?): keep the file's data small";
+}
+
 }  // namespace
 
-// Relative paths are the caller's (the tool runs in the current directory).
+// Relative paths are the caller's (the tool runs in `scratch` in the sandbox, else in the current
+// directory).
 std::string AuditTools::output(const std::vector<std::string>& argv) {
     const std::string what = argv[0] + " " + argv.back();
     double seconds = 0;
     std::string note;
-    RunResult r = run_with_retry([&](double limit_s) { return run_trusted(argv, absolute("."), limit_s, scratch); }, timeout_s,
-                                 "audit's " + argv[0] + " of " + basename_of(argv.back()), seconds, note);
+    static std::atomic<int> counter{0};
+    auto step = [&](double limit_s) {
+        if (!isolation) return run_trusted(argv, absolute("."), limit_s, scratch);
+        const std::string base = scratch + "/.tool" + std::to_string(counter++);
+        RunResult r = run_limited(isolation, argv, scratch, scrubbed_env(scratch, "/usr/bin"), base, 16 << 20, limit_s);
+        unlink((base + ".out").c_str());
+        unlink((base + ".err").c_str());
+        return r;
+    };
+    RunResult r = run_with_retry(step, timeout_s, "audit's " + argv[0] + " of " + basename_of(argv.back()), seconds, note);
     if (!note.empty()) notes.push_back(note);
     if (r.timed_out)
         throw std::runtime_error(what + ": it took longer than " + number_text(timeout_s) + " s, and again when given " +
                                  number_text(kTimeoutStretch * timeout_s) + " s");
+    if (hit_file_limit(r)) throw std::runtime_error(file_limit_sentence(what));
+    if (!r.started) throw BuildEnvironmentError(what + ": could not start it" + (isolation ? " in the sandbox" : "") + ": " + r.error);
+    if (isolation && r.exit_code != 0 && r.out.empty() && r.err.rfind("bwrap: ", 0) == 0)
+        throw BuildEnvironmentError(what + ": the sandbox failed before it ran: " + clip(r.err, 300));
     if (!r.ok() || r.out_truncated)
         throw std::runtime_error(what + ": " + (r.out_truncated ? "too much output" : r.describe()) +
                                  (r.err.empty() ? "" : ": " + clip(r.err, 500)));
@@ -126,38 +177,21 @@ std::string first_findings(const std::vector<Finding>& found) {
     return msg;
 }
 
-// Runs `argv` in the sandbox with the compile's environment and limits (the wall limit
+// Runs `argv` in the stage, sandboxed, with the compile's environment and limits (the wall limit
 // `wall_s`, else the compile's); output to `out_base`.out/.err.
 RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& argv, const std::string& out_base,
                         size_t keep_output, double wall_s = 0) {
-    RunSpec rs;
-    if (spec.sandbox) spec.sandbox(rs, argv, spec.stage_dir);
-    else {
-        rs.argv = argv;
-        rs.cwd = spec.stage_dir;
-    }
-    rs.env = spec.sandbox_env.empty() ? scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin") : spec.sandbox_env;
-    rs.limits.wall_s = wall_s > 0 ? wall_s : spec.compile_timeout_s;
-    rs.limits.file_mb = spec.file_limit_mb;
-    rs.limits.keep_output = keep_output;
-    rs.stdout_path = out_base + ".out";
-    rs.stderr_path = out_base + ".err";
-    RunResult r = run_process(rs);
-    // A start refused for a moment (the sandbox user's last processes still exiting) is retried.
-    for (int retry = 0; retry < 10 && !r.started && r.error.find("temporarily unavailable") != std::string::npos; ++retry) {
-        std::this_thread::sleep_for(std::chrono::milliseconds(500));
-        r = run_process(rs);
-    }
-    return r;
+    const std::vector<std::string> env = spec.sandbox_env.empty() ? scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin") : spec.sandbox_env;
+    return run_limited(spec.isolation, argv, spec.stage_dir, env, out_base, keep_output, wall_s > 0 ? wall_s : spec.compile_timeout_s);
 }
 
 // A compiler the sandbox could not start, or a sandbox that failed before the compiler ran
 // (bubblewrap's own "bwrap: ..." message and nothing else), is the grader's problem, never the
 // student's compile error: it throws, and the grader reports a grader error for this student.
 void require_sandbox_ran(const RunResult& r, const std::string& what) {
-    if (!r.started) throw std::runtime_error("could not start " + what + " in the sandbox: " + r.error);
+    if (!r.started) throw BuildEnvironmentError("could not start " + what + " in the sandbox: " + r.error);
     if (r.exit_code != 0 && r.out.empty() && r.err.rfind("bwrap: ", 0) == 0)
-        throw std::runtime_error("the sandbox failed before " + what + " ran: " + clip(r.err, 300));
+        throw BuildEnvironmentError("the sandbox failed before " + what + " ran: " + clip(r.err, 300));
 }
 
 }  // namespace
@@ -237,6 +271,9 @@ BuildFolders make_build_folders(const BuildSpec& spec, const std::string& keep =
     remove_tree(f.priv);
     make_dirs(f.priv);
     chmod(f.priv.c_str(), 0700);
+    f.priv = real_path(f.priv);  // (the sandbox binds folders by their real paths)
+    // The audit's tools run in the sandbox with this folder as theirs (audit_and_link takes it back).
+    if (spec.isolation) prepare_run_folder(f.priv, *spec.isolation);
     // The compiler's intermediate files go to a folder of a name the file cannot know, so that it
     // cannot include them (__has_include would make two runs of its preprocessing differ).
     f.keep = keep.empty() ? "obj-" + random_hex(8) : keep;
@@ -309,7 +346,9 @@ BuildResult failed_compile(const BuildSpec& spec, const BuildFolders& f, const s
         r.rejected = first_findings(found);
         return r;
     }
-    if (c.timed_out) {
+    if (hit_file_limit(c)) {
+        r.rejected = file_limit_sentence("compile error: a file the compiler wrote");
+    } else if (c.timed_out) {
         r.rejected = "compilation took longer than " + number_text(spec.compile_timeout_s) + " s, and again when given " +
                      number_text(kTimeoutStretch * spec.compile_timeout_s) + " s: this is your file's doing";
     } else {
@@ -411,7 +450,12 @@ RunResult link_program(const BuildSpec& spec, const std::string& final_object, c
     link.insert(link.end(), spec.trusted_objects.begin(), spec.trusted_objects.end());
     link.push_back(final_object);
     link.insert(link.end(), spec.ldlibs.begin(), spec.ldlibs.end());
-    return run_trusted(link, priv, limit_s, priv);
+    std::vector<std::string> env;
+    for (char** e = environ; *e; ++e) env.push_back(*e);
+    const RunResult r = run_limited(nullptr, link, priv, env, priv + "/link", 64 << 10, limit_s);
+    unlink((priv + "/link.out").c_str());
+    unlink((priv + "/link.err").c_str());
+    return r;
 }
 
 // Links the localised object into the program (link_program, or a reused build's program), within
@@ -423,26 +467,32 @@ using LinkStep = std::function<RunResult(const std::string& final_object, double
 void audit_and_link(const BuildSpec& spec, const TrustedSymbols& trusted, const BuildFolders& f, BuildResult& r, const LinkStep& link) {
     const std::string object = f.priv + "/student.o";
     write_file(object, read_file(f.stage + "/" + f.keep + "/student.o"));
-    AuditTools tools{f.priv};
-    std::string link_note;
+    AuditTools tools{f.priv, 120, spec.isolation};
+    std::string final_object;
     try {
         const std::vector<ElfSymbol> symbols = object_symbols(object, tools);
         std::vector<Finding> found = object_findings(spec, trusted, object, symbols, tools, r.kernels);
-        std::string final_object;
         if (found.empty()) final_object = localize(spec, trusted, object, symbols, tools, found);
-        if (!found.empty()) {
-            r.rejected = first_findings(found);
-        } else {
-            RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link",
-                                         r.link_s, link_note);
-            r.ok = l.ok();
-            if (!r.ok) {
-                r.rejected = "link error (" + l.describe() + ")";
-                r.compiler_output = f.clean(l.out + l.err);
-            }
-        }
+        if (!found.empty()) r.rejected = first_findings(found);
+    } catch (const BuildEnvironmentError&) {
+        throw;  // the sandbox failed: no student's doing
+    } catch (const StorageError&) {
+        throw;  // the grader's own write failed: the disk's doing
     } catch (const std::runtime_error& e) {
         r.rejected = std::string("the grader could not audit the compiled file: ") + f.clean(e.what());
+    }
+    // The audit is over: its folder is the grader's alone again, so that what was audited is
+    // what is linked.
+    if (spec.isolation) release_run_folder(f.priv);
+    std::string link_note;
+    if (r.rejected.empty()) {
+        RunResult l = run_with_retry([&](double limit_s) { return link(final_object, limit_s); }, spec.compile_timeout_s, "link", r.link_s,
+                                     link_note);
+        r.ok = l.ok();
+        if (!r.ok) {
+            r.rejected = hit_file_limit(l) ? file_limit_sentence("link error: the program") : "link error (" + l.describe() + ")";
+            r.compiler_output = f.clean(l.out + l.err);
+        }
     }
     if (!r.ok) r.kernels.clear();
     std::vector<std::string> notes = tools.notes;  // the audit's, then the link's

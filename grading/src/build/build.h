@@ -16,6 +16,18 @@
 
 namespace grading {
 
+// The limits of every step of a build that reads the student's file or what it became (the
+// compiler, the audit's binary tools) and of the link: each process's writable memory, and each
+// file it writes. A file that reaches the limit ends its step: the build is refused, saying so.
+constexpr long kBuildMemoryMiB = 4096;
+constexpr long kBuildFileMiB = 64;
+
+// A build that the environment kept from ending (the sandbox would not start a step): thrown,
+// never the student's refusal; the grader reports a grader error for the submission.
+struct BuildEnvironmentError : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
 // What a compile that times out gets: made once more at once with kTimeoutStretch times the limit
 // (Now); left to be made again later, the result saying so (Later: put_off); made now with the
 // longer limit alone, its first try having timed out before (Longer).
@@ -32,10 +44,11 @@ struct BuildSpec {
     std::string output_program;  // empty: built and audited, not linked (audit_only.cpp)
     double compile_timeout_s = 180;
     TimeoutRetry compile_retry = TimeoutRetry::Now;
-    long file_limit_mb = 1024;
     AuditRules rules;  // rules.allowed_imports must be set (load_glob_list of grading/allowed-imports.txt)
-    // Fills `spec` to run `argv` sandboxed in `cwd` (Isolation::apply); null: runs it as it is.
-    std::function<void(RunSpec& spec, const std::vector<std::string>& argv, const std::string& cwd)> sandbox;
+    // The sandbox every step that reads the student's file or its object runs in (the compiler,
+    // the audit's tools), as a run folder of its own (the stage, the private folder); null: each
+    // runs as it is, as the grader (the student's own build of audit_only.cpp).
+    const Isolation* isolation = nullptr;
     std::vector<std::string> sandbox_env;  // the compiler's environment; empty: scrubbed_env(stage_dir, cuda_home/bin)
     std::vector<std::pair<std::string, std::string>> import_renames;  // grading/shimmed-imports.txt
     // Where system headers may come from (the CUDA toolkit, cuda_home, is added).
@@ -47,14 +60,17 @@ struct BuildSpec {
     std::string cache_key;
 };
 
-// The audit's binary tools (readelf, objdump, objcopy), run as the grader in `scratch`. A tool
-// that times out is run once more with kTimeoutStretch times `timeout_s` (the builds share a busy
-// machine), and `notes` says so; one that fails, says too much, or times out again throws
-// std::runtime_error naming the tool and its file.
+// The audit's binary tools (readelf, objdump, objcopy), run in `scratch`: in the sandbox of
+// `isolation` (scratch its run folder) under the build's limits, or as the grader where it is null
+// (the trusted objects). A tool that times out is run once more with kTimeoutStretch times
+// `timeout_s` (the builds share a busy machine), and `notes` says so; one that fails, says too
+// much, or times out again throws std::runtime_error naming the tool and its file.
 struct AuditTools {
-    explicit AuditTools(std::string scratch_dir, double limit_s = 120) : scratch(std::move(scratch_dir)), timeout_s(limit_s) {}
+    explicit AuditTools(std::string scratch_dir, double limit_s = 120, const Isolation* in = nullptr)
+        : scratch(std::move(scratch_dir)), timeout_s(limit_s), isolation(in) {}
     std::string scratch;
     double timeout_s;
+    const Isolation* isolation;
     std::vector<std::string> notes;
     std::string output(const std::vector<std::string>& argv);
 };

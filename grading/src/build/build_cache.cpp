@@ -4,7 +4,8 @@
 
 #include "build/build.h"
 #include "util/sha256.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -43,20 +44,19 @@ std::string build_cache_key(const BuildSpec& spec, const std::string& source_sha
         {"nvcc", spec.nvcc},               {"cuda_home", spec.cuda_home},
         {"nvcc_flags", spec.nvcc_flags},   {"arch_flags", spec.arch_flags},
         {"ldlibs", spec.ldlibs},           {"trusted_objects", spec.trusted_objects},
-        {"file_limit_mb", spec.file_limit_mb},
         {"forbid_symbols", spec.rules.forbid_symbols},
         {"allowed_imports", spec.rules.allowed_imports},
         {"allow_imports", spec.rules.allow_imports},
         {"import_renames", renames},       {"system_include_roots", spec.system_include_roots},
         {"sandbox_env", spec.sandbox_env},
     };
-    return sha256_hex(key.dump());
+    return sha256_hex(json_text(key));
 }
 
 std::string build_inputs_digest(const std::string& toolchain, const std::vector<std::string>& files) {
     nlohmann::json j = {{"toolchain", toolchain}, {"files", nlohmann::json::array()}};
     for (const std::string& f : files) j["files"].push_back({f, sha256_hex(read_file(f))});
-    return sha256_hex(j.dump());
+    return sha256_hex(json_text(j));
 }
 
 }  // namespace grading

@@ -1,6 +1,7 @@
 #include "build/lab_build.h"
 
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -32,7 +33,6 @@ BuildSpec lab_build_spec(const LabInfo& info, const Rubric& rubric, const Import
     b.arch_flags = split_ws(info.arch_flags);
     b.ldlibs = split_ws(info.ldlibs);
     b.compile_timeout_s = rubric.compile_timeout_s;
-    b.file_limit_mb = rubric.file_limit_mb;
     b.rules.forbid_symbols = rubric.forbid_symbols;
     b.rules.allowed_imports = lists.allowed;
     b.rules.allow_imports = rubric.allow_imports;

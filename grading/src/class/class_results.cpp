@@ -8,7 +8,8 @@
 #include <stdexcept>
 
 #include "class/leaderboard.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -15,7 +15,8 @@
 #include "class/audit_log.h"
 #include "class/roster.h"
 #include "util/sha256.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -156,7 +157,7 @@ std::string with_gradescope_leaderboard(const std::string& results_json, const S
     if (f.slowdown.size() > 1)
         for (const auto& [id, x] : f.slowdown) board.push_back({{"name", id + " / reference's"}, {"value", rounded(x)}, {"order", "asc"}});
     j["leaderboard"] = board;
-    return j.dump(2) + "\n";
+    return json_text(j, 2) + "\n";
 }
 
 std::string html_escape(const std::string& text) {

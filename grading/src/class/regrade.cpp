@@ -6,7 +6,8 @@
 #include <vector>
 
 #include "args.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

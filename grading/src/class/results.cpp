@@ -8,6 +8,8 @@
 #include <sstream>
 #include <utility>
 
+#include "util/text.h"
+
 namespace grading {
 
 using nlohmann::json;
@@ -27,6 +29,19 @@ bool StudentResult::compile_only() const {
            std::all_of(tests.begin(), tests.end(), [](const TestResult& t) { return t.not_run; });
 }
 
+void make_grader_error(StudentResult& r, const std::string& why) {
+    r.grader_error = why.empty() ? "unknown" : why;
+    r.tests.clear();
+}
+
+void make_text_valid(StudentResult& r) {
+    for (std::string* s : {&r.student, &r.submitted_as, &r.file, &r.sha256, &r.rejected, &r.grader_error, &r.compiler_output}) *s = valid_utf8(*s);
+    for (std::string& n : r.notes) n = valid_utf8(n);
+    for (TestResult& t : r.tests) {
+        for (std::string* s : {&t.id, &t.name, &t.output, &t.roofline.variant, &t.roofline.size, &t.roofline.device}) *s = valid_utf8(*s);
+    }
+}
+
 std::string total_text(const StudentResult& r, double max_points) {
     if (!r.grader_error.empty()) return kGraderErrorVerdict;
     if (r.compile_only()) return kCompileOnlyVerdict;
@@ -43,26 +58,6 @@ std::string format_points(double p) {
 }
 
 namespace {
-
-bool is_continuation(unsigned char c) { return (c >> 6) == 2; }
-
-// The code point at s[i] and its length in bytes; length 0: not valid UTF-8 (a stray or
-// truncated byte, an overlong form, a surrogate or a value past U+10FFFF).
-std::pair<unsigned, size_t> decode_utf8(const std::string& s, size_t i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) return {c, 1};
-    const size_t len = (c >> 5) == 6 ? 2 : (c >> 4) == 14 ? 3 : (c >> 3) == 30 ? 4 : 0;
-    if (len == 0 || i + len > s.size()) return {0, 0};
-    unsigned cp = c & (0x7F >> len);
-    for (size_t k = 1; k < len; ++k) {
-        const unsigned char d = static_cast<unsigned char>(s[i + k]);
-        if (!is_continuation(d)) return {0, 0};
-        cp = (cp << 6) | (d & 0x3F);
-    }
-    const unsigned min_cp[] = {0, 0, 0x80, 0x800, 0x10000};
-    if (cp < min_cp[len] || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {0, 0};
-    return {cp, len};
-}
 
 // Characters that change how the text around them is shown: C1 controls, the Unicode direction
 // marks, embeddings, overrides and isolates (they can reorder a line), and the line and
@@ -95,12 +90,6 @@ size_t skip_escape(const std::string& s, size_t i) {
     while (j < s.size() && s[j] >= 0x20 && s[j] <= 0x2F) ++j;  // intermediates, then the final
     if (j < s.size() && s[j] >= 0x30 && s[j] <= 0x7E) ++j;
     return j;
-}
-
-// Back from `pos` to the start of a UTF-8 character.
-size_t char_boundary(const std::string& s, size_t pos) {
-    while (pos > 0 && pos < s.size() && is_continuation(static_cast<unsigned char>(s[pos]))) --pos;
-    return pos;
 }
 
 size_t longest_run(const std::string& s, char c) {
@@ -228,7 +217,7 @@ std::string gradescope_json(const StudentResult& r) {
         }
         j["tests"].push_back(test);
     }
-    return j.dump(2) + "\n";
+    return json_text(j, 2) + "\n";
 }
 
 namespace {
@@ -283,6 +272,7 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
                        const std::string& tools, const std::string& rubric_sha256) {
     json j = {{"lab", lab},
               {"student", printable_text(r.student, false)},
+              {"submitted_as", printable_text(r.submitted_as, false)},
               {"file", printable_text(r.file, false)},
               {"sha256", r.sha256},
               {"seed", seed},
@@ -305,7 +295,7 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
     for (const TestResult& t : r.tests)
         if (!t.not_run && !t.timing.samples.empty()) timing[t.id] = timing_json(t.timing);
     if (!timing.empty()) j["timing"] = timing;
-    return j.dump();
+    return json_text(j);
 }
 
 // Only the lines written here are Markdown; everything else is inline-escaped after a prefix
@@ -353,7 +343,7 @@ std::string csv_field(const std::string& text) {
 }
 
 std::string gradebook_head(const Rubric& rubric, const std::vector<std::string>& extra_names) {
-    std::string head = "student";
+    std::string head = "student,submitted_as";
     for (const std::string& name : extra_names) head += "," + name;
     head += ",sha256";
     for (const TestSpec& t : rubric.tests) head += "," + csv_field(t.id);
@@ -361,7 +351,7 @@ std::string gradebook_head(const Rubric& rubric, const std::vector<std::string>&
 }
 
 std::string gradebook_row(const StudentResult& r, const Rubric& rubric, const std::vector<std::string>& extra_cells) {
-    std::string row = csv_field(r.student);
+    std::string row = csv_field(r.student) + "," + csv_field(r.submitted_as);
     for (const std::string& cell : extra_cells) row += "," + csv_field(cell);
     row += "," + r.sha256;
     for (const TestSpec& spec : rubric.tests) {

@@ -73,7 +73,8 @@ struct TestResult {
 };
 
 struct StudentResult {
-    std::string student;   // id: the file's stem or the folder's name
+    std::string student;   // id: the file's stem or the folder's name, made safe (intake/submissions.h)
+    std::string submitted_as;  // what the id stands for: the file or folder as found
     std::string file;      // the submitted file
     std::string sha256;    // of the submitted file
     bool compiled = false;
@@ -93,6 +94,12 @@ struct StudentResult {
     // Whether the result is a grade: not a grader error, not a compile-only pass.
     bool scored() const { return grader_error.empty() && !compile_only(); }
 };
+
+// `r` as a grader error: no score, and why (its tests, which may have run, are dropped).
+void make_grader_error(StudentResult& r, const std::string& why);
+// Every text of `r` (its names, messages, notes, each test's name and output) as valid UTF-8
+// (util/text.h): the last guard before a result is written, so that no byte can stop the files.
+void make_text_valid(StudentResult& r);
 
 // What every report says instead of a total for a result that is no grade.
 constexpr const char* kCompileOnlyVerdict = "build and audit passed; tests not run (run the grader on a GPU for the score)";
@@ -133,10 +140,10 @@ std::string audit_json(const StudentResult& r, const std::string& lab, unsigned 
                        const std::string& tools, const std::string& rubric_sha256);
 // The per-student feedback.
 std::string feedback_markdown(const StudentResult& r, const std::string& lab_title);
-// The class gradebook: student, sha256, one column per rubric test, total, max, note.
+// The class gradebook: student, submitted_as, sha256, one column per rubric test, total, max, note.
 void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric);
 // Its head line and one submission's row (each with its line break), for a gradebook written a
-// row at a time. `extra_names` and `extra_cells` are columns put after "student" (the roster's).
+// row at a time. `extra_names` and `extra_cells` are columns put after "submitted_as" (the roster's).
 std::string gradebook_head(const Rubric& rubric, const std::vector<std::string>& extra_names = {});
 std::string gradebook_row(const StudentResult& r, const Rubric& rubric, const std::vector<std::string>& extra_cells = {});
 // A text cell of the gradebook, quoted (RFC 4180). A cell that a spreadsheet would read as a

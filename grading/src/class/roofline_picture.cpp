@@ -4,7 +4,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "util/util.h"
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -72,7 +74,7 @@ std::string roofline_figures_json(const StudentResult& r, const std::string& lab
                               {"roofline_bytes", count(f.roofline_bytes)}, {"roofline_flops", count(f.roofline_flops)},
                               {"student_ms", f.student_ms}, {"reference_ms", f.reference_ms}});
     }
-    return j["tests"].empty() ? "" : j.dump(1) + "\n";
+    return j["tests"].empty() ? "" : json_text(j, 1) + "\n";
 }
 
 RooflinePicture draw_roofline_picture(const StudentResult& r, const std::string& lab, const std::string& folder,
@@ -115,7 +117,7 @@ std::string with_gradescope_roofline(const std::string& results_json, const Roof
                                      "GFLOP/s\" src=\"data:image/svg+xml;base64," + base64(picture.svg) + "\">"},
                           {"output_format", "html"},
                           {"visibility", visibility_name(picture.visibility)}});
-    return j.dump(2) + "\n";
+    return json_text(j, 2) + "\n";
 }
 
 }  // namespace grading

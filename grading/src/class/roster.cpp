@@ -2,13 +2,15 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdio>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
 
 #include "class/audit_log.h"
 #include "class/results.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -382,13 +384,52 @@ std::vector<CsvRecord> roster_records(const std::string& text_in, const std::str
 
 }  // namespace
 
-Roster parse_roster(const std::string& text, const std::string& path) {
+namespace {
+
+// The roster's bytes as UTF-8 text, and the encoding they were read in: UTF-8 (a byte-order mark
+// dropped), UTF-16 with its byte-order mark (Excel's "Unicode Text"), else Windows-1252 (Excel's
+// "CSV" on Windows). Throws RosterError naming the line of a byte none of them can read.
+std::string roster_text(const std::string& bytes, const std::string& path, std::string& encoding) {
+    auto refuse = [&](const std::string& text, size_t at, const std::string& what) {
+        char byte[8];
+        std::snprintf(byte, sizeof byte, "0x%02x", at < bytes.size() ? static_cast<unsigned char>(bytes[at]) : 0u);
+        throw RosterError(path + ":" + std::to_string(line_of_offset(text, at)) + ": " + what + " (byte " + byte +
+                          "): save the roster as CSV UTF-8 and give it again");
+    };
+    if (bytes.compare(0, 2, "\xFF\xFE") == 0 || bytes.compare(0, 2, "\xFE\xFF") == 0) {
+        const bool big = bytes[0] == '\xFE';
+        std::string out;
+        size_t bad = 0;
+        if (!utf16_to_utf8(bytes.substr(2), big, out, bad)) refuse(out, out.size(), "this is not UTF-16 text, though it starts as such");
+        encoding = big ? "UTF-16BE" : "UTF-16LE";
+        return out;
+    }
+    std::string text = bytes.compare(0, 3, "\xEF\xBB\xBF") == 0 ? bytes.substr(3) : bytes;
+    if (const size_t nul = text.find('\0'); nul != std::string::npos)
+        refuse(text, nul, "the roster holds a NUL byte (UTF-16 without a byte-order mark?)");
+    if (is_valid_utf8(text)) {
+        encoding = "UTF-8";
+        return text;
+    }
+    std::string out;
+    size_t bad = 0;
+    if (!windows1252_to_utf8(text, out, bad)) refuse(text, bad, "a byte that is neither UTF-8 nor Windows-1252");
+    encoding = "Windows-1252";
+    return out;
+}
+
+}  // namespace
+
+Roster parse_roster(const std::string& bytes, const std::string& path) {
+    std::string encoding;
+    const std::string text = roster_text(bytes, path, encoding);
     const std::vector<CsvRecord> records = roster_records(text, path);
     const CsvRecord& head = records.front();
     const RosterColumns c = find_columns(head);
     Roster r;
     r.path = path;
     r.form = c.form;
+    r.encoding = encoding;
     if (c.id < 0 && c.login < 0 && c.email < 0 && c.canvas_id < 0)
         throw RosterError(path + ":" + std::to_string(head.line) +
                           ": the header names no column of student ids, logins or emails" + unread_columns(head, c) +
@@ -417,7 +458,7 @@ std::vector<GradescopeUser> parse_gradescope_metadata(const std::string& text, c
         throw RosterError(source + " is not Gradescope's submission metadata (a JSON object with a \"users\" list): remove it or export it again");
     auto text_of = [](const json& u, const char* k) -> std::string {
         if (!u.contains(k) || u.at(k).is_null()) return "";
-        return u.at(k).is_string() ? u.at(k).get<std::string>() : u.at(k).dump();
+        return u.at(k).is_string() ? u.at(k).get<std::string>() : json_text(u.at(k));
     };
     std::vector<GradescopeUser> users;
     for (const json& u : j.at("users")) {
@@ -481,25 +522,29 @@ std::map<std::string, std::vector<GradescopeUser>> parse_gradescope_export(const
 
 std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources) {
     std::vector<SubmissionName> names;
-    std::map<std::string, std::map<std::string, std::vector<GradescopeUser>>> exports;  // class folder -> its export's submitters
+    std::map<const std::string*, std::map<std::string, std::vector<GradescopeUser>>> exports;  // each class folder's, parsed once
     for (const SubmissionSource& s : sources) {
-        SubmissionName n{s.id, s.name, false, {}};
+        SubmissionName n{s.id, s.name, false, {}, ""};
         if (!s.folder.empty()) {
             // The export's list (beside the folders, where no student writes) wins over a
             // submission_metadata.json in the folder, which a student could have uploaded.
-            const std::string meta = s.folder + "/submission_metadata.json";
-            const std::string parent = s.folder.substr(0, s.folder.find_last_of('/'));
-            if (exists(parent + "/submission_metadata.yml")) {
-                if (!exports.count(parent)) exports[parent] = parse_gradescope_export(read_file(parent + "/submission_metadata.yml"));
-                auto it = exports[parent].find(basename_of(s.folder));
-                if (it != exports[parent].end()) {
+            if (s.class_export) {
+                const std::string* key = s.class_export.get();
+                if (!exports.count(key)) exports[key] = parse_gradescope_export(*s.class_export);
+                auto it = exports[key].find(basename_of(s.folder));
+                if (it != exports[key].end()) {
                     n.has_metadata = true;
                     n.users = it->second;
                 }
             }
-            if (!n.has_metadata && exists(meta)) {
-                n.has_metadata = true;
-                n.users = parse_gradescope_metadata(read_file(meta), meta);
+            if (!n.has_metadata && !s.metadata_problem.empty()) n.metadata_problem = s.metadata_problem;
+            if (!n.has_metadata && !s.metadata.empty()) {
+                try {
+                    n.users = parse_gradescope_metadata(s.metadata, s.name + "/submission_metadata.json");
+                    n.has_metadata = true;
+                } catch (const RosterError& e) {
+                    n.metadata_problem = e.what();  // this submission's own: matched by its name instead
+                }
             }
         }
         names.push_back(n);
@@ -529,7 +574,7 @@ RosterMatch match_roster(const Roster& roster, const std::vector<SubmissionName>
             size_t e = 0;
             std::string why;
             if (match_name(roster, x, s.name.empty() ? s.id : s.name, e, why)) found.push_back(e);
-            else problems.push_back(why);
+            else problems.push_back(why + (s.metadata_problem.empty() ? "" : "; and " + s.metadata_problem));
         }
         if (!problems.empty()) m.unmatched.push_back({s.id, join(problems, "; ")});
         if (!found.empty()) m.students[s.id] = found;
@@ -583,7 +628,7 @@ std::string roster_record_json(const Roster& roster, const RosterMatch& match, c
     j["without_submission"] = match.without_submission;
     j["contested"] = json::object();
     for (const auto& [e, subs] : match.contested) j["contested"][std::to_string(e)] = subs;
-    return j.dump(2) + "\n";
+    return json_text(j, 2) + "\n";
 }
 
 void parse_roster_record(const std::string& text, const std::string& source, Roster& roster, RosterMatch& match, LmsAssignment& a) {

@@ -29,6 +29,7 @@ struct RosterEntry {
 struct Roster {
     std::string path;
     std::string form;  // "canvas", "moodle", "gradescope" or "plain": which export it looks like
+    std::string encoding;  // what its bytes were read as: "UTF-8", "UTF-16LE", "UTF-16BE" or "Windows-1252"
     std::vector<RosterEntry> entries;
 };
 
@@ -37,8 +38,9 @@ struct RosterError : cudalabs::UsageError {
     using cudalabs::UsageError::UsageError;
 };
 
-// Parses a roster CSV (comma, semicolon or tab separated; a UTF-8 byte-order mark and CR LF line
-// ends are fine). The header names the columns, in any order and case: an id (SIS User ID, ID,
+// Parses a roster CSV (comma, semicolon or tab separated; CR LF line ends are fine) from its bytes:
+// UTF-8 (with or without a byte-order mark), UTF-16 with a byte-order mark, or else Windows-1252
+// (what Excel writes as "CSV" on Windows); a byte none of them reads is refused, naming its line. The header names the columns, in any order and case: an id (SIS User ID, ID,
 // ID number, SID, student id, username), the name (Student, Name, or First name and Last
 // name/Surname), Email (address), Section(s)/Group(s), and optionally Pseudonym. Canvas's
 // "Points Possible" row and its Test Student are skipped, as are rows whose Role is not a
@@ -66,13 +68,15 @@ struct SubmissionName {
     std::string name;  // its folder's or file's name as submitted
     bool has_metadata = false;
     std::vector<GradescopeUser> users;  // from its submission_metadata.json
+    std::string metadata_problem;       // why a submission_metadata.json there was not used
 };
 
 // Each submission's name, and its Gradescope submitters where it has any: its entry in the
 // submission_metadata.yml of the folder above (Gradescope's "Export Submissions"), else the
 // folder's own submission_metadata.json (as Gradescope's autograder gets it; believed as it is:
-// use it where students cannot write it). Throws RosterError for a submission_metadata.json that
-// is not Gradescope's.
+// use it where students cannot write it), both as taken in (submissions.h). A
+// submission_metadata.json that is not Gradescope's, or not a regular file, is that submission's
+// alone: it is matched by its name, and its problem is said among the unmatched.
 std::vector<SubmissionName> submission_names(const std::vector<SubmissionSource>& sources);
 
 struct RosterMatch {

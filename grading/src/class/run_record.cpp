@@ -6,7 +6,8 @@
 #include <stdexcept>
 
 #include "intake/rubric.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -81,7 +82,7 @@ void save_run_record(const std::string& out, const RunRecord& r) {
     make_dirs(submissions_folder(out));
     const json j = {{"command", r.command}, {"seed", r.seed}, {"rubric_sha256", r.rubric_sha256}, {"tree", r.tree},
                     {"run_line", r.run_line}, {"audit_prefix", r.audit_prefix}, {"class_ids", r.class_ids}, {"finished", r.finished}};
-    write_file_atomic(run_record_path(out), j.dump(1) + "\n");
+    write_file_atomic(run_record_path(out), json_text(j, 1) + "\n");
 }
 
 json run_command_json(const Config& c) {
@@ -133,7 +134,7 @@ std::string resume_refusal(const RunRecord& recorded, const json& command, const
 json result_record_json(const StudentResult& r) {
     json tests = json::array();
     for (const TestResult& t : r.tests) tests.push_back(test_record_json(t));
-    return {{"student", r.student}, {"file", r.file}, {"sha256", r.sha256}, {"compiled", r.compiled}, {"rejected", r.rejected},
+    return {{"student", r.student}, {"submitted_as", r.submitted_as}, {"file", r.file}, {"sha256", r.sha256}, {"compiled", r.compiled}, {"rejected", r.rejected},
             {"grader_error", r.grader_error}, {"compiler_output", r.compiler_output}, {"notes", r.notes}, {"tests", tests},
             {"execution_time_s", r.execution_time_s}};
 }
@@ -141,6 +142,7 @@ json result_record_json(const StudentResult& r) {
 StudentResult result_from_record(const json& j) {
     StudentResult r;
     r.student = j.at("student").get<std::string>();
+    r.submitted_as = j.value("submitted_as", r.student);  // (a record from before the column: its id)
     r.file = j.at("file").get<std::string>();
     r.sha256 = j.at("sha256").get<std::string>();
     r.compiled = j.at("compiled").get<bool>();
@@ -157,28 +159,36 @@ void save_submission_record(const std::string& out, const std::string& id, const
     const std::string path = submissions_folder(out) + "/" + id + ".json";
     if (exists(path)) throw std::logic_error(id + " is recorded already: a submission is never graded twice");
     const json j = {{"result", result_record_json(s.result)}, {"audit_line", s.audit_line}, {"ran", s.ran}, {"worker", s.worker}};
-    write_file_atomic(path, j.dump() + "\n");
+    write_file_atomic(path, json_text(j) + "\n");
 }
 
-std::map<std::string, SubmissionRecord> load_submission_records(const std::string& out) {
+std::map<std::string, SubmissionRecord> load_submission_records(const std::string& out, std::vector<std::string>* damaged) {
     std::map<std::string, SubmissionRecord> records;
     const std::string folder = submissions_folder(out);
     for (const std::string& f : list_dir(folder)) {
         if (f.size() < 6 || f.substr(f.size() - 5) != ".json") continue;  // a temporary file a kill left
+        const std::string id = f.substr(0, f.size() - 5);
         const json j = json::parse(read_file(folder + "/" + f), nullptr, false);
-        if (j.is_discarded() || !j.is_object()) continue;
+        if (j.is_discarded() || !j.is_object()) {
+            if (damaged) damaged->push_back(id);
+            continue;
+        }
         try {
             SubmissionRecord s;
             s.result = result_from_record(j.at("result"));
             s.audit_line = j.at("audit_line").get<std::string>();
             s.ran = j.at("ran").get<bool>();
             s.worker = j.at("worker").get<size_t>();
-            records[f.substr(0, f.size() - 5)] = s;
+            records[id] = s;
         } catch (const std::exception&) {
-            // not a whole record: its submission is graded again
+            if (damaged) damaged->push_back(id);  // not a whole record: its submission is graded again
         }
     }
     return records;
+}
+
+void forget_submission_record(const std::string& out, const std::string& id) {
+    unlink((submissions_folder(out) + "/" + id + ".json").c_str());
 }
 
 void clear_submission_records(const std::string& out) {

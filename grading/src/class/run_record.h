@@ -62,9 +62,12 @@ StudentResult result_from_record(const nlohmann::json& j);
 // Writes OUT/.resume/submissions/ID.json whole. A submission recorded already is a grader bug
 // (it would be graded twice): std::logic_error. Throws StorageError when the disk refuses.
 void save_submission_record(const std::string& out, const std::string& id, const SubmissionRecord& record);
+// Removes submission `id`'s record (it is then graded, or written, again).
+void forget_submission_record(const std::string& out, const std::string& id);
 // The submissions recorded so far, by id. A file that is not a whole record (none should be:
-// they are renamed into place) is left out, so that its submission is graded again.
-std::map<std::string, SubmissionRecord> load_submission_records(const std::string& out);
+// they are renamed into place, but a disk can damage one) is left out, so that its submission is
+// graded again, and its id is added to `damaged`.
+std::map<std::string, SubmissionRecord> load_submission_records(const std::string& out, std::vector<std::string>* damaged = nullptr);
 // A fresh run in the folder: the records of the run before it go.
 void clear_submission_records(const std::string& out);
 

@@ -9,28 +9,13 @@
 #include "class/audit_log.h"
 #include "class/results.h"
 #include "class/roster.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 using nlohmann::json;
 using cudalabs::UsageError;
 
 namespace grading {
-
-ShardSpec parse_shard(const std::string& text) {
-    const size_t slash = text.find('/');
-    auto number = [&](const std::string& s) {
-        if (s.empty() || s.size() > 6 || s.find_first_not_of("0123456789") != std::string::npos)
-            throw UsageError("--shard takes K/N (shard K of N, counted from 0: 0/4 ... 3/4), not '" + text + "'");
-        return std::stoi(s);
-    };
-    if (slash == std::string::npos) number("");
-    ShardSpec s;
-    s.k = number(text.substr(0, slash));
-    s.n = number(text.substr(slash + 1));
-    if (s.n < 1) throw UsageError("--shard " + text + ": N must be at least 1");
-    if (s.k >= s.n) throw UsageError("--shard " + text + ": K counts from 0, so it must be below N (0.." + std::to_string(s.n - 1) + ")");
-    return s;
-}
 
 std::vector<std::string> shard_members(const std::vector<std::string>& class_ids, int k, int n) {
     std::vector<std::string> sorted = class_ids;
@@ -65,7 +50,7 @@ std::string shard_record_json(const ShardRecord& r) {
         j["regrade_of"] = r.regrade_of;
         j["regrade_notes"] = r.regrade_notes;
     }
-    return j.dump(2) + "\n";
+    return json_text(j, 2) + "\n";
 }
 
 ShardRecord parse_shard_record(const std::string& text, const std::string& source) {
@@ -144,7 +129,7 @@ void read_audit(Shard& s) {
     for (const json& j : log.submissions) {
         const std::string student = j.value("student", "");
         if (s.audit_lines.count(student)) throw UsageError("student '" + student + "' appears twice in " + path);
-        s.audit_lines[student] = j.dump();
+        s.audit_lines[student] = json_text(j);
     }
 }
 
@@ -388,7 +373,7 @@ std::string write_merged(const std::string& out, const MergedClass& c) {
     const std::string tools = combined(c.shards, [](const ShardRecord& r) { return r.tools; });
     const std::string device = combined(c.shards, [](const ShardRecord& r) { return r.device; });
     std::vector<std::string> gpu_lines;
-    std::string audit = merged_run_line(c, isolation, tools, gpu_lines).dump() + "\n";
+    std::string audit = json_text(merged_run_line(c, isolation, tools, gpu_lines)) + "\n";
     for (const std::string& id : c.ids) audit += c.of(id).audit_lines.at(id) + "\n";
     write_file(out + "/audit.jsonl", audit);
 

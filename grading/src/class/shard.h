@@ -8,16 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "intake/command_line.h"  // ShardSpec
+
 namespace grading {
-
-struct ShardSpec {
-    int k = 0, n = 0;  // n == 0: not sharded
-    bool active() const { return n > 0; }
-    std::string text() const { return std::to_string(k) + "/" + std::to_string(n); }
-};
-
-// "K/N" with 0 <= K < N. Throws cudalabs::UsageError naming what is wrong.
-ShardSpec parse_shard(const std::string& text);
 
 // The ids of shard k of n, in the order of `class_ids` (the order a single run grades them).
 // Which shard an id goes to depends only on the sorted set of ids, not on their order here.

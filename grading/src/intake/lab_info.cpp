@@ -5,7 +5,9 @@
 #include <stdexcept>
 
 #include "args.h"
-#include "util/util.h"
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -19,16 +21,6 @@ std::map<std::string, std::string> parse_grading_info(const std::string& text) {
         if (eq != std::string::npos) kv[line.substr(prefix.size(), eq - prefix.size())] = line.substr(eq + 1);
     }
     return kv;
-}
-
-std::string rubric_of_lab(const std::string& root, const std::string& lab) {
-    const std::string dir = root + "/grading/rubrics", path = dir + "/" + lab + ".rubric";
-    if (exists(path)) return path;
-    std::vector<std::string> labs;
-    for (const std::string& f : list_dir(dir))
-        if (f.size() > 7 && f.compare(f.size() - 7, 7, ".rubric") == 0) labs.push_back(f.substr(0, f.size() - 7));
-    if (labs.empty()) throw cudalabs::UsageError("there is no lab " + lab + ": " + dir + " holds no rubric (--root names the cudalabs tree)");
-    throw cudalabs::UsageError("there is no lab " + lab + " (--lab): the labs are " + join(labs, ", "));
 }
 
 LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch, const std::string& target) {

@@ -9,10 +9,6 @@
 
 namespace grading {
 
-// ROOT/grading/rubrics/NN.rubric. Throws cudalabs::UsageError listing the labs there are where
-// lab NN has no rubric.
-std::string rubric_of_lab(const std::string& root, const std::string& lab);
-
 struct LabInfo {
     std::string dir;          // "labs/01-vector-add"
     std::string topic_file;   // "vector_add.cu": the student's file

@@ -8,7 +8,8 @@
 #include <sstream>
 
 #include "args.h"  // cudalabs::parse_dims
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 
@@ -498,11 +499,16 @@ Rubric parse_rubric_settings(const std::string& text, const std::string& source)
 }
 
 std::string read_rubric(const std::string& path) {
-    std::ifstream f(path);
-    if (!f) throw RubricError(path + ": cannot read the rubric");
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
+    std::string text;
+    try {
+        text = read_given_file(path, 1 << 20, "rubric");
+    } catch (const std::runtime_error& e) {
+        throw RubricError(e.what());
+    }
+    if (const size_t bad = first_invalid_utf8(text); bad != std::string::npos)
+        throw RubricError(path + ":" + std::to_string(line_of_offset(text, bad)) + ": a byte that is not UTF-8 (" +
+                          valid_utf8(text.substr(bad, 1)) + "): save the rubric as UTF-8");
+    return text;
 }
 
 Rubric load_rubric(const std::string& path, const LabDeclaration* lab) { return parse_rubric(read_rubric(path), path, lab); }

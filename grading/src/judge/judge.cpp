@@ -4,7 +4,8 @@
 #include <cstdio>
 
 #include "../../harness/fresh_inputs.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

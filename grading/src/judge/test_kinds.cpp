@@ -18,7 +18,8 @@
 #include "runs/runs.h"
 #include "intake/seeds.h"
 #include "todo_hint.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -7,7 +7,8 @@
 
 #include "judge/judge.h"
 #include "judge/reference_pool.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -22,7 +22,8 @@
 #include "runs/kept_verifier.h"
 #include "exit_codes.h"
 #include "sandbox/gpus.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

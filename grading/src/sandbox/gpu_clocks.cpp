@@ -7,7 +7,9 @@
 #include <mutex>
 
 #include "sandbox/nvml_api.h"
-#include "util/util.h"
+#include "sandbox/sandbox.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -4,7 +4,8 @@
 #include <cctype>
 #include <sstream>
 
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 namespace grading {
 

@@ -9,27 +9,14 @@
 #include <thread>
 
 #include "args.h"
-#include "util/util.h"
+#include "util/files.h"
+#include "util/text.h"
 
 using cudalabs::UsageError;
 
 namespace grading {
 
 namespace {
-
-std::vector<std::string> split_commas(const std::string& s) {
-    std::vector<std::string> parts;
-    size_t pos = 0;
-    for (;;) {
-        const size_t comma = s.find(',', pos);
-        parts.push_back(trim(s.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos)));
-        if (comma == std::string::npos) break;
-        pos = comma + 1;
-    }
-    return parts;
-}
-
-constexpr int kMaxIndex = 1023;  // what a lab's --device takes
 
 std::string count_text(int count) {
     if (count == 0) return "no GPU";
@@ -39,37 +26,10 @@ std::string count_text(int count) {
 
 }  // namespace
 
-GpuRequest parse_gpu_list(const std::string& text, bool shared_allowed) {
-    GpuRequest r;
-    r.given = true;
-    r.text = text;
-    const std::string what = "--gpus takes 'all' or GPU indices separated by commas (0,2,3)";
-    if (trim(text).empty()) throw UsageError(what + ", not nothing");
-    if (trim(text) == "all") {
-        r.all = true;
-        return r;
-    }
-    for (const std::string& part : split_commas(text)) {
-        if (part.empty()) throw UsageError("--gpus " + text + ": an empty entry (" + what + ")");
-        if (part.find_first_not_of("0123456789") != std::string::npos)
-            throw UsageError("--gpus " + text + ": '" + part + "' is not a GPU index (" + what + ")");
-        if (part.size() > 4 || std::stoi(part) > kMaxIndex)
-            throw UsageError("--gpus " + text + ": GPU index " + part + " is too large (at most " + std::to_string(kMaxIndex) + ")");
-        const int index = std::stoi(part);
-        if (std::find(r.indices.begin(), r.indices.end(), index) != r.indices.end()) {
-            if (!shared_allowed)
-                throw UsageError("--gpus " + text + ": GPU " + std::to_string(index) + " is given twice (each GPU takes one worker)");
-            r.shared = true;
-        }
-        r.indices.push_back(index);
-    }
-    return r;
-}
-
 std::vector<std::string> visible_device_entries(const std::string& value) {
     std::vector<std::string> out;
     if (trim(value).empty()) return out;
-    for (const std::string& part : split_commas(value)) out.push_back(part);
+    for (const std::string& part : split_list(value)) out.push_back(part);
     return out;
 }
 

@@ -9,27 +9,9 @@
 #include <string>
 #include <vector>
 
+#include "intake/command_line.h"  // GpuRequest
+
 namespace grading {
-
-// What --gpus asked for. Not given: the one GPU CUDA picks, as without the option.
-struct GpuRequest {
-    bool given = false;
-    bool all = false;          // --gpus all
-    std::vector<int> indices;  // --gpus 0,2,3 (in the order given; no duplicates unless shared)
-    std::string text;          // as written, for messages
-    bool shared = false;       // an index given more than once (only where sharing is allowed)
-};
-
-// The environment variable that lets --gpus name a GPU more than once, one worker per mention,
-// so that the several-worker path can be tested on a machine of one GPU (GRADING_SHARED_GPUS=1).
-// Workers on one GPU disturb each other's timings: it is for testing the grader, not for a class.
-inline constexpr const char* kSharedGpusVariable = "GRADING_SHARED_GPUS";
-
-// "all", or CUDA device indices separated by commas ("0", "0,2,3"; spaces around them are
-// allowed). Throws cudalabs::UsageError naming what is wrong: nothing given, an empty entry, a
-// non-number, a negative or huge index, an index given twice (unless `shared_allowed`: then
-// "0,0" is two workers on GPU 0, and the request says it is shared).
-GpuRequest parse_gpu_list(const std::string& text, bool shared_allowed = false);
 
 // The entries of a CUDA_VISIBLE_DEVICES value ("2,3", "GPU-8f6e...,GPU-1a2b..."), trimmed;
 // an empty value gives none (CUDA then shows no device).

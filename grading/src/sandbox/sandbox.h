@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "intake/command_line.h"  // IsolationLevel
+
 namespace grading {
 
 // A wall limit can be reached because the machine was busy (other grade runs on the GPU, builds,
@@ -70,7 +72,7 @@ struct RunResult {
     int signal = 0;         // when a signal ended it
     bool timed_out = false;
     double wall_s = 0;
-    std::string out, err;   // the first keep_output bytes
+    std::string out, err;   // the first keep_output bytes, made valid UTF-8 (invalid bytes as \xNN)
     bool out_truncated = false, err_truncated = false;
     std::string error;      // why it could not start
 
@@ -111,6 +113,11 @@ private:
 // Runs `spec` to its end (RunningProcess, waited for).
 RunResult run_process(const RunSpec& spec);
 
+// Runs a trusted tool (make, nm, nvcc --version) with the grader's environment (`env_override`:
+// "NAME=value" entries that replace or add to it) and returns what it printed.
+RunResult run_trusted(const std::vector<std::string>& argv, const std::string& cwd, double timeout_s,
+                      const std::string& scratch_dir, const std::vector<std::string>& env_override = {});
+
 // Kills every process this one still has as a child (orphans of a run are re-parented to the
 // grader, a child subreaper) and reaps them, but for the runs of run_process still in flight on
 // other threads and the processes of their sessions. Called after each run.
@@ -127,23 +134,6 @@ constexpr gid_t kSandboxGid = 64000;
 // Each grading run on the machine, and each of its --gpus workers, takes one of the identities
 // kSandboxUid .. kSandboxUid + kSandboxIdentities - 1 (gids alike) under a lock (machine_locks.h).
 constexpr int kSandboxIdentities = 256;
-
-// How a submission is kept apart, strongest first:
-//   Bwrap   bubblewrap, the sandbox (started as kSandboxUid when the grader is root: bubblewrap
-//           run by root keeps root and every capability unless told otherwise, and even with
-//           --uid its processes stay root outside their user namespace); only /usr, /etc, /sys,
-//           /dev, the `readonly` paths and the run folder are visible.
-//   Uid     only when asked for by name, as root: kSandboxUid alone. It cannot signal the
-//           grader or write its files, but it reads what any user may read and sees other
-//           processes.
-//   Unsafe  rlimits only, as the grader's own user: only when asked for by name.
-enum class IsolationLevel { Bwrap, Uid, Unsafe };
-
-// The level's name, as --isolation, the summaries, audit.jsonl and the feedback write it:
-// "bwrap", "uid" or "unsafe".
-const char* isolation_level_name(IsolationLevel level);
-// The level of that name; none for any other text.
-std::optional<IsolationLevel> isolation_level_named(const std::string& name);
 
 struct Isolation {
     IsolationLevel level = IsolationLevel::Unsafe;

@@ -1,5 +1,7 @@
 #include "util/breakdown.h"
 
+#include "util/text.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -71,7 +73,7 @@ std::string breakdown_json(const SubmissionTiming& t) {
         }
         j["tests"].push_back(tj);
     }
-    return j.dump();
+    return json_text(j);
 }
 
 std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wall_s, double sandbox_start_s) {
