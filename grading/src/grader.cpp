@@ -336,7 +336,7 @@ ClassInputs Grader::take_in_rubric_and_roster() {
         if (cfg.roster.empty()) cfg.roster = roster_of_run(audit);  // the roster it was graded with
     }
     if (!cfg.roster.empty()) {
-        in.roster = parse_roster(read_given_file(cfg.roster, kMaxRosterBytes, "roster"), cfg.roster);
+        in.roster = parse_roster(read_given_file(cfg.roster, kMaxRosterBytes, "roster file"), cfg.roster);
         in.roster.path = absolute(cfg.roster);
         if (in.roster.encoding != "UTF-8")
             std::fprintf(stderr, "grade: the roster %s is not UTF-8: read as %s\n", cfg.roster.c_str(), in.roster.encoding.c_str());

@@ -302,7 +302,8 @@ void check_gradescope_file(const std::string& file) {
 
 void check_command(const Config& cfg) {
     if (!cfg.resume.empty()) {
-        if (!is_dir(cfg.resume)) throw UsageError("--resume " + cfg.resume + ": no such folder (give the --out of the run to finish)");
+        if (!is_dir(cfg.resume))
+            throw UsageError("there is no folder " + cfg.resume + ": there is nothing to resume (give --resume the --out of a run that was cut short)");
         try {
             check_writable(cfg.resume);
         } catch (const std::runtime_error& e) {
@@ -313,7 +314,7 @@ void check_command(const Config& cfg) {
     if (cfg.rubric_path.empty()) rubric_of_lab(absolute(cfg.root), cfg.lab);
     else read_given_file(cfg.rubric_path, 1 << 20, "rubric");
     check_submission_inputs(cfg.inputs);
-    if (!cfg.roster.empty()) read_given_file(cfg.roster, kMaxRosterBytes, "roster");
+    if (!cfg.roster.empty()) read_given_file(cfg.roster, kMaxRosterBytes, "roster file");
     if (!cfg.regrade.empty()) read_given_file(cfg.regrade, kMaxAuditLogBytes, "audit log of --regrade");
     check_out_dir(cfg);
     check_gradescope_file(cfg.gradescope);
