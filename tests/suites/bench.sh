@@ -17,16 +17,7 @@ bench_suite() {
     # A stand-in sol: writes its lab number and a run tag (BENCH_TAG) into its JSON and Markdown.
     for nn in 01 02; do
         sol=$tmp/bin/sol$nn
-        cat > "$sol" <<STANDIN
-#!/usr/bin/env bash
-while [ \$# -gt 0 ]; do
-    case \$1 in --json) json=\$2; shift;; --markdown) md=\$2; shift;; esac; shift
-done
-[ -n "\${json:-}" ] || { echo "Verdict: PASS (1 passed, 0 failed)"; exit 0; }
-printf '{"lab": "$nn-x", "tag": "%s", "device": {"name": "Test GPU 9000", "copy_gbs": 1}}\n' "\$BENCH_TAG" > "\$json"
-printf '### $nn-x (%s)\n\n' "\$BENCH_TAG" > "\$md"
-echo "Verdict: PASS (1 passed, 0 failed)"
-STANDIN
+        cp tests/fixtures/bench/sol.sh "$sol"
         chmod +x "$sol"
     done
     res=$tmp/results
@@ -80,25 +71,12 @@ bench_starts_suite() {
     tmp=$(mktemp -d)
     mkdir -p "$tmp/build/grading" "$tmp/bin"
     log=$tmp/runs.log
-    cat > "$tmp/build/grading/sol13" <<STANDIN
-#!/usr/bin/env bash
-[ "\$*" = "--help" ] && exit 0
-case "\$*" in
-    "--variant matvec_naive --size 1x1 --reps 1") run=first ;;
-    "--variant matvec_naive --size 1x1,1x1000,1000x1,7x13,255x257,999x1000,1000x1003,33x10007,10007x33,2050x6147,4096x4096 --reps 1 --guard-buffers") run=whole ;;
-    *) exit 3 ;;
-esac
-[ -n "\${FAIL_TRACED:-}" ] && [ -n "\${CUDA_INJECTION64_PATH:-}" ] && exit 4
-echo "run=\$run gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$log"
-STANDIN
+    # The stand-ins log each run to runs.log and opens.log in $STANDIN_LOGS ($tmp).
+    cp tests/fixtures/bench/sol13_starts.sh "$tmp/build/grading/sol13"
     chmod +x "$tmp/build/grading/sol13"
     : > "$tmp/build/grading/libkernel_trace.so"
     mkdir -p "$tmp/build/bench"
-    cat > "$tmp/build/bench/gpu_open_phases" <<STANDIN
-#!/usr/bin/env bash
-echo "gpu=\$CUDA_VISIBLE_DEVICES trace=\${CUDA_INJECTION64_PATH:+yes} connections=\${CUDA_DEVICE_MAX_CONNECTIONS:-}" >> "$tmp/opens.log"
-echo "init 0.0100 context 0.2500 memory 0.0300 launch 0.0400 release 0.0500"
-STANDIN
+    cp tests/fixtures/bench/gpu_open_phases.sh "$tmp/build/bench/gpu_open_phases"
     chmod +x "$tmp/build/bench/gpu_open_phases"
     # nvidia-smi: a name, or GPU N's UUID (GPU-test-N); the driver's folder names GPUs 4 and 5,
     # with minors 4 and 5, whose nodes (and the driver's) are files of a stand-in /dev.
@@ -108,7 +86,7 @@ STANDIN
     printf 'GPU UUID: \t GPU-test-4\nDevice Minor: \t 4\n' > "$tmp/driver/a/information"
     printf 'GPU UUID: \t GPU-test-5\nDevice Minor: \t 5\n' > "$tmp/driver/b/information"
     : > "$tmp/dev/nvidia4"; : > "$tmp/dev/nvidia5"; : > "$tmp/dev/nvidiactl"
-    run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
+    run_capture "bench-starts: two GPUs" env PATH="$tmp/bin:$PATH" STANDIN_LOGS="$tmp" CUDA_VISIBLE_DEVICES=4,5 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 NVIDIA_DRIVER_GPUS="$tmp/driver" DEVICE_DIR="$tmp/dev" STARTS_WRITABLE="$tmp" \
         bash bench/process_starts.sh
     # Under bubblewrap (where it runs here): 16 on GPU 4 and 32 on GPUs 4 and 5, the whole /dev
@@ -139,7 +117,7 @@ STANDIN
     else
         fail "make bench-starts times the GPU open's phases" "exit $rc; $(sort "$tmp/opens.log" | uniq -c | tr '\n' ' ')"
     fi
-    run_capture "bench-starts: a failing process" env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES=4 BUILD="$tmp/build" \
+    run_capture "bench-starts: a failing process" env PATH="$tmp/bin:$PATH" STANDIN_LOGS="$tmp" CUDA_VISIBLE_DEVICES=4 BUILD="$tmp/build" \
         BENCH_DIR="$tmp/results" LAB=13 STARTS_REPEAT=1 FAIL_TRACED=1 bash bench/process_starts.sh
     if [ "$rc" -eq 1 ] && printf '%s\n' "$err" | grep -q 'one run, kernel trace: a process failed'; then
         pass "make bench-starts fails, naming the batch, when a process fails"
@@ -147,7 +125,7 @@ STANDIN
         fail "make bench-starts fails when a process fails" "exit $rc; $(printf '%s' "$err" | head -n 2)"
     fi
     expect "make bench-starts without a GPU says so (exit 77)" 77 'no GPU here' \
-        env PATH="$tmp/bin:$PATH" CUDA_VISIBLE_DEVICES= BUILD="$tmp/build" LAB=13 bash bench/process_starts.sh
+        env PATH="$tmp/bin:$PATH" STANDIN_LOGS="$tmp" CUDA_VISIBLE_DEVICES= BUILD="$tmp/build" LAB=13 bash bench/process_starts.sh
     rm -rf "$tmp"
 }
 bench_starts_suite
@@ -158,17 +136,7 @@ bench_ref_ratios() {
     local py bad
     py=$(command -v python3 || true)
     [ -n "$py" ] || { skip "bench results: every REF row's ratio is 1.00" "no python3"; return; }
-    bad=$("$py" - bench/results/*.json <<'PY'
-import json, sys
-for path in sys.argv[1:]:
-    if path.endswith(".grading.json"):
-        continue  # make bench-grading's results: no lab rows
-    for lab in json.load(open(path))["labs"]:
-        for r in lab["results"]:
-            if r["status"] == "REF" and r["ratio"] is not None and abs(r["ratio"] - 1) > 1e-9:
-                print(f'{path}: {lab["lab"]} {r["variant"]} at {r["size"]}: ratio {r["ratio"]}')
-PY
-    )
+    bad=$("$py" tests/tools/check_ref_ratios.py bench/results/*.json)
     if [ $? -eq 0 ] && [ -z "$bad" ]; then pass "bench results: every REF row's ratio is 1.00"
     else fail "bench results: every REF row's ratio is 1.00" "$(printf '%s' "$bad" | head -n 3)"; fi
 }
@@ -200,14 +168,8 @@ bench_targets_met() {
         skip "bench/targets.json is what ./solNN --describe declares" "no solution built (make solutions)"
     else
         run_capture "bench targets snapshot" "$py" bench/targets.py snapshot $sols
-        if [ "$rc" -eq 0 ] && printf '%s\n' "$out" > "$tmp/now.json" && "$py" - "$tmp/now.json" bench/targets.json <<'PY'
-import json, sys
-sys.path.insert(0, "bench")
-from targets import stale
-now, saved = (json.load(open(p)) for p in sys.argv[1:])
-bad = [nn for nn in now if stale(saved, nn, now[nn])]
-sys.exit(print("differs for lab(s) " + " ".join(bad) + ": python3 bench/targets.py snapshot ./sol* > bench/targets.json") if bad else 0)
-PY
+        if [ "$rc" -eq 0 ] && printf '%s\n' "$out" > "$tmp/now.json" \
+            && "$py" tests/tools/check_targets_snapshot.py "$tmp/now.json" bench/targets.json
         then pass "bench/targets.json is what ./solNN --describe declares ($(echo $sols | wc -w) labs)"
         else fail "bench/targets.json is what ./solNN --describe declares" "$(printf '%s' "$out" | tail -n 2)"; fi
     fi

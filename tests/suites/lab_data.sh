@@ -32,21 +32,7 @@ lab_data_suite() {
     if [ ! -f "$tmp/12.json" ]; then
         skip "lab data: a rung declared alone agrees, a variant dropped or a target changed is found" "./sol12 not built"
     else
-        "$py" - "$tmp/12.json" "$tmp" <<'PY'
-import copy, json, os, sys
-d = json.load(open(sys.argv[1]))
-# A rung on top of the ladder, with the step targets the driver gives it: nothing else names it.
-extra = copy.deepcopy(d)
-extra["variants"].append({"name": "extra", "description": "a new rung", "yardstick": False, "compare_with": "", "element": ""})
-extra["targets"].append({"variant": "extra", "size": "4096", "min_ratio": 1.0, "against": "fast"})
-# The top rung dropped (the rubric and the hints name it) and a listed target changed.
-dropped = copy.deepcopy(d)
-dropped["variants"] = [v for v in d["variants"] if v["name"] != "fast"]
-dropped["targets"][0]["min_ratio"] += 0.01
-for name, desc in (("extra", extra), ("dropped", dropped)):
-    os.makedirs(os.path.join(sys.argv[2], name), exist_ok=True)
-    json.dump(desc, open(os.path.join(sys.argv[2], name, "12.json"), "w"))
-PY
+        "$py" tests/tools/lab12_declarations.py "$tmp/12.json" "$tmp"
         expect "lab data: a rung added to lab 12's declaration alone agrees with the rubric, bench/targets.json and the hints" \
             0 'the rubrics, bench/targets.json and the profile hints agree' "$py" tests/tools/lab_data.py "$tmp/extra/12.json"
         run_capture "lab data, a dropped rung" "$py" tests/tools/lab_data.py "$tmp/dropped/12.json"
