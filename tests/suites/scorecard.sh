@@ -14,13 +14,9 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
-scorecard_suite() {
-    local py tmp f nn dev n=0 bad=0 msg="" lab
-    py=$(command -v python3 || true)
-    [ -n "$py" ] || { skip "scorecard" "no python3"; return; }
-    [ -f tests/tools/check_scorecard.py ] || { skip "scorecard" "no tests/tools/check_scorecard.py in this edition"; return; }
-    tmp=$(mktemp -d)
-    # 1. Every committed results file, lab by lab.
+# 1. Every committed results file, lab by lab.
+scorecard_committed_results() {
+    local f nn dev n=0 bad=0 msg="" lab
     for f in bench/results/*.d/[0-9][0-9].json; do
         [ -f "$f" ] || continue
         nn=$(basename "$f" .json); dev=$(basename "$(dirname "$f")" .d)
@@ -42,8 +38,10 @@ scorecard_suite() {
     done
     if [ "$n" -gt 0 ] && [ "$bad" -eq 0 ]; then pass "scorecard drawn from every committed results file ($n lab runs): bars, labels, reference bars and targets match the JSON"
     else fail "scorecard drawn from every committed results file" "$bad of $n: ${msg:0:400}"; fi
+}
 
-    # 2. The fixtures: a student's run with a variant missing and a failed row.
+# 2. The fixtures: a student's run with a variant missing and a failed row.
+scorecard_student_runs() {
     "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/f12.svg" > "$tmp/f12.txt" 2>&1
     if out=$("$py" tests/tools/check_scorecard.py "$tmp/f12.svg" tests/fixtures/scorecard/12-student.json --missing fast 2>&1) \
         && grep -q '^Missing: fast is not in your results$' "$tmp/f12.txt" \
@@ -70,33 +68,29 @@ scorecard_suite() {
         && grep -q '^target: fast at 4096 >= 0.95 x cublas: 0.99 met$' "$tmp/d12.txt" && ! grep -q MISSED "$tmp/d12.txt"; then
         pass "scorecard marks the declared targets on their bars (lab 12: fast >= 0.95 of cuBLAS at 4096, met)"
     else fail "scorecard marks the declared targets" "$(grep -m2 'target' "$tmp/d12.txt")"; fi
+}
 
-    # 2b. What a student's results may hold: a missing, broken or other lab's file is refused in
-    #     one sentence (exit 2, no traceback); a failed row keeps its TODO pointer on its bar and
-    #     in the targets; a figure past a roofline ceiling is flagged, not drawn as a speed.
+# 2b. What a student's results may hold: a missing, broken or other lab's file is refused in
+#     one sentence (exit 2, no traceback).
+scorecard_refused_files() {
+    local name lab file want
     head -c 300 tests/fixtures/scorecard/12-student.json > "$tmp/cut.json"
-    local name file want
-    for name in missing broken "another lab's"; do
-        case $name in
-            missing) file=$tmp/no-such.json want="cannot read the results file $tmp/no-such.json";;
-            broken) file=$tmp/cut.json want="is not valid JSON";;
-            "another lab's") file=tests/fixtures/scorecard/01-student.json want="holds the results of lab 01, not of lab 02";;
-        esac
-        run_capture "scorecard of a results file that is $name" "$py" tools/scorecard.py "$file" --lab "$([ "$name" = "another lab's" ] && echo 02 || echo 12)" --out "$tmp/refused.svg"
+    # CASE | LAB | FILE | what its one sentence says
+    while IFS='|' read -r name lab file want; do
+        run_capture "scorecard of a results file that is $name" "$py" tools/scorecard.py "$file" --lab "$lab" --out "$tmp/refused.svg"
         if [ "$rc" -eq 2 ] && [ -z "$out" ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
             && [[ $err == "scorecard.py: "*"$want"* ]] && [ ! -e "$tmp/refused.svg" ]; then
             pass "scorecard of a results file that is $name: one sentence, exit 2"
         else fail "scorecard of a results file that is $name" "exit $rc: $(printf '%s' "$err" | tail -n 2 | head -c 300)"; fi
-    done
-    "$py" - "$tmp/todo.json" <<'PY'
-import json, sys
-run = json.load(open("tests/fixtures/scorecard/12-student.json"))
-for r in run["results"]:
-    if r["status"] == "FAIL":
-        r["note"] = ("wrong value at (17, 3): 1.5 != 2.25; see TODO(lab12) at "
-                     "labs/12-matmul-fast/matmul_fast.cu:140")
-json.dump(run, open(sys.argv[1], "w"))
-PY
+    done <<< "missing|12|$tmp/no-such.json|cannot read the results file $tmp/no-such.json
+broken|12|$tmp/cut.json|is not valid JSON
+another lab's|02|tests/fixtures/scorecard/01-student.json|holds the results of lab 01, not of lab 02"
+}
+
+# 2b. A failed row keeps its TODO pointer on its bar and in the targets; a figure past a roofline
+#     ceiling is flagged, not drawn as a speed.
+scorecard_todo_and_ceiling() {
+    "$py" tests/tools/scorecard_todo_results.py "$tmp/todo.json"
     "$py" tools/scorecard.py "$tmp/todo.json" --out "$tmp/todo.svg" > "$tmp/todo.txt" 2>&1
     local pointer='TODO(lab12) at labs/12-matmul-fast/matmul_fast.cu:140'
     if out=$("$py" tests/tools/check_scorecard.py "$tmp/todo.svg" "$tmp/todo.json" 2>&1) \
@@ -116,10 +110,12 @@ PY
         && grep -q 'class="roofline bandwidth"[^>]*data-variant="fast"' "$tmp/f01.svg" && ! grep -q 'beyond-ceiling' "$tmp/f01.svg"; then
         pass "scorecard flags a figure past its roofline ceiling (4.50 x a T4's FP32 peak) as such, and leaves one within it (0.99 of the copy) a plain bar"
     else fail "scorecard flags a figure past its ceiling" "${out:-$(grep -m1 'warptile' "$tmp/f12.txt")}"; fi
+}
 
-    # 2c. The roofline (tests/tools/check_roofline.py recomputes every point from the counts and
-    #     the time, and its place from the plot's axes): a fixture of lab 01 whose simple row is
-    #     too fast for its bytes (2.81 x the copy), two rows without FP operations and a failed one.
+# 2c. The roofline (tests/tools/check_roofline.py recomputes every point from the counts and
+#     the time, and its place from the plot's axes): a fixture of lab 01 whose simple row is
+#     too fast for its bytes (2.81 x the copy), two rows without FP operations and a failed one.
+scorecard_roofline() {
     local rl=tests/fixtures/scorecard/01-roofline.json
     "$py" tools/scorecard.py "$rl" --out "$tmp/rl.svg" > "$tmp/rl.txt" 2>&1
     if out=$("$py" tests/tools/check_roofline.py "$tmp/rl.svg" "$rl" --peak 66910 2>&1) \
@@ -161,8 +157,10 @@ PY
         && [ ! -e "$tmp/refused2.svg" ]; then
         pass "scorecard --grader-figures of a broken file: one sentence, exit 2"
     else fail "scorecard --grader-figures of a broken file" "exit $rc: ${err:0:300}"; fi
+}
 
-    # 3. The PNG, and make scorecard with RESULTS= (no nvcc needed for a results file).
+# 3. The PNG, and make scorecard with RESULTS= (no nvcc needed for a results file).
+scorecard_png_and_make() {
     if command -v rsvg-convert > /dev/null; then
         "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/p12.svg" --png > /dev/null 2>&1
         if [ "$(head -c 4 "$tmp/p12.png" 2> /dev/null | od -An -c | tr -d ' ')" = '211PNG' ]; then pass "scorecard PNG (rsvg-convert)"
@@ -178,6 +176,20 @@ PY
     if [ "$rc" -ne 0 ] && [[ $err == *"holds the results of lab 01, not of lab 02"* ]] && [[ $err != *Traceback* ]]; then
         pass "make scorecard LAB=02 with lab 01's results is refused in one sentence"
     else fail "make scorecard LAB=02 with lab 01's results" "exit $rc: ${err:0:300}"; fi
+}
+
+scorecard_suite() {
+    local py tmp
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "scorecard" "no python3"; return; }
+    [ -f tests/tools/check_scorecard.py ] || { skip "scorecard" "no tests/tools/check_scorecard.py in this edition"; return; }
+    tmp=$(mktemp -d)
+    scorecard_committed_results
+    scorecard_student_runs
+    scorecard_refused_files
+    scorecard_todo_and_ceiling
+    scorecard_roofline
+    scorecard_png_and_make
     rm -rf "$tmp"
 }
 scorecard_suite
