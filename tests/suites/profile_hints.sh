@@ -124,21 +124,10 @@ profile_hints_every_lab() {
     else fail "a handout without make profileNN is found" "lab 05's handout says make profile05"; fi
 }
 
-profile_hints_suite() {
-    local py tool=tools/profile_hints.py fx=tests/fixtures/profile tmp f nn lab labs_with="" bad n plan m v got
-    py=$(command -v python3 || true)
-    [ -n "$py" ] || { skip "profile hints" "no python3"; return; }
-    [ -f "$tool" ] || { skip "profile hints" "no tools/profile_hints.py in this edition"; return; }
-    [ -d "$fx" ] || { skip "profile hints" "no tests/fixtures/profile in this edition"; return; }
-    tmp=$(mktemp -d)
-    for f in labs/*/profile.sh; do labs_with="$labs_with $(basename "$(dirname "$f")" | cut -c1-2)"; done
-
-    expect "profile_hints.py --help" 0 '^usage: profile_hints.py' "$py" "$tool" --help
-    expect "profile_hints.py refuses a lab without hints" 2 'lab 05 has no counter hints' "$py" "$tool" --lab 05 --plan
-
-    # Every lab with a profile.sh has hints, and its hints name variants the lab has; labs 12 and
-    # 13 (their own ncu runs) measure every metric their hints need.
-    bad=""
+# Every lab with a profile.sh has hints, and its hints name variants the lab has; labs 12 and
+# 13 (their own ncu runs) measure every metric their hints need.
+profile_hints_have_hints() {
+    local nn lab plan v m bad=""
     for nn in $labs_with; do
         lab=$(lab_dir "$nn")
         if ! plan=$("$py" "$tool" --lab "$nn" --plan 2> /dev/null); then bad="$bad lab $nn has no hints;"; continue; fi
@@ -155,8 +144,11 @@ profile_hints_suite() {
     done
     if [ -n "$labs_with" ] && [ -z "$bad" ]; then pass "every lab with a profile.sh ($labs_with ) has hints of its own variants, and measures their metrics"
     else fail "every lab with a profile.sh has hints" "${bad:-no profile.sh found}"; fi
+}
 
-    # ---- the sentences, from the fixtures ----------------------------------------------------
+# The sentences, from the fixtures: labs 07 and 08.
+profile_hints_fixtures_07_08() {
+    local n
     "$py" "$tool" --lab 07 --student "$fx/07-student" --reference "$fx/07-reference" > "$tmp/07.txt" 2>&1
     hints_hold "lab 07 hints: sectors per request and bandwidth, the student's beside the reference's (raw CSV in base and in scaled units, --page details, a missing counter, a variant not run)" "$tmp/07.txt" \
         "Coalescing: your soa kernel reads 4.0 sectors per request, where the reference's reads 4.0 sectors per request: on target, nothing to change (SoA, a structure of arrays: 32 consecutive floats of one array fill 4 sectors of 32 bytes, every byte used)." \
@@ -174,7 +166,10 @@ profile_hints_suite() {
         "Bank conflicts: your tiled kernel needs 32.00 shared-memory wavefronts per request, where the reference's needs 32.00 shared-memory wavefronts per request: declare the tile float tile[32][33] (the padded variant); expect about 32x fewer shared-memory wavefronts per request (reading a column of a float tile[32][32] puts all 32 lanes in one bank: a 32-way bank conflict)." \
         "Bank conflicts: your padded kernel needs 2.00 shared-memory wavefronts per request, where the reference's needs 1.00 shared-memory wavefronts per request: launch the tiled kernel with Pad = 1, the [32][33] tile, and index it with its padded row length; expect about 2x fewer shared-memory wavefronts per request (a 32 x 33 tile shifts each row by one bank, so a column falls in 32 different banks: 1 wavefront per request)." \
         "Bandwidth: your fast kernel did not run (ncu saw no kernel of this variant: is its TODO(lab08) written yet?), where the reference's moves 3,000 GB/s, 0.90 of the measured copy of 3,350 GB/s and 91% of DRAM peak: give each thread more elements (a 64 x 64 tile, 16 per thread) with float4 loads and stores where the shape allows, keeping the padding; expect 0.90 of the copy, the lab's target (a transpose reads and writes each element once: a kernel that reads and writes each byte once can go no faster than the measured copy bandwidth)."
+}
 
+# The sentences, from the fixtures: labs 04 and 12, the reference alone, and a changed fixture.
+profile_hints_fixtures_04_12() {
     "$py" "$tool" --lab 04 --student "$fx/04-student" --reference "$fx/04-reference" > "$tmp/04.txt" 2>&1
     hints_hold "lab 04 hints: the constant kernel's bandwidth, the divergent one's time over the broadcast's" "$tmp/04.txt" \
         "Bandwidth: your constant kernel moves 1,342 GB/s, 0.41 of the measured copy of 3,300 GB/s and 70% of DRAM peak, where the reference's moves 3,050 GB/s, 0.91 of the measured copy of 3,350 GB/s and 70% of DRAM peak: keep every thread of a warp reading the same coefficient from constant memory, four points per thread; expect about 2x the bandwidth, up to 0.80 of the copy, the lab's target (coefficients read from __constant__ at one address per warp are a broadcast and cost no memory traffic)." \
@@ -209,26 +204,19 @@ profile_hints_suite() {
         && grep -q "strided kernel reads 16.0 sectors per request" "$tmp/07changed.txt"; then
         pass "the hints follow the counters (a changed sector count changes the sentence)"
     else fail "the hints follow the counters" "$(grep strided "$tmp/07changed.txt")"; fi
+}
 
-    profile_hints_every_lab "$tmp"
-
-    # ---- profile.sh without ncu, and with counters not allowed ---------------------------------
-    mkdir -p "$tmp/bin" "$tmp/fakencu-perm" "$tmp/fakencu-fixtures"
+# profile.sh without ncu, and with counters not allowed (tests/fixtures/ncu/counters_not_allowed.sh
+# as ncu). Also writes the stand-in lab programs $tmp/bin/labNN and solNN that the next steps run.
+profile_hints_without_ncu() {
+    local nn
+    mkdir -p "$tmp/bin" "$tmp/fakencu-perm"
     for nn in $labs_with; do
         printf '#!/bin/sh\necho "a lab program"\n' > "$tmp/bin/lab$nn"
         cp "$tmp/bin/lab$nn" "$tmp/bin/sol$nn"
         chmod +x "$tmp/bin/lab$nn" "$tmp/bin/sol$nn"
     done
-    cat > "$tmp/fakencu-perm/ncu" << 'EOF'
-#!/bin/sh
-# ncu where the counters may not be read (not root; Colab)
-[ "$1" = --version ] && { echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (build 36398880) (public-release)"; exit 0; }
-echo "==PROF== Connected to process 4242 (/tmp/prog)"
-echo "==ERROR== ERR_NVGPUCTRPERM - The user does not have permission to access NVIDIA GPU Performance Counters on the target device 0. For instructions on enabling permissions and to get more information see https://developer.nvidia.com/ERR_NVGPUCTRPERM"
-echo "==PROF== Disconnected from process 4242"
-echo "==WARNING== No kernels were profiled."
-exit 1
-EOF
+    cp tests/fixtures/ncu/counters_not_allowed.sh "$tmp/fakencu-perm/ncu"
     chmod +x "$tmp/fakencu-perm/ncu"
     local nonce_bad="" perm_bad="" script out1
     for nn in $labs_with; do
@@ -250,27 +238,13 @@ EOF
     else fail "every profile.sh without ncu: one sentence, exit 2" "$nonce_bad"; fi
     if [ -z "$perm_bad" ]; then pass "every profile.sh where counters are not allowed (ERR_NVGPUCTRPERM): one sentence with the fix, exit 2"
     else fail "every profile.sh where counters are not allowed: one sentence, exit 2" "${perm_bad:0:500}"; fi
+}
 
-    # ---- profile.sh end to end, through an ncu that replays the fixtures -----------------------
-    # The fixture of the variant run (--variant V), of the student (labNN) or the reference (solNN).
-    cat > "$tmp/fakencu-fixtures/ncu" << EOF
-#!/bin/bash
-[ "\$1" = --version ] && { echo "NVIDIA (R) Nsight Compute Command Line Profiler"; echo "Version 2025.3.1.0 (fake)"; exit 0; }
-prog="" variant=""
-while [ \$# -gt 0 ]; do
-    case \$1 in
-        */lab[0-9][0-9]|*/sol[0-9][0-9]) prog=\$(basename "\$1");;
-        --variant) variant=\$2; shift;;
-    esac
-    shift
-done
-side=student; case \$prog in sol*) side=reference;; esac
-dir=$PWD/$fx/\${prog:3:2}-\$side
-for f in "\$dir/\$variant.csv" "\$dir/\$variant.log"; do [ -f "\$f" ] && { cat "\$f"; exit 0; }; done
-echo "==WARNING== No kernels were profiled."
-EOF
-    chmod +x "$tmp/fakencu-fixtures/ncu"
-    run_capture "profile07 through a replaying ncu" env NCU="$tmp/fakencu-fixtures/ncu" PROFILE_DIR="$tmp/prof" \
+# profile.sh end to end, through an ncu that replays the fixtures (tests/fixtures/ncu/replaying.sh:
+# the fixture of the variant run, of the student (labNN) or the reference (solNN)).
+profile_hints_replaying_ncu() {
+    local ncu=$PWD/tests/fixtures/ncu/replaying.sh
+    run_capture "profile07 through a replaying ncu" env NCU="$ncu" PROFILE_DIR="$tmp/prof" \
         bash labs/07-coalescing/profile.sh "$tmp/bin/lab07" "$tmp/bin/sol07"
     printf '%s\n' "$out" > "$tmp/run07.txt"
     if [ "$rc" -eq 0 ] && [ -f "$tmp/prof/lab07/lab07/soa.csv" ] && [ -f "$tmp/prof/lab07/sol07/soa.csv" ] \
@@ -279,16 +253,18 @@ EOF
             "Coalescing: your offset kernel reads 8.0 sectors per request, where the reference's reads 5.0 sectors per request: start each warp's reads on a 32-byte sector (no misaligned offset); expect about 2x fewer sectors per request (in[i + 1], a misaligned offset, starts 4 bytes past a sector, so 32 floats touch 5 sectors, not 4)." \
             "Coalescing: your aos16 kernel did not run (ncu saw no kernel of this variant: is its TODO(lab07) written yet?), where the reference's reads 16.0 sectors per request: store the points as a structure of arrays (the soa variant); expect a quarter fewer bytes moved, and SoA at least 1.10x faster than aos16, the lab's target (the 16-byte vec3a is one float4 load of 16 sectors, of which 12 bytes in 16 are used)."
     else fail "labs/07-coalescing/profile.sh through a replaying ncu" "exit $rc: $(head -c 300 "$tmp/run07.txt") $(printf '%s' "$err" | head -c 200)"; fi
-    run_capture "profile12 through a replaying ncu" env NCU="$tmp/fakencu-fixtures/ncu" PROFILE_DIR="$tmp/prof" \
+    run_capture "profile12 through a replaying ncu" env NCU="$ncu" PROFILE_DIR="$tmp/prof" \
         VARIANTS="tiled coarse2d vectorized" bash labs/12-matmul-fast/profile.sh "$tmp/bin/lab12" "$tmp/bin/sol12"
     printf '%s\n' "$out" > "$tmp/run12.txt"
     if [ "$rc" -eq 0 ] && grep -qE '^coarse2d +1530\.1 +255 +12\.4 +1\.00 ' "$tmp/run12.txt"; then
         hints_hold "labs/12-matmul-fast/profile.sh lab12 sol12: the student's table, then the hints beside the reference's" "$tmp/run12.txt" \
             "Bank conflicts: your vectorized kernel needs 8.00 shared-memory wavefronts per request, where the reference's needs 4.00 shared-memory wavefronts per request: pad each row of the transposed A tile by 4 floats, which keeps rows 16-byte aligned and spreads the stores over the banks; expect about 2x fewer shared-memory wavefronts per request (a float4 shared load of 32 different addresses needs 4 wavefronts; more means a bank conflict)."
     else fail "labs/12-matmul-fast/profile.sh through a replaying ncu" "exit $rc: $(head -c 400 "$tmp/run12.txt") $(printf '%s' "$err" | head -c 200)"; fi
+}
 
-    # make profileNN PROGRAM=lab builds both programs, stops without a GPU, and hands both to
-    # profile.sh (make -n builds and runs nothing: it prints what it would do).
+# make profileNN PROGRAM=lab builds both programs, stops without a GPU, and hands both to
+# profile.sh (make -n builds and runs nothing: it prints what it would do).
+profile_hints_make_wiring() {
     if [ -d solutions ]; then
         run_capture "make -n profile07 PROGRAM=lab" make -n --no-print-directory profile07 PROGRAM=lab NVCC=/bin/true \
             NCU=/nonexistent/ncu BUILD="$tmp/build"
@@ -298,9 +274,11 @@ EOF
             pass "make profile07 PROGRAM=lab builds lab07 and sol07 and runs labs/07-coalescing/profile.sh"
         else fail "make profile07 PROGRAM=lab" "exit $rc: $(printf '%s %s' "$out" "$err" | tail -c 300)"; fi
     fi
+}
 
-    # ---- on the GPU: every lab's hints, on the reference and on the untouched starter ----------
-    local ncu
+# On the GPU: every lab's hints, on the reference and on the untouched starter.
+profile_hints_on_gpu() {
+    local ncu nn n got
     ncu=${NCU:-$(command -v ncu 2> /dev/null || ls /usr/local/cuda/bin/ncu 2> /dev/null || true)}
     if [ "${gpu:-0}" != 1 ]; then skip "make profileNN on the GPU" "no GPU on this machine"
     elif [ -z "$ncu" ] || [ ! -x "$ncu" ]; then skip "make profileNN on the GPU" "no Nsight Compute (ncu)"
@@ -330,6 +308,27 @@ EOF
         # ncu's own output stays with the logs, to read when a hint is wrong.
         rm -rf "${LOG_DIR:-$BUILD/test-logs}/profile" && cp -r "$tmp/gpu" "${LOG_DIR:-$BUILD/test-logs}/profile"
     fi
+}
+
+profile_hints_suite() {
+    local py tool=tools/profile_hints.py fx=tests/fixtures/profile tmp f labs_with=""
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "profile hints" "no python3"; return; }
+    [ -f "$tool" ] || { skip "profile hints" "no tools/profile_hints.py in this edition"; return; }
+    [ -d "$fx" ] || { skip "profile hints" "no tests/fixtures/profile in this edition"; return; }
+    tmp=$(mktemp -d)
+    for f in labs/*/profile.sh; do labs_with="$labs_with $(basename "$(dirname "$f")" | cut -c1-2)"; done
+
+    expect "profile_hints.py --help" 0 '^usage: profile_hints.py' "$py" "$tool" --help
+    expect "profile_hints.py refuses a lab without hints" 2 'lab 05 has no counter hints' "$py" "$tool" --lab 05 --plan
+    profile_hints_have_hints
+    profile_hints_fixtures_07_08
+    profile_hints_fixtures_04_12
+    profile_hints_every_lab "$tmp"
+    profile_hints_without_ncu
+    profile_hints_replaying_ncu
+    profile_hints_make_wiring
+    profile_hints_on_gpu
     rm -rf "$tmp"
 }
 profile_hints_suite
