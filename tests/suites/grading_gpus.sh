@@ -59,9 +59,10 @@ gpus_students() {
         | sed -n 's/.*"student":"\([^"]*\)".*/\1/p'
 }
 
-gpus_suite() {
-    local n_gpus dir subs seed rubric used cases c base i name p t0 t1 t_all t_one
-    local correctness ids broken=0 gpus_arg=all workers
+# gpus_ready: whether this machine can run the suite (lab 01 among GRADING_ONLY, a GPU, the grader
+# and lab 01's reference, two GPUs or GRADING_SHARED_GPUS=1 on one, GNU patch); sets the suite's
+# n_gpus, workers and gpus_arg. Returns 77 after a SKIP line, 1 after a FAIL line.
+gpus_ready() {
     if [ -n "${GRADING_ONLY:-}" ] && [[ " $GRADING_ONLY " != *" 01 "* ]]; then
         skip "grading on every GPU (--gpus all)" "it grades lab 01, not among GRADING_ONLY=$GRADING_ONLY"; return 77
     fi
@@ -83,18 +84,18 @@ gpus_suite() {
     if ! command -v patch > /dev/null; then
         fail "grading on every GPU: the class" "the class is made with GNU patch (Debian package patch)"; return 1
     fi
+}
 
-    dir=${GRADING_GPUS_DIR:-$BUILD/test-logs/grading-gpus}
-    subs=$dir/submissions
-    seed=2468
-    rm -rf "$dir"
-    mkdir -p "$subs"
+# gpus_class: the class in the suite's $subs (GPUS_CLASS students, the cases in turn), a folder
+# each; sets the suite's count (the number of cases). Returns 1 where a patch no longer applies.
+gpus_class() {
+    local cases c base i name p broken=0
     # Cases whose correctness scores do not depend on timing (no race, no time-out).
     cases="reference starter wrong_answer oob_write oob_host host_crash alt_correct compile_error defines_main
            forbidden_cublas timed_reps_skipped cpu_empty_kernel cpu_only fake_output early_exit weak_libc
            long_kernel_name anon_namespace templates host_lambda unused_cublas_include"
     set -- $cases
-    local count=$#
+    count=$#
     for ((i = 0; i < ${GPUS_CLASS:-$count}; i++)); do
         set -- $cases
         shift $((i % count))
@@ -118,6 +119,13 @@ gpus_suite() {
         esac
     done
     [ "$broken" = 0 ] || return 1
+}
+
+# gpus_grade_twice: the class graded with --gpus $gpus_arg (into $dir/all) and on one GPU (into
+# $dir/one), one seed and GRADING_TRIALS trials; sets the suite's used, correctness, t_all and
+# t_one. Returns 1 where a run wrote no gradebook.
+gpus_grade_twice() {
+    local t0 t1
     rubric=grading/rubrics/01.rubric
     used=$dir/01.rubric
     sed -E "s/^trials = [0-9]+/trials = ${GRADING_TRIALS:-1}/" "$rubric" > "$used"
@@ -141,8 +149,10 @@ gpus_suite() {
     say "    wall time: --gpus $gpus_arg ${t_all} s, one GPU ${t_one} s"
     [ -f "$dir/all/gradebook.csv" ] && [ -f "$dir/one/gradebook.csv" ] || return 1
     [ -f "$dir/all/summary.txt" ] && sed 's/^/    /' "$dir/all/summary.txt" | grep -A20 '^    GPUs: ' | tee -a "$LOG"
+}
 
-    # Every student once, in class order, in both runs.
+# gpus_same_students: every student once, in class order, in both runs; sets the suite's ids.
+gpus_same_students() {
     ids=$(ls "$subs" | sort)
     local d bad=""
     for d in all one; do
@@ -158,8 +168,12 @@ gpus_suite() {
     else
         fail "grading on every GPU: gradebook and audit log in the one-GPU run's order" "see $dir/all and $dir/one"
     fi
+}
 
-    # The same correctness scores and reasons, per student.
+# gpus_same_correctness: the same correctness scores and reasons, per student, and the same
+# feedback but for performance and the sanitizers.
+gpus_same_correctness() {
+    local bad
     local diffs
     diffs=$(diff <(gradebook_cells "$dir/one/gradebook.csv" sha256 $correctness note) <(gradebook_cells "$dir/all/gradebook.csv" sha256 $correctness note))
     if [ -z "$diffs" ]; then pass "grading on every GPU: the same correctness scores for all $(echo "$ids" | wc -l) students ($correctness)"
@@ -174,8 +188,11 @@ gpus_suite() {
     done
     if [ -z "$bad" ]; then pass "grading on every GPU: every feedback is the one-GPU run's, byte for byte, but performance and sanitizer"
     else fail "grading on every GPU: every feedback is the one-GPU run's but performance and sanitizer" "differ:$(echo "$bad" | cut -c1-300); the first (one GPU <, all >): $first_diff"; fi
+}
 
-    # Both workers (at least two: one per GPU, or two sharing one) were used, and said so.
+# gpus_every_worker_used: both workers (at least two: one per GPU, or two sharing one) were used,
+# and said so; every student whose tests ran names its GPU, the one-GPU run none.
+gpus_every_worker_used() {
     local used_workers graded_lines ran unnamed
     used_workers=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | sed -n 's/.*"gpu":{[^}]*"worker":\([0-9]*\).*/\1/p' | sort -u | wc -l)
     graded_lines=$(grep -cE '^  GPU [0-9]+.*: [1-9][0-9]* submissions? graded$' "$dir/all/summary.txt")
@@ -184,7 +201,6 @@ gpus_suite() {
     else
         fail "grading on every GPU: every worker was used" "workers in the audit log: $used_workers; summary lines with a count: $graded_lines (see $dir/all/summary.txt)"
     fi
-    # Every student whose tests ran names its GPU; the one-GPU run names none.
     ran=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | grep -c '"rejected":""')
     unnamed=$(grep '"event":"submission"' "$dir/all/audit.jsonl" | grep '"rejected":""' | grep -vc '"gpu":{')
     if [ "$ran" -gt 0 ] && [ "$unnamed" -eq 0 ] && ! grep -q '"gpu":{' "$dir/one/audit.jsonl"; then
@@ -193,6 +209,22 @@ gpus_suite() {
         fail "grading on every GPU: the audit log names each student's GPU" "$unnamed of $ran without one"
     fi
     [ "$t_one" -gt 0 ] && [ "$gpus_arg" = all ] && say "    speed-up of --gpus all over one GPU (whole runs, builds included): $(awk -v a="$t_one" -v b="$t_all" 'BEGIN { printf "%.2f", a / (b > 0 ? b : 1) }')x"
+}
+
+gpus_suite() {
+    local n_gpus dir subs seed rubric used count correctness ids t_all t_one gpus_arg=all workers
+    gpus_ready || return
+
+    dir=${GRADING_GPUS_DIR:-$BUILD/test-logs/grading-gpus}
+    subs=$dir/submissions
+    seed=2468
+    rm -rf "$dir"
+    mkdir -p "$subs"
+    gpus_class || return 1
+    gpus_grade_twice || return 1
+    gpus_same_students
+    gpus_same_correctness
+    gpus_every_worker_used
     return 0
 }
 
