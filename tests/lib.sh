@@ -104,15 +104,7 @@ same_audit_but_dates() {
 
 # audit_date AUDIT EVENT [STUDENT]: the "graded_at" of the last run line (EVENT run) or of
 # STUDENT's last line (EVENT submission).
-audit_date() {
-    python3 - "$@" << 'PY'
-import json, sys
-path, event = sys.argv[1], sys.argv[2]
-lines = [json.loads(l) for l in open(path, encoding="utf-8") if l.strip()]
-mine = [l for l in lines if l.get("event") == event and (len(sys.argv) < 4 or l.get("student") == sys.argv[3])]
-print(mine[-1].get("graded_at", "") if mine else "")
-PY
-}
+audit_date() { python3 tests/tools/audit_date.py "$@"; }
 
 # leaderboard_states_date NAME RUN_DIR DATE: the leaderboard of a graded run, its audit log's file
 # time moved far back (as a copy or a restore may move it), must state DATE, the run's recorded one.

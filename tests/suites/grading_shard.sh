@@ -71,17 +71,7 @@ if [ "$shard_class_ok" = 1 ]; then
         grep -qF "Score: **$verdict**" "$shard_dir/single/feedback/reference.md" || wording="$wording feedback"
         grep -qF "$verdict" "$shard_dir/single/summary.txt" || wording="$wording summary"
         grep -E '^reference ' "$shard_dir/single/summary.txt" | grep -qE '[0-9]+/[0-9]+' && wording="$wording summary-total"
-        python3 - "$shard_dir/single" "$verdict" <<'PY' || wording="$wording gradebook/results.json"
-import csv, json, sys
-folder, verdict = sys.argv[1], sys.argv[2]
-row = [r for r in csv.DictReader(open(folder + "/gradebook.csv")) if r["student"] == "reference"][0]
-assert row["total"] == "" and row["note"] == verdict, row
-result = json.load(open(folder + "/results/reference.json"))
-assert verdict in result["output"], result["output"]
-assert all(t["max_score"] == 0 and "status" not in t for t in result["tests"]), result["tests"]
-audit = [json.loads(l) for l in open(folder + "/audit.jsonl") if '"reference"' in l][-1]
-assert audit["total"] is None, audit
-PY
+        python3 tests/tools/check_compile_only_results.py "$shard_dir/single" "$verdict" || wording="$wording gradebook/results.json"
         if [ -z "$wording" ]; then pass "compile-only: summary, feedback, gradebook and results.json say it is no grade"
         else fail "compile-only: summary, feedback, gradebook and results.json say it is no grade" "wrong in:$wording"; fi
     fi
