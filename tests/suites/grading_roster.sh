@@ -32,23 +32,9 @@ if [ "$roster_ok" = 1 ]; then
     cp "$ref" "$roster_subs/S-18.cu"                                  # a file named by the SIS id
     roster_case "$roster_subs/stonebob_4323_555_vector_add.cu" wrong_answer   # Canvas's download name
     roster_case "$roster_subs/submission_1001/vector_add.cu" compile_error    # Gradescope's export, one user
-    cat > "$roster_subs/submission_1001/submission_metadata.json" << 'EOF'
-{"id": 1001, "created_at": "2026-03-01T14:22:32.365935-07:00", "assignment": {"title": "Lab 1", "total_points": "100.0"},
- "submission_method": "upload", "users": [{"email": "CKING@uni.edu", "id": 71, "name": "C. King"}], "previous_submissions": []}
-EOF
+    cp tests/fixtures/roster/submission_metadata.json "$roster_subs/submission_1001/"
     cp "$ref" "$roster_subs/submission_1002/vector_add.cu"            # Gradescope's export: a group of two, by SID and by email
-    cat > "$roster_subs/submission_metadata.yml" << 'EOF'
----
-submission_1002:
-  :submitters:
-  - :name: Dan
-    :sid: 'S-21'
-    :email: x@elsewhere.org
-  - :name: Eve N.
-    :email: eng@uni.edu
-  :created_at: 2026-03-01 15:00:00.000000000 -07:00
-  :score: 0.0
-EOF
+    cp tests/fixtures/roster/submission_metadata.yml "$roster_subs/"   # Gradescope's Export Submissions: who submitted 1002
     cp "$ref" "$roster_subs/mallory/vector_add.cu"                     # not on the roster
     # Canvas's gradebook export, as it comes: byte-order mark, CR LF, Points Possible, Test Student.
     printf '\xef\xbb\xbfStudent,ID,SIS User ID,SIS Login ID,Section,Lab 1 (5521)\r\n' > "$roster_dir/roster.csv"
@@ -59,81 +45,12 @@ EOF
     printf '"Student, Test",9999,,,CS 480 A,\r\n' >> "$roster_dir/roster.csv"
 fi
 
-# check.py DIR: the files of a run with the roster above, cell by cell.
-[ "$roster_ok" = 1 ] && cat > "$roster_dir/check.py" << 'PY'
-import csv, sys
-out = sys.argv[1]
-def rows(name):
-    with open(f"{out}/{name}", newline="", encoding="utf-8") as f:
-        return list(csv.reader(f))
-problems = []
-def same(what, got, want):
-    if got != want:
-        problems.append(f"{what}: {got!r}, expected {want!r}")
-
-g = rows("gradebook.csv")
-tests = ["correct_host", "correct_simple", "correct_fast", "memcheck", "perf_fast"]
-same("gradebook header", g[0], ["student", "submitted_as", "roster_id", "name", "email", "section", "sha256"] + tests + ["total", "max", "note"])
-book = {r[0]: r for r in g[1:]}
-same("gradebook students", sorted(book), sorted(["S-18", "jane_doe", "mallory", "stonebob_4323_555_vector_add", "submission_1001", "submission_1002"]))
-want = {
-    "jane_doe": ["S-17", "Doe, Jane", "jdoe@uni.edu", "CS 480 A"],
-    "S-18": ["S-18", "Martin, Alice", "amartin@uni.edu", "CS 480 A"],
-    "stonebob_4323_555_vector_add": ["S-19", "Stone, Bob", "bstone@uni.edu", "CS 480 B"],
-    "submission_1001": ["S-20", "King, Carol", "cking@uni.edu", "CS 480 B"],
-    "submission_1002": ["S-21; S-22", "Lee, Dan; Ng, Eve", "dlee@uni.edu; eng@uni.edu", "CS 480 B; CS 480 A"],
-    "mallory": ["", "", "", ""],
-}
-for student, cells in want.items():
-    row = book.get(student)
-    if row is None:
-        continue
-    same(f"gradebook {student} roster cells", row[2:6], cells)
-    same(f"gradebook {student} sha256", len(row[6]), 64)
-    same(f"gradebook {student} max", row[13], "100")
-    if student == "submission_1001":   # the compile error: rejected, 0 everywhere
-        same(f"gradebook {student} scores", row[7:13], ["0"] * 6)
-        if "compil" not in row[14]:
-            problems.append(f"gradebook {student} note: {row[14]!r} does not say it did not compile")
-    else:                              # built and audited, not run: empty cells and total, not zeros
-        same(f"gradebook {student} scores", row[7:13], ["", "", "", "", "", ""])
-        same(f"gradebook {student} note", row[14], "build and audit passed; tests not run (run the grader on a GPU for the score)")
-
-c = rows("lms-canvas.csv")
-same("lms-canvas header", c[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 1: vector add"])
-same("lms-canvas points", c[1], ["Points Possible", "", "", "", "", "10"])
-same("lms-canvas rows", c[2:], [
-    ["Doe, Jane", "4321", "S-17", "jdoe@uni.edu", "CS 480 A", ""],
-    ["Martin, Alice", "4322", "S-18", "amartin@uni.edu", "CS 480 A", ""],
-    ["Stone, Bob", "4323", "S-19", "bstone@uni.edu", "CS 480 B", ""],
-    ["King, Carol", "4324", "S-20", "cking@uni.edu", "CS 480 B", "0"],
-    ["Lee, Dan", "4325", "S-21", "dlee@uni.edu", "CS 480 B", ""],
-    ["Ng, Eve", "4326", "S-22", "eng@uni.edu", "CS 480 A", ""],
-])
-m = rows("lms-moodle.csv")
-same("lms-moodle header", m[0], ["ID number", "Email address", "Username", "Full name", "Lab 1: vector add"])
-same("lms-moodle rows", [r[0] for r in m[1:]], ["S-17", "S-18", "S-19", "S-20", "S-21", "S-22"])
-same("lms-moodle King", m[4], ["S-20", "cking@uni.edu", "cking@uni.edu", "King, Carol", "0"])
-
-report = open(f"{out}/roster.txt", encoding="utf-8").read()
-for needle in ["7 students, 6 with a submission", "  mallory: 'mallory' is no id, email, login or name on the roster",
-               "students on the roster without a submission: 1", "line 9: S-23, Ruiz, Fay, fruiz@uni.edu, CS 480 A"]:
-    if needle not in report:
-        problems.append(f"roster.txt lacks {needle!r}")
-if "Test" in report:
-    problems.append("roster.txt names Canvas's Test Student")
-for p in problems:
-    print("FAIL:", p)
-print("checked" if not problems else f"{len(problems)} problems")
-sys.exit(1 if problems else 0)
-PY
-
 if [ "$roster_ok" = 1 ]; then
     lms=(--lms-assignment "Lab 1: vector add" --lms-points 10)
     expect "roster grading: a compile-only run with a Canvas roster" 0 'students on the roster without a submission: 1' \
         grading/grade --lab 01 --compile-only --seed 777 --roster "$roster_dir/roster.csv" "${lms[@]}" --out "$roster_dir/single" "$roster_subs"
     if [ "$rc" -eq 0 ]; then
-        expect "roster grading: gradebook.csv, lms-canvas.csv, lms-moodle.csv and roster.txt, cell by cell" 0 '^checked' python3 "$roster_dir/check.py" "$roster_dir/single"
+        expect "roster grading: gradebook.csv, lms-canvas.csv, lms-moodle.csv and roster.txt, cell by cell" 0 '^checked' python3 tests/tools/check_roster_files.py "$roster_dir/single"
     fi
     # Sharded: each shard matches the whole class; the merge writes the class's LMS files.
     for k in 0 1; do
@@ -156,7 +73,7 @@ if [ "$roster_ok" = 1 ]; then
     expect "roster grading: a regrade keeps the roster" 0 'identical' \
         grading/grade --lab 01 --compile-only --regrade "$roster_dir/single/audit.jsonl" "${lms[@]}" --out "$roster_dir/regrade" "$roster_subs"
     if [ "$rc" -eq 0 ]; then
-        expect "roster grading: the regrade's files, cell by cell" 0 '^checked' python3 "$roster_dir/check.py" "$roster_dir/regrade"
+        expect "roster grading: the regrade's files, cell by cell" 0 '^checked' python3 tests/tools/check_roster_files.py "$roster_dir/regrade"
     fi
     # Bad rosters: one sentence naming the file and line, exit 2, before anything is built.
     printf 'id,name\ns1,Ann\ns2,Ben\nS1,Cat\n' > "$roster_dir/duplicate.csv"
