@@ -2,10 +2,11 @@
 # `bash tests/suites/cluster.sh`, or `make test-cluster`). No GPU needed.
 #
 # It starts a one-node cluster of Debian's SLURM 22.05 (slurmctld, slurmd) and its own munged,
-# configured entirely in a temporary folder, listening on 127.0.0.1 only, on ports no socket of
-# this machine uses. The node declares three stand-in GPUs (gres.conf: links to /dev/null), so
-# grading/slurm/grade-array.sbatch runs unchanged, with its own --gres=gpu:1 request; the grading
-# is --compile-only, which needs no GPU. Then:
+# configured entirely in a temporary folder (slurm.conf: tests/fixtures/cluster/slurm.conf),
+# listening on 127.0.0.1 only, on ports no socket of this machine uses. The node declares three
+# stand-in GPUs (gres.conf: links to /dev/null), so grading/slurm/grade-array.sbatch runs
+# unchanged, with its own --gres=gpu:1 request; the grading is --compile-only, which needs no
+# GPU. Then:
 #   1. grading/slurm/submit.sh grades lab 01's reference, its starter and four corpus cases
 #      (tests/grading/01/*.patch) as a job array of 3 shards and a dependent merge job; every task
 #      must have asked for a GPU and ended well, and the merged gradebook, feedback and summary
@@ -90,43 +91,9 @@ cluster_start() {
     dd if=/dev/urandom of="$d/munge.key" bs=1024 count=1 status=none && chmod 400 "$d/munge.key"
     # Three stand-in GPUs: slurmd wants a device file per GPU, and a job gets CUDA_VISIBLE_DEVICES.
     for i in 0 1 2; do ln -s /dev/null "$d/gpus/gpu$i"; done
-    cat > "$cluster_conf" << CONF
-# A one-node test cluster (tests/suites/cluster.sh): everything in $d, 127.0.0.1 only.
-ClusterName=cudalabs-test
-SlurmctldHost=localhost(127.0.0.1)
-SlurmctldPort=$cluster_ctld_port
-SlurmdPort=$cluster_slurmd_port
-# bind to the address the host name resolves to (127.0.0.1), not to every address
-CommunicationParameters=NoCtldInAddrAny,NoInAddrAny
-SlurmUser=root
-SlurmdUser=root
-AuthType=auth/munge
-CredType=cred/munge
-AuthInfo=socket=$d/munge.socket
-StateSaveLocation=$d/state
-SlurmdSpoolDir=$d/spool
-SlurmctldPidFile=$d/slurmctld.pid
-SlurmdPidFile=$d/slurmd.pid
-SlurmctldLogFile=$d/slurmctld.log
-SlurmdLogFile=$d/slurmd.log
-# no cgroups in a container: processes tracked by their parents, no task binding
-ProctrackType=proctrack/linuxproc
-TaskPlugin=task/none
-JobAcctGatherType=jobacct_gather/none
-AccountingStorageType=accounting_storage/none
-JobCompType=jobcomp/none
-MpiDefault=none
-MailProg=/bin/true
-SchedulerType=sched/backfill
-SelectType=select/cons_tres
-SelectTypeParameters=CR_Core
-ReturnToService=2
-GresTypes=gpu
-# the node as declared here, whatever the machine has (3 tasks of 4 CPUs on a 2-core machine)
-SlurmdParameters=config_overrides
-NodeName=localhost NodeAddr=127.0.0.1 CPUs=12 Gres=gpu:3 State=UNKNOWN
-PartitionName=test Nodes=localhost Default=YES MaxTime=INFINITE State=UP
-CONF
+    # slurm.conf: tests/fixtures/cluster/slurm.conf with this cluster's folder and ports.
+    sed -e "s|@DIR@|$d|g; s|@CTLD_PORT@|$cluster_ctld_port|; s|@SLURMD_PORT@|$cluster_slurmd_port|" \
+        tests/fixtures/cluster/slurm.conf > "$cluster_conf"
     echo "NodeName=localhost Name=gpu File=$d/gpus/gpu[0-2]" > "$d/gres.conf"
 
     CUDALABS_TEST_CLUSTER=$d setsid munged -F --force --socket="$d/munge.socket" --key-file="$d/munge.key" \
@@ -229,9 +196,164 @@ cluster_differences() {
     done
 }
 
+# cluster_class DIR: the class in DIR/submissions (DIR made afresh): lab 01's reference, its starter
+# and four corpus cases (tests/grading/01/*.patch), a folder each. Fails, naming the case, where a
+# patch no longer applies.
+cluster_class() {
+    local subs=$1/submissions case
+    rm -rf "$1"
+    mkdir -p "$subs/reference" "$subs/starter"
+    cp solutions/01-vector-add/vector_add.cu "$subs/reference/"
+    cp labs/01-vector-add/vector_add.cu "$subs/starter/"
+    for case in wrong_answer compile_error defines_main forbidden_cublas; do
+        mkdir -p "$subs/$case"
+        cp solutions/01-vector-add/vector_add.cu "$subs/$case/"
+        if ! patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$subs/$case/vector_add.cu" \
+                < "tests/grading/01/$case.patch" > /dev/null 2>&1; then
+            fail "cluster grading: the class" "tests/grading/01/$case.patch no longer applies"
+            return 1
+        fi
+    done
+}
+
+# cluster_stop_on_exit DIR: from now on the cluster in a new temporary folder (its daemons' logs
+# kept in DIR/daemons) is stopped on every way out (return, exit, Ctrl-C, kill); the traps it
+# replaces are kept in saved_exit, saved_int, saved_term and saved_hup (the caller's).
+cluster_stop_on_exit() {
+    local exit_cmd=""
+    saved_exit=$(trap -p EXIT) saved_int=$(trap -p INT) saved_term=$(trap -p TERM) saved_hup=$(trap -p HUP)
+    cluster_tmp=$(mktemp -d /tmp/cudalabs-cluster.XXXXXX)
+    cluster_conf=$cluster_tmp/slurm.conf cluster_logs=$1/daemons
+    if [ -n "$saved_exit" ]; then eval "set -- $saved_exit"; exit_cmd=$3; fi
+    # shellcheck disable=SC2064  # the previous EXIT trap, as it is now
+    trap "cluster_stop; $exit_cmd" EXIT
+    trap 'fail "cluster grading" "interrupted (SIGINT): the cluster is stopped"; exit 130' INT
+    trap 'fail "cluster grading" "terminated (SIGTERM): the cluster is stopped"; exit 143' TERM
+    trap 'fail "cluster grading" "hung up (SIGHUP): the cluster is stopped"; exit 129' HUP
+}
+
+# cluster_restore_traps: the traps that cluster_stop_on_exit replaced, back as they were.
+cluster_restore_traps() {
+    if [ -n "$saved_exit" ]; then eval "$saved_exit"; else trap - EXIT; fi
+    if [ -n "$saved_int" ]; then eval "$saved_int"; else trap - INT; fi
+    if [ -n "$saved_term" ]; then eval "$saved_term"; else trap - TERM; fi
+    if [ -n "$saved_hup" ]; then eval "$saved_hup"; else trap - HUP; fi
+}
+
+# cluster_submit_class DIR ARCH SEED: part 1, the class of DIR/submissions through submit.sh: a
+# job array of 3 shards and the merge job, graded as DIR/single was.
+cluster_submit_class() {
+    local dir=$1 arch=$2 seed=$3 subs=$1/submissions array merge f d note
+    run_capture "cluster grading: submit.sh" env SLURM_CONF="$cluster_conf" BUILD="$BUILD" ARCH="$arch" GRADE_SEED="$seed" \
+        GRADE_OPTIONS=--compile-only grading/slurm/submit.sh 01 "$subs" "$dir/out" 3
+    array=$(sed -n 's/.*(job array \([0-9]*\)).*/\1/p' <<< "$out") merge=$(sed -n 's/.*merge (job \([0-9]*\)).*/\1/p' <<< "$out")
+    if [ "$rc" -ne 0 ] || [ -z "$array" ] || [ -z "$merge" ]; then
+        fail "cluster grading: submit.sh submits the array and the merge" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | tr '\n' ' ' | head -c 300)"
+    else
+        pass "cluster grading: submit.sh submits the array ($array) and the merge ($merge)"
+        if ! cluster_wait_job "$merge"; then
+            fail "cluster grading: the array and the merge job end" "$cluster_job"
+        else
+            cluster_wait_job "$array"
+            local tasks states codes gres ended
+            tasks=$(cluster_field ArrayTaskId | sort | tr '\n' ' ') states=$(cluster_field JobState | sort -u | tr '\n' ' ')
+            codes=$(cluster_field ExitCode | sort -u | tr '\n' ' ') gres=$(cluster_field TresPerNode | tr '\n' ' ')
+            ended=$(cluster_field EndTime | sort | tail -n 1)
+            if [ "$tasks" = "0 1 2 " ] && [ "$states" = "COMPLETED " ] && [ "$codes" = "0:0 " ] && [ "$gres" = "gres:gpu:1 gres:gpu:1 gres:gpu:1 " ]; then
+                pass "cluster grading: the 3 array tasks each asked for a GPU (--gres=gpu:1) and graded their shard"
+            else
+                fail "cluster grading: the 3 array tasks each asked for a GPU (--gres=gpu:1) and graded their shard" \
+                    "tasks: ${tasks}states: ${states}exit: ${codes}gres: ${gres}(logs: $dir/out/logs/)"
+            fi
+            cluster_wait_job "$merge"
+            # The merge job started once the last task had ended (times to the second: ISO, sortable).
+            if [ "$(cluster_field JobState)" = COMPLETED ] && [ "$(cluster_field ExitCode)" = 0:0 ] \
+                && [[ ! "$(cluster_field StartTime)" < "$ended" ]] \
+                && grep -q '^results: ' "$dir"/out/logs/merge-"$merge".out 2> /dev/null; then
+                pass "cluster grading: the merge job ran after the array and merged the class"
+            else
+                fail "cluster grading: the merge job ran after the array and merged the class" \
+                    "$(cluster_field JobState) exit $(cluster_field ExitCode), started $(cluster_field StartTime), last task ended $ended: $(tail -n 2 "$dir"/out/logs/merge-"$merge".out 2> /dev/null | tr '\n' ' ' | head -c 300)"
+            fi
+            for f in gradebook.csv feedback/ results/ audit.jsonl summary.txt; do
+                d=$(cluster_differences "$dir/single" "$dir/out/class" | grep "^${f%/}" | head -n 3 | tr '\n' ' ')
+                [ -d "$dir/out/class" ] || d="no merged class in $dir/out/class"
+                note=""
+                [ "$f" = results/ ] && note=" (but execution_time)"
+                [ "$f" = audit.jsonl ] && note=" (but graded_at)"
+                if [ -z "$d" ]; then pass "cluster grading: the merged $f is the single run's$note"
+                else fail "cluster grading: the merged $f is the single run's$note" "$d"; fi
+            done
+        fi
+    fi
+}
+
+# cluster_cancelled_shard DIR ARCH SEED: part 2, a shard that never ran: the partition is down
+# while the class is submitted, shard 1 is cancelled, then the partition comes back.
+cluster_cancelled_shard() {
+    local dir=$1 arch=$2 seed=$3 subs=$1/submissions submit array merge line rerun merge_cmd job d
+    cluster_run scontrol update PartitionName=test State=DOWN > /dev/null 2>&1
+    run_capture "cluster grading: submit.sh (a shard will be cancelled)" env SLURM_CONF="$cluster_conf" BUILD="$BUILD" ARCH="$arch" \
+        GRADE_SEED="$seed" GRADE_OPTIONS=--compile-only grading/slurm/submit.sh 01 "$subs" "$dir/cancelled" 3
+    submit=$out
+    array=$(sed -n 's/.*(job array \([0-9]*\)).*/\1/p' <<< "$out") merge=$(sed -n 's/.*merge (job \([0-9]*\)).*/\1/p' <<< "$out")
+    [ -n "$array" ] && cluster_run scancel "${array}_1" > /dev/null 2>&1
+    cluster_run scontrol update PartitionName=test State=UP > /dev/null 2>&1
+    if [ "$rc" -ne 0 ] || [ -z "$array" ] || [ -z "$merge" ]; then
+        fail "cluster grading: a cancelled shard" "submit.sh: exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | tr '\n' ' ' | head -c 300)"
+    elif ! cluster_wait_job "$merge"; then
+        fail "cluster grading: a cancelled shard: the merge job ends" "$cluster_job"
+    else
+        line=$(tail -n 3 "$dir"/cancelled/logs/merge-"$merge".out 2> /dev/null | tr '\n' ' ')
+        if [ "$(cluster_field JobState)" = FAILED ] && [ "$(cluster_field ExitCode)" = 2:0 ] \
+            && [[ $line == *"shard 1 of 3 is missing"* ]] && [ ! -e "$dir/cancelled/class" ]; then
+            pass "cluster grading: with shard 1 cancelled, the merge job still runs, refuses (exit 2) and names shard 1"
+        else
+            fail "cluster grading: with shard 1 cancelled, the merge job still runs, refuses (exit 2) and names shard 1" \
+                "$(cluster_field JobState) exit $(cluster_field ExitCode): ${line:0:300}"
+        fi
+        # The rerun and the merge exactly as submit.sh printed them.
+        rerun=$(sed -n '/^rerun shard K/,/grade-array\.sbatch$/p' <<< "$submit" | sed '1s/^rerun shard K[^:]*: *//; s/\\$//' | tr '\n' ' ')
+        merge_cmd=$(sed -n 's/^then merge: //p' <<< "$submit")
+        if [[ $rerun != *"--array=K "* ]] || [ -z "$merge_cmd" ]; then
+            fail "cluster grading: submit.sh prints how to rerun a shard and merge" "$(tail -n 4 <<< "$submit" | tr '\n' ' ')"
+        else
+            run_capture "cluster grading: the printed rerun of shard 1" env SLURM_CONF="$cluster_conf" bash -c "${rerun/--array=K /--array=1 }"
+            job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<< "$out")
+            if [ "$rc" -ne 0 ] || [ -z "$job" ]; then
+                fail "cluster grading: the rerun command submit.sh printed" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 2 | tr '\n' ' ')"
+            elif ! cluster_wait_job "$job" || [ "$(cluster_field JobState)" != COMPLETED ]; then
+                fail "cluster grading: the rerun command submit.sh printed" "${cluster_job:0:300}"
+            else
+                run_capture "cluster grading: the printed merge" env BUILD="$BUILD" ARCH="$arch" bash -c "$merge_cmd"
+                d=$(cluster_differences "$dir/single" "$dir/cancelled/class" | head -n 3 | tr '\n' ' ')
+                if [ "$rc" -ne 0 ]; then fail "cluster grading: the printed rerun and merge give the single run's files" "merge: exit $rc: $(tail -n 2 <<< "$err" | tr '\n' ' ')"
+                elif [ -n "$d" ]; then fail "cluster grading: the printed rerun and merge give the single run's files" "$d"
+                elif ls "$dir"/cancelled/logs/shard-1-"$job".out > /dev/null 2>&1; then pass "cluster grading: the printed rerun and merge give the single run's files"
+                else fail "cluster grading: the printed rerun and merge give the single run's files" "the rerun's log is not in $dir/cancelled/logs/"; fi
+            fi
+        fi
+    fi
+}
+
+# cluster_left_nothing: part 3, the cluster stopped, and nothing of it left.
+cluster_left_nothing() {
+    local left listen
+    local strays_tmp=$cluster_tmp ports="$cluster_ctld_port $cluster_slurmd_port"
+    cluster_stop
+    cluster_tmp=$strays_tmp cluster_conf=$strays_tmp/slurm.conf
+    left=$(cluster_strays | tr '\n' ' ')
+    cluster_tmp=""
+    listen=$(cluster_listeners $ports)
+    if [ -z "$left" ] && [ -z "$listen" ] && [ ! -e "$strays_tmp" ]; then
+        pass "cluster grading: the cluster is stopped and nothing of it is left (processes, ports, $strays_tmp)"
+    else
+        fail "cluster grading: the cluster is stopped and nothing of it is left" "processes: ${left:-none}; listening: ${listen:-none}"
+    fi
+}
+
 cluster_suite() {
-    local dir subs seed=5151 case missing="" tool started arch
-    local saved_exit saved_int saved_term saved_hup submit array merge rerun merge_cmd line d listen job f left note
+    local dir seed=5151 missing="" tool started arch saved_exit saved_int saved_term saved_hup listen
 
     if [ ! -f solutions/01-vector-add/vector_add.cu ] || [ ! -x grading/grade ]; then
         skip "cluster grading" "needs the grader and lab 01's reference solution (not in the student edition)"
@@ -251,20 +373,7 @@ cluster_suite() {
     started=$SECONDS
 
     dir=$(mkdir -p "$BUILD/test-logs" && cd "$BUILD/test-logs" && pwd)/cluster
-    subs=$dir/submissions
-    rm -rf "$dir"
-    mkdir -p "$subs/reference" "$subs/starter"
-    cp solutions/01-vector-add/vector_add.cu "$subs/reference/"
-    cp labs/01-vector-add/vector_add.cu "$subs/starter/"
-    for case in wrong_answer compile_error defines_main forbidden_cublas; do
-        mkdir -p "$subs/$case"
-        cp solutions/01-vector-add/vector_add.cu "$subs/$case/"
-        if ! patch --batch --forward --fuzz=0 --no-backup-if-mismatch --reject-file=- -s "$subs/$case/vector_add.cu" \
-                < "tests/grading/01/$case.patch" > /dev/null 2>&1; then
-            fail "cluster grading: the class" "tests/grading/01/$case.patch no longer applies"
-            return
-        fi
-    done
+    cluster_class "$dir" || return
 
     # One ARCH for everything here (what make picks), so that submit.sh builds nothing new.
     arch=${ARCH:-$(make -s --no-print-directory arch BUILD="$BUILD" 2> /dev/null | sed -n 's/^ARCH=\(.*\) -> .*/\1/p')}
@@ -273,20 +382,11 @@ cluster_suite() {
         env BUILD="$BUILD" ARCH="$arch" make -s --no-print-directory grader grading-info LAB=01 BUILD="$BUILD"
     [ "$rc" -eq 0 ] || return
     expect "cluster grading: the class graded in one run (the reference for the cluster's)" 0 'results: ' \
-        env BUILD="$BUILD" ARCH="$arch" grading/grade --lab 01 --compile-only --seed "$seed" --out "$dir/single" "$subs"
+        env BUILD="$BUILD" ARCH="$arch" grading/grade --lab 01 --compile-only --seed "$seed" --out "$dir/single" "$dir/submissions"
     [ "$rc" -eq 0 ] || return
 
     # From here on the cluster runs: it is stopped on every way out (return, exit, Ctrl-C, kill).
-    saved_exit=$(trap -p EXIT) saved_int=$(trap -p INT) saved_term=$(trap -p TERM) saved_hup=$(trap -p HUP)
-    cluster_tmp=$(mktemp -d /tmp/cudalabs-cluster.XXXXXX)
-    cluster_conf=$cluster_tmp/slurm.conf cluster_logs=$dir/daemons
-    local exit_cmd=""
-    if [ -n "$saved_exit" ]; then eval "set -- $saved_exit"; exit_cmd=$3; fi
-    # shellcheck disable=SC2064  # the previous EXIT trap, as it is now
-    trap "cluster_stop; $exit_cmd" EXIT
-    trap 'fail "cluster grading" "interrupted (SIGINT): the cluster is stopped"; exit 130' INT
-    trap 'fail "cluster grading" "terminated (SIGTERM): the cluster is stopped"; exit 143' TERM
-    trap 'fail "cluster grading" "hung up (SIGHUP): the cluster is stopped"; exit 129' HUP
+    cluster_stop_on_exit "$dir"
 
     # The whole cluster part, jobs and commands, has CLUSTER_WAIT seconds; a command 60 at most.
     cluster_deadline=$((SECONDS + ${CLUSTER_WAIT:-240}))
@@ -299,112 +399,11 @@ cluster_suite() {
         if [ "$listen" = "0100007F " ]; then pass "cluster grading: the daemons listen on 127.0.0.1 only"
         else fail "cluster grading: the daemons listen on 127.0.0.1 only" "listening addresses (hex): ${listen:-none}"; fi
 
-        # 1. The class through submit.sh: a job array of 3 shards and the merge job.
-        run_capture "cluster grading: submit.sh" env SLURM_CONF="$cluster_conf" BUILD="$BUILD" ARCH="$arch" GRADE_SEED="$seed" \
-            GRADE_OPTIONS=--compile-only grading/slurm/submit.sh 01 "$subs" "$dir/out" 3
-        array=$(sed -n 's/.*(job array \([0-9]*\)).*/\1/p' <<< "$out") merge=$(sed -n 's/.*merge (job \([0-9]*\)).*/\1/p' <<< "$out")
-        if [ "$rc" -ne 0 ] || [ -z "$array" ] || [ -z "$merge" ]; then
-            fail "cluster grading: submit.sh submits the array and the merge" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | tr '\n' ' ' | head -c 300)"
-        else
-            pass "cluster grading: submit.sh submits the array ($array) and the merge ($merge)"
-            if ! cluster_wait_job "$merge"; then
-                fail "cluster grading: the array and the merge job end" "$cluster_job"
-            else
-                cluster_wait_job "$array"
-                local tasks states codes gres ended
-                tasks=$(cluster_field ArrayTaskId | sort | tr '\n' ' ') states=$(cluster_field JobState | sort -u | tr '\n' ' ')
-                codes=$(cluster_field ExitCode | sort -u | tr '\n' ' ') gres=$(cluster_field TresPerNode | tr '\n' ' ')
-                ended=$(cluster_field EndTime | sort | tail -n 1)
-                if [ "$tasks" = "0 1 2 " ] && [ "$states" = "COMPLETED " ] && [ "$codes" = "0:0 " ] && [ "$gres" = "gres:gpu:1 gres:gpu:1 gres:gpu:1 " ]; then
-                    pass "cluster grading: the 3 array tasks each asked for a GPU (--gres=gpu:1) and graded their shard"
-                else
-                    fail "cluster grading: the 3 array tasks each asked for a GPU (--gres=gpu:1) and graded their shard" \
-                        "tasks: ${tasks}states: ${states}exit: ${codes}gres: ${gres}(logs: $dir/out/logs/)"
-                fi
-                cluster_wait_job "$merge"
-                # The merge job started once the last task had ended (times to the second: ISO, sortable).
-                if [ "$(cluster_field JobState)" = COMPLETED ] && [ "$(cluster_field ExitCode)" = 0:0 ] \
-                    && [[ ! "$(cluster_field StartTime)" < "$ended" ]] \
-                    && grep -q '^results: ' "$dir"/out/logs/merge-"$merge".out 2> /dev/null; then
-                    pass "cluster grading: the merge job ran after the array and merged the class"
-                else
-                    fail "cluster grading: the merge job ran after the array and merged the class" \
-                        "$(cluster_field JobState) exit $(cluster_field ExitCode), started $(cluster_field StartTime), last task ended $ended: $(tail -n 2 "$dir"/out/logs/merge-"$merge".out 2> /dev/null | tr '\n' ' ' | head -c 300)"
-                fi
-                for f in gradebook.csv feedback/ results/ audit.jsonl summary.txt; do
-                    d=$(cluster_differences "$dir/single" "$dir/out/class" | grep "^${f%/}" | head -n 3 | tr '\n' ' ')
-                    [ -d "$dir/out/class" ] || d="no merged class in $dir/out/class"
-                    note=""
-                    [ "$f" = results/ ] && note=" (but execution_time)"
-                    [ "$f" = audit.jsonl ] && note=" (but graded_at)"
-                    if [ -z "$d" ]; then pass "cluster grading: the merged $f is the single run's$note"
-                    else fail "cluster grading: the merged $f is the single run's$note" "$d"; fi
-                done
-            fi
-        fi
-
-        # 2. A shard that never ran: the partition is down while the class is submitted, shard 1
-        #    is cancelled, then the partition comes back.
-        cluster_run scontrol update PartitionName=test State=DOWN > /dev/null 2>&1
-        run_capture "cluster grading: submit.sh (a shard will be cancelled)" env SLURM_CONF="$cluster_conf" BUILD="$BUILD" ARCH="$arch" \
-            GRADE_SEED="$seed" GRADE_OPTIONS=--compile-only grading/slurm/submit.sh 01 "$subs" "$dir/cancelled" 3
-        submit=$out
-        array=$(sed -n 's/.*(job array \([0-9]*\)).*/\1/p' <<< "$out") merge=$(sed -n 's/.*merge (job \([0-9]*\)).*/\1/p' <<< "$out")
-        [ -n "$array" ] && cluster_run scancel "${array}_1" > /dev/null 2>&1
-        cluster_run scontrol update PartitionName=test State=UP > /dev/null 2>&1
-        if [ "$rc" -ne 0 ] || [ -z "$array" ] || [ -z "$merge" ]; then
-            fail "cluster grading: a cancelled shard" "submit.sh: exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 3 | tr '\n' ' ' | head -c 300)"
-        elif ! cluster_wait_job "$merge"; then
-            fail "cluster grading: a cancelled shard: the merge job ends" "$cluster_job"
-        else
-            line=$(tail -n 3 "$dir"/cancelled/logs/merge-"$merge".out 2> /dev/null | tr '\n' ' ')
-            if [ "$(cluster_field JobState)" = FAILED ] && [ "$(cluster_field ExitCode)" = 2:0 ] \
-                && [[ $line == *"shard 1 of 3 is missing"* ]] && [ ! -e "$dir/cancelled/class" ]; then
-                pass "cluster grading: with shard 1 cancelled, the merge job still runs, refuses (exit 2) and names shard 1"
-            else
-                fail "cluster grading: with shard 1 cancelled, the merge job still runs, refuses (exit 2) and names shard 1" \
-                    "$(cluster_field JobState) exit $(cluster_field ExitCode): ${line:0:300}"
-            fi
-            # The rerun and the merge exactly as submit.sh printed them.
-            rerun=$(sed -n '/^rerun shard K/,/grade-array\.sbatch$/p' <<< "$submit" | sed '1s/^rerun shard K[^:]*: *//; s/\\$//' | tr '\n' ' ')
-            merge_cmd=$(sed -n 's/^then merge: //p' <<< "$submit")
-            if [[ $rerun != *"--array=K "* ]] || [ -z "$merge_cmd" ]; then
-                fail "cluster grading: submit.sh prints how to rerun a shard and merge" "$(tail -n 4 <<< "$submit" | tr '\n' ' ')"
-            else
-                run_capture "cluster grading: the printed rerun of shard 1" env SLURM_CONF="$cluster_conf" bash -c "${rerun/--array=K /--array=1 }"
-                job=$(sed -n 's/^Submitted batch job \([0-9]*\).*/\1/p' <<< "$out")
-                if [ "$rc" -ne 0 ] || [ -z "$job" ]; then
-                    fail "cluster grading: the rerun command submit.sh printed" "exit $rc: $(printf '%s\n%s' "$out" "$err" | tail -n 2 | tr '\n' ' ')"
-                elif ! cluster_wait_job "$job" || [ "$(cluster_field JobState)" != COMPLETED ]; then
-                    fail "cluster grading: the rerun command submit.sh printed" "${cluster_job:0:300}"
-                else
-                    run_capture "cluster grading: the printed merge" env BUILD="$BUILD" ARCH="$arch" bash -c "$merge_cmd"
-                    d=$(cluster_differences "$dir/single" "$dir/cancelled/class" | head -n 3 | tr '\n' ' ')
-                    if [ "$rc" -ne 0 ]; then fail "cluster grading: the printed rerun and merge give the single run's files" "merge: exit $rc: $(tail -n 2 <<< "$err" | tr '\n' ' ')"
-                    elif [ -n "$d" ]; then fail "cluster grading: the printed rerun and merge give the single run's files" "$d"
-                    elif ls "$dir"/cancelled/logs/shard-1-"$job".out > /dev/null 2>&1; then pass "cluster grading: the printed rerun and merge give the single run's files"
-                    else fail "cluster grading: the printed rerun and merge give the single run's files" "the rerun's log is not in $dir/cancelled/logs/"; fi
-                fi
-            fi
-        fi
+        cluster_submit_class "$dir" "$arch" "$seed"
+        cluster_cancelled_shard "$dir" "$arch" "$seed"
     fi
-
-    # 3. Stopped, and nothing of it left.
-    local strays_tmp=$cluster_tmp ports="$cluster_ctld_port $cluster_slurmd_port"
-    cluster_stop
-    cluster_tmp=$strays_tmp cluster_conf=$strays_tmp/slurm.conf
-    left=$(cluster_strays | tr '\n' ' ')
-    cluster_tmp=""
-    listen=$(cluster_listeners $ports)
-    if [ -z "$left" ] && [ -z "$listen" ] && [ ! -e "$strays_tmp" ]; then
-        pass "cluster grading: the cluster is stopped and nothing of it is left (processes, ports, $strays_tmp)"
-    else
-        fail "cluster grading: the cluster is stopped and nothing of it is left" "processes: ${left:-none}; listening: ${listen:-none}"
-    fi
-    if [ -n "$saved_exit" ]; then eval "$saved_exit"; else trap - EXIT; fi
-    if [ -n "$saved_int" ]; then eval "$saved_int"; else trap - INT; fi
-    if [ -n "$saved_term" ]; then eval "$saved_term"; else trap - TERM; fi
-    if [ -n "$saved_hup" ]; then eval "$saved_hup"; else trap - HUP; fi
+    cluster_left_nothing
+    cluster_restore_traps
     say "cluster grading: $((SECONDS - started)) s"
 }
 
