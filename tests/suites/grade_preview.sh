@@ -18,20 +18,7 @@ fi
 # grade_preview_passing TMP NN: TMP/passNN, lab NN's visible correctness tests with every row
 # passing (one size, 64), as ./labNN --json writes them, and a description of its variants.
 grade_preview_passing() {
-    "$py" - "$1/pass$2" "$2" <<'EOF'
-import json, os, sys
-sys.path.insert(0, "tools")
-import grade_preview as g
-out, nn = sys.argv[1:]
-tests = g.parse_rubric(f"grading/rubrics/{nn}.rubric")
-os.makedirs(out, exist_ok=True)
-variants = sorted({v for _, t in tests if t["kind"] == "correctness" for v in t["variants"]})
-json.dump({"lab": nn, "variants": [{"name": v} for v in variants], "check_sizes": ["64"]},
-          open(os.path.join(out, "describe.json"), "w"))
-for test_id, t in tests:
-    rows = [{"variant": v, "size": "64", "status": "PASS", "note": ""} for v in t["variants"]]
-    json.dump({"results": rows}, open(os.path.join(out, test_id + ".json"), "w"))
-EOF
+    "$py" tests/tools/passing_results.py "grading/rubrics/$2.rubric" "$1/pass$2" --describe --lab "$2"
 }
 
 # grade_preview_audit TMP [audit]: the suite's section 8, the grader's build and audit of
@@ -138,82 +125,24 @@ grade_preview_build_corpus() {
     else fail "the grader's audit alone on the build corpus" "${wrong:0:600}"; fi
 }
 
-grade_preview_suite() {
-    local py tmp hidden leaked s prog
-    py=$(command -v python3 || true)
-    [ -n "$py" ] || { skip "grade preview" "no python3"; return; }
-    [ -f tools/grade_preview.py ] || { skip "grade preview" "no tools/grade_preview.py in this edition"; return; }
-    tmp=$(mktemp -d)
-    local gp=("$py" tools/grade_preview.py --lab 01)
-    local hand_in='Hand in: labs/01-vector-add/vector_add.cu'
-
-    # Fixtures: lab 01's description, a rubric (hidden sizes 255, 4097, 33333 beside the check
-    # sizes; one all-or-nothing test; a sanitizer test; a test shown after the due date), results.
-    cat > "$tmp/describe.json" <<'EOF'
-{"lab": "01", "variants": [{"name": "host"}, {"name": "simple"}, {"name": "fast"}],
- "check_sizes": ["1", "7", "997", "1000", "65537", "1000003", "16777219"]}
-EOF
-    cat > "$tmp/01.rubric" <<'EOF'
-lab = 01
-[test correct_host]
-name = Correctness: host
-points = 20
-variants = host
-sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
-random_sizes = 2 1..3000000
-[test correct_simple]
-name = Correctness: simple
-kind = correctness
-points = 28
-visibility = visible
-variants = simple
-sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
-[test correct_fast]
-name = Correctness: fast
-kind = correctness
-points = 25
-scoring = all_or_nothing
-variant = fast
-sizes = 1 7 255 997 1000 4097 65537 1000003 16777219 33333
-[test memcheck]
-name = Memory safety: memcheck
-kind = sanitizer
-points = 15
-variants = host simple fast
-sizes = 1 257 4099
-[test perf_fast]
-name = Performance: fast, secret
-kind = performance
-points = 12
-variant = fast
-size = 16777216
-visibility = after_due_date
-EOF
-    # grade_preview_results FILE VARIANT FAILING_SIZE...: DIR/TEST.json as ./lab01 --json writes it.
-    grade_preview_results() {
-        "$py" - "$@" <<'EOF'
-import json, sys
-path, variant, failing = sys.argv[1], sys.argv[2], sys.argv[3:]
-sizes = ["1", "7", "997", "1000", "65537", "1000003", "16777219"]
-rows = [{"variant": variant, "size": s, "time_ms": 0.1, "status": "FAIL" if s in failing else "PASS",
-         "note": "element 3 is 0, expected 2" if s in failing else ""} for s in sizes if s != "missing"]
-if "missing" in failing:
-    rows = rows[:-1]   # a row the run never reached counts as failed
-json.dump({"lab": "01", "mode": "check", "results": rows, "verdict": "PASS"}, open(path, "w"), indent=1)
-EOF
-    }
+# The fixtures in $tmp: lab 01's description, a rubric (hidden sizes 255, 4097, 33333 beside the
+# check sizes; one all-or-nothing test; a sanitizer test; a test shown after the due date), and
+# results as ./lab01 --json writes them: every row passing in $tmp/pass, rows failing in $tmp/fail.
+grade_preview_fixtures() {
+    cp tests/fixtures/grade_preview/describe.json tests/fixtures/grade_preview/01.rubric "$tmp/"
     mkdir -p "$tmp/pass" "$tmp/fail"
     cp "$tmp/describe.json" "$tmp/pass/" && cp "$tmp/describe.json" "$tmp/fail/"
-    grade_preview_results "$tmp/pass/correct_host.json" host
-    grade_preview_results "$tmp/pass/correct_simple.json" simple
-    grade_preview_results "$tmp/pass/correct_fast.json" fast
-    grade_preview_results "$tmp/fail/correct_host.json" host
-    grade_preview_results "$tmp/fail/correct_simple.json" simple 997 missing
-    grade_preview_results "$tmp/fail/correct_fast.json" fast 65537
+    "$py" tests/tools/lab01_results.py "$tmp/pass/correct_host.json" host
+    "$py" tests/tools/lab01_results.py "$tmp/pass/correct_simple.json" simple
+    "$py" tests/tools/lab01_results.py "$tmp/pass/correct_fast.json" fast
+    "$py" tests/tools/lab01_results.py "$tmp/fail/correct_host.json" host
+    "$py" tests/tools/lab01_results.py "$tmp/fail/correct_simple.json" simple 997 missing
+    "$py" tests/tools/lab01_results.py "$tmp/fail/correct_fast.json" fast 65537
+}
 
-    expect "grade preview --help" 0 'json-from' "${gp[@]}" --help
-
-    # 1. No GPU: one sentence, the file to hand in, exit 77, nothing previewed.
+# 1. No GPU: one sentence, the file to hand in, exit 77, nothing previewed.
+grade_preview_without_gpu() {
+    local prog s
     prog=$tmp/fakelab
     printf '#!/bin/sh\n[ "$1" = --describe ] && exec cat "%s"\necho "fakelab: no usable CUDA GPU (test)." >&2\nexit 77\n' "$tmp/describe.json" > "$prog"
     chmod +x "$prog"
@@ -230,8 +159,10 @@ EOF
             pass "grade preview of ./$s without a GPU: exit 77, the file to hand in"
         else fail "grade preview of ./$s without a GPU" "exit $rc: ${err:0:200}"; fi
     done
+}
 
-    # 2. Every row passes: every previewed point, the other tests said not previewed.
+# 2. Every row passes: every previewed point, the other tests said not previewed.
+grade_preview_rows_pass() {
     run_capture "grade preview, all rows pass" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q '^Previewed: 73 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: simple +28  28  \(7 of 7 rows pass\)$' \
@@ -242,23 +173,14 @@ EOF
         && ! printf '%s' "$out" | grep -q 'secret'; then
         pass "grade preview, all rows pass: 73 of 73 points, memcheck not previewed, marked PREVIEW, file named"
     else fail "grade preview, all rows pass" "exit $rc: $(printf '%s' "$out" | head -n 12)"; fi
+}
 
-    # 2b. The same through runs of a program (a fake one: every row it is asked for passes):
-    #     each visible correctness test runs it once, at the lab's check sizes only.
-    prog=$tmp/fakegpu
-    cat > "$prog" <<EOF
-#!/usr/bin/env python3
-import json, sys
-a = sys.argv[1:]
-if a == ["--describe"]:
-    print(open("$tmp/describe.json").read())
-    sys.exit(0)
-open("$tmp/args.log", "a").write(" ".join(a) + "\n")
-get = lambda k: a[a.index(k) + 1]
-rows = [{"variant": v, "size": s, "status": "PASS", "note": ""}
-        for v in get("--variant").split(",") for s in get("--size").split(",")]
-json.dump({"results": rows}, open(get("--json"), "w"))
-EOF
+# 2b. The same through runs of a program (a fake one, tests/fixtures/grade_preview/passing_lab.py:
+#     every row it is asked for passes): each visible correctness test runs it once, at the lab's
+#     check sizes only.
+grade_preview_through_runs() {
+    local prog=$tmp/fakegpu
+    cp tests/fixtures/grade_preview/passing_lab.py "$prog"
     chmod +x "$prog"
     run_capture "grade preview through runs of a program" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --program "$prog"
     local v runs=0
@@ -270,8 +192,12 @@ EOF
         && [ "$runs" -eq 3 ] && [ "$(wc -l < "$tmp/args.log")" -eq 3 ]; then
         pass "grade preview runs the program once per visible correctness test, at the check sizes: 73 of 73 points"
     else fail "grade preview through runs of a program" "exit $rc: $(head -n 3 "$tmp/args.log" 2> /dev/null) ${err:0:200}"; fi
+}
 
-    # 3. Failures: per_row in proportion (5 of 7 rows: 20), all_or_nothing nothing; exit 1.
+# 3. Failures: per_row in proportion (5 of 7 rows: 20), all_or_nothing nothing; exit 1; and 4,
+#    in that preview, the rubric's hidden sizes: never shown, never read.
+grade_preview_rows_fail() {
+    local leaked s
     run_capture "grade preview, rows fail" "${gp[@]}" --no-audit --rubric "$tmp/01.rubric" --json-from "$tmp/fail"
     if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -q '^Previewed: 40 of 73 points\.$' \
         && printf '%s' "$out" | grep -qE '^Correctness: host +20  20  \(7 of 7 rows pass\)$' \
@@ -292,16 +218,14 @@ EOF
     if [ -z "$leaked" ] && [ "${out//nosizes/01}" = "$with_sizes" ]; then
         pass "grade preview shows none of the rubric's hidden sizes, and gives the same preview without them"
     else fail "grade preview hides the rubric's hidden sizes" "shown:${leaked:- none}; same without sizes: $([ "${out//nosizes/01}" = "$with_sizes" ] && echo yes || echo no)"; fi
-    # ... and of the real rubric of lab 01, whatever it holds.
+}
+
+# 4b. The hidden sizes of the real rubric of lab 01, whatever it holds, are never shown either.
+grade_preview_real_rubric() {
+    local hidden leaked s
     if [ -f grading/rubrics/01.rubric ]; then
         run_capture "grade preview of grading/rubrics/01.rubric" "${gp[@]}" --json-from "$tmp/pass"
-        hidden=$("$py" -c 'import json, re, sys
-check = set(json.load(open(sys.argv[1]))["check_sizes"])
-text = open("grading/rubrics/01.rubric").read()
-sizes = set(w for m in re.findall(r"(?m)^\s*(?:sizes|size)\s*=([^#\n]*)", text) for w in m.split())
-for m in re.findall(r"(?m)^\s*random_sizes\s*=\s*\S+([^#\n]*)", text):  # COUNT MIN..MAX
-    sizes.update(w for w in re.split(r"[\s.]+", m) if w)
-print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
+        hidden=$("$py" tests/tools/rubric_hidden_sizes.py grading/rubrics/01.rubric "$tmp/describe.json")
         # Sizes of three digits or more anywhere (1 to 99 could be points); all in the size list.
         leaked=""
         for s in $hidden; do
@@ -313,16 +237,20 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
             pass "grade preview of grading/rubrics/01.rubric shows only the check sizes, none of its $(echo "$hidden" | wc -w) hidden sizes"
         else fail "grade preview of grading/rubrics/01.rubric hides its hidden sizes" "exit $rc; shown:${leaked:- none}"; fi
     fi
+}
 
-    # 5. A rubric with no visible test says so.
+# 5. A rubric with no visible test says so.
+grade_preview_no_visible_test() {
     sed 's/^visibility = .*//; /^\[test/a visibility = after_published' "$tmp/01.rubric" > "$tmp/none.rubric"
     run_capture "grade preview, no visible test" "${gp[@]}" --no-audit --rubric "$tmp/none.rubric" --json-from "$tmp/pass"
     if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'has no visible test: nothing to preview\.$' \
         && printf '%s' "$out" | grep -q "^$hand_in\$" && ! printf '%s' "$out" | grep -q 'Previewed'; then
         pass "grade preview of a rubric without visible tests says so, and names the file"
     else fail "grade preview, no visible test" "exit $rc: $(printf '%s' "$out" | head -n 3)"; fi
+}
 
-    # 6. make check: a lab that does not exist.
+# 6. make check: a lab that does not exist.
+grade_preview_make_check() {
     expect "make check LAB=99 names the labs" 2 'make check: no lab 99 \(labs: 01 ' \
         make -s --no-print-directory check LAB=99
 
@@ -336,47 +264,16 @@ print(" ".join(sorted(sizes - check)))' "$tmp/describe.json")
     done
     if [ -z "$missing" ]; then pass "make check LAB=NN is named by make help, the student README and the course guide"
     else fail "make check LAB=NN is named where students look" "not in:$missing"; fi
+}
 
-    # 8. The grader judges the file, with its own code and rubric. Without runs (--json-from,
-    #    here every row passing) it builds and audits it (grading/grade --compile-only, no GPU):
-    #    the references of labs 01 and 13 keep every previewed point; corpus cases the grader
-    #    refuses -- a cuBLAS call, a forbidden import (fopen), a line marker, CUB in lab 13 --
-    #    preview 0 on every visible test, with the grader's reason, exit 1; where the corpus no
-    #    longer refuses a case, the test says so.
-    grade_preview_audit "$tmp"
-    # 8a. The same cases judged by the grader's audit alone (grading/audit), which make check
-    #     runs where there is no grader (the student edition, the notebooks): the same verdicts.
-    grade_preview_audit "$tmp" audit
-    grade_preview_build_corpus "$tmp"
-
-    # 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
-    #     test it scores lower previews its score with its reason (a fake grader stands for one
-    #     on a GPU: it zeroes simple for a copy to the host); a grader that finds no GPU builds
-    #     and audits only; a copy without the grader and its audit says the audit was skipped.
-    prog=$tmp/fakegpu
-    cat > "$tmp/fakegrader" <<EOF
-#!/usr/bin/env python3
-import json, os, shutil, sys
-a = sys.argv[1:]
-get = lambda k: a[a.index(k) + 1]
-out = get("--out")
-open("$tmp/grader.log", "a").write(" ".join(a) + "\n")
-shutil.copy(get("--rubric"), "$tmp/grader.rubric")
-if "--compile-only" not in a and os.environ.get("FAKE_GRADER_GPU") == "0":
-    print("grade: no usable CUDA GPU (fake).", file=sys.stderr)
-    sys.exit(77)
-runs = "--compile-only" not in a
-scores = {"correct_host": 20.0, "correct_simple": 0.0, "correct_fast": 25.0} if runs else {}
-os.makedirs(out + "/results")
-with open(out + "/audit.jsonl", "w") as f:
-    f.write(json.dumps({"event": "run"}) + "\n")
-    line = {"event": "submission", "rejected": "", "scores": scores}
-    if runs and os.environ.get("FAKE_GRADER_ERROR"):
-        line.update(scores={}, total=None, grader_error=os.environ["FAKE_GRADER_ERROR"])
-    f.write(json.dumps(line) + "\n")
-tests = [{"name": "Correctness: simple", "output": "\nrow simple at 997: copied 3988 bytes from the device to the host inside the timed call\nmore"}]
-json.dump({"tests": tests if runs else []}, open(out + "/results/you.json", "w"))
-EOF
+# 8b. With runs, the grader also runs the correctness tests, at the check sizes only, and a
+#     test it scores lower previews its score with its reason (a fake grader,
+#     tests/fixtures/grade_preview/grader.py, stands for one on a GPU: it zeroes simple for a copy
+#     to the host); a grader that finds no GPU builds and audits only; a copy without the grader
+#     and its audit says the audit was skipped.
+grade_preview_grader_runs() {
+    local prog=$tmp/fakegpu
+    cp tests/fixtures/grade_preview/grader.py "$tmp/fakegrader"
     chmod +x "$tmp/fakegrader"
     rm -f "$tmp/grader.log"
     run_capture "grade preview with the grader's runs" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" --grader "$tmp/fakegrader"
@@ -414,35 +311,21 @@ EOF
         && printf '%s' "$out" | grep -q "^PREVIEW — .* The grader's audit was skipped: what your file may call was not checked\.$"; then
         pass "grade preview without the grader: one sentence says the audit was not run and why, and the banner says it was skipped"
     else fail "grade preview without the grader" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
+}
 
-    # 8c. The rubric the grader's runs get, for every lab's rubric: each correctness test (a test
-    #     for each rung stays one), with its keys but the sizes; no other test; the rubric's own
-    #     keys (forbidden symbols, imports) untouched.
+# 8c. The rubric the grader's runs get, for every lab's rubric: each correctness test (a test
+#     for each rung stays one), with its keys but the sizes; no other test; the rubric's own
+#     keys (forbidden symbols, imports) untouched.
+grade_preview_grader_rubric() {
     local bad
-    bad=$(cd tools && "$py" - <<'EOF'
-import glob, os, tempfile, grade_preview as g
-bad = []
-for path in sorted(glob.glob("../grading/rubrics/[0-9][0-9].rubric")):
-    text = g.grader_rubric(path, ["1", "7x9"])
-    with tempfile.NamedTemporaryFile("w", suffix=".rubric", delete=False) as f:
-        f.write(text)
-    ours = g.parse_rubric(f.name)
-    os.remove(f.name)
-    want = [(i, t) for i, t in g.parse_rubric(path) if t["kind"] == "correctness"]
-    lines = text.splitlines()
-    sized = [l for l in lines if g.rubric_key(l) in ("sizes", "size", "random_sizes", "trials")]
-    with open(path) as f:
-        same_head = f.read().split("[test", 1)[0] == text.split("[test", 1)[0]
-    if ours != want or not same_head or sorted(sized) != sorted(["sizes = 1 7x9", "trials = 1"] * len(want)):
-        bad.append(os.path.basename(path))
-print(" ".join(bad))
-EOF
-)
+    bad=$("$py" tests/tools/check_grader_rubric.py)
     if [ -z "$(ls grading/rubrics/[0-9][0-9].rubric 2> /dev/null)" ]; then skip "the rubric of the grader's runs" "no rubrics in this edition"
     elif [ -z "$bad" ]; then pass "the grader's runs get every rubric's correctness tests alone, at the check sizes, one trial, nothing drawn"
     else fail "the rubric of the grader's runs" "wrong for:$bad"; fi
+}
 
-    # 7. With a GPU: the reference solution earns every previewed point, the starter none.
+# 7. With a GPU: the reference solution earns every previewed point, the starter none.
+grade_preview_on_gpu() {
     if [ "$gpu" = 1 ] && [ -x ./sol01 ] && [ -x ./lab01 ]; then
         run_capture "grade preview of ./sol01" "${gp[@]}" --program ./sol01
         if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -qE '^Previewed: ([0-9.]+) of \1 points\.$'; then
@@ -468,6 +351,41 @@ EOF
     else
         skip "grade preview of ./sol01 and ./lab01 on a GPU" "no GPU, or ./sol01 and ./lab01 not built"
     fi
+}
+
+grade_preview_suite() {
+    local py tmp
+    py=$(command -v python3 || true)
+    [ -n "$py" ] || { skip "grade preview" "no python3"; return; }
+    [ -f tools/grade_preview.py ] || { skip "grade preview" "no tools/grade_preview.py in this edition"; return; }
+    tmp=$(mktemp -d)
+    local gp=("$py" tools/grade_preview.py --lab 01)
+    local hand_in='Hand in: labs/01-vector-add/vector_add.cu'
+    grade_preview_fixtures
+
+    expect "grade preview --help" 0 'json-from' "${gp[@]}" --help
+    grade_preview_without_gpu
+    grade_preview_rows_pass
+    grade_preview_through_runs
+    grade_preview_rows_fail
+    grade_preview_real_rubric
+    grade_preview_no_visible_test
+    grade_preview_make_check
+
+    # 8. The grader judges the file, with its own code and rubric. Without runs (--json-from,
+    #    here every row passing) it builds and audits it (grading/grade --compile-only, no GPU):
+    #    the references of labs 01 and 13 keep every previewed point; corpus cases the grader
+    #    refuses -- a cuBLAS call, a forbidden import (fopen), a line marker, CUB in lab 13 --
+    #    preview 0 on every visible test, with the grader's reason, exit 1; where the corpus no
+    #    longer refuses a case, the test says so.
+    grade_preview_audit "$tmp"
+    # 8a. The same cases judged by the grader's audit alone (grading/audit), which make check
+    #     runs where there is no grader (the student edition, the notebooks): the same verdicts.
+    grade_preview_audit "$tmp" audit
+    grade_preview_build_corpus "$tmp"
+    grade_preview_grader_runs
+    grade_preview_grader_rubric
+    grade_preview_on_gpu
     rm -rf "$tmp"
 }
 grade_preview_suite
