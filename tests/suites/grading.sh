@@ -188,41 +188,13 @@ expect "grader names a rubric's unknown variant" 2 "rubric error: .*no_such_vari
 # process, each as a verifier started for it would end (no GPU: 77; with one, outputs that were
 # never stored fail: 1), refuses what is not a verification (2) and goes on, and ends when the
 # grader closes its end, with the last run's code. A second one, whose request is cut short by
-# that close, ends with a usage error (2).
+# that close, ends with a usage error (2). tests/tools/kept_verifier_requests.py serves both.
 grading_kept_verifier() {
     local program=$1 name="a kept verifier answers one request after another, and ends with the grader's end (2 when a request is cut short)" py
     py=$(command -v python3 || true)
     [ -n "$py" ] || { skip "$name" "no python3"; return; }
     mkdir -p "$grading_dir"
-    cat > "$grading_dir/kept_verifier.py" <<'PY'
-import os, socket, subprocess, sys
-program, outputs = sys.argv[1], sys.argv[2]
-verification = ["--verify-outputs", outputs, "--variant", "simple", "--size", "7", "--seed", "3"]
-
-def serve(requests, tail=b""):
-    """Each request's reply, then how the verifier ended once `tail` was sent and our end closed."""
-    ours, theirs = socket.socketpair()
-    proc = subprocess.Popen(["/bin/sh", "-c", 'exec "$0" --verifier-requests 3<&%d' % theirs.fileno(), program],
-                            pass_fds=(theirs.fileno(),), stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    theirs.close()
-    replies = []
-    for words in requests:
-        ours.sendall(b"".join(w.encode() + b"\0" for w in words) + b"\0")
-        line = b""
-        while not line.endswith(b"\n"):
-            byte = ours.recv(1)
-            if not byte:
-                break
-            line += byte
-        replies.append(line.decode().strip())
-    ours.sendall(tail)
-    ours.shutdown(socket.SHUT_WR)
-    return " | ".join(replies + ["ended %d" % proc.wait(timeout=120)])
-
-print(serve((verification, verification, ["--variant", "simple", "--size", "7"], verification)),
-      "; cut short:", serve((verification,), b"--variant\0simple"))
-PY
-    run_capture "$name" "$py" "$grading_dir/kept_verifier.py" "$program" "$grading_dir/kept-verifier"
+    run_capture "$name" "$py" tests/tools/kept_verifier_requests.py "$program" "$grading_dir/kept-verifier"
     local want
     case "$out" in
         "EXIT 77 | "*) want="EXIT 77 | EXIT 77 | EXIT 2 | EXIT 77 | ended 77 ; cut short: EXIT 77 | ended 2";;
