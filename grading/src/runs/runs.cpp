@@ -21,7 +21,7 @@
 #include "runs/failures.h"
 #include "runs/kept_verifier.h"
 #include "exit_codes.h"
-#include "sandbox/gpus.h"
+#include "gpu/gpus.h"
 #include "util/files.h"
 #include "util/text.h"
 
