@@ -7,7 +7,7 @@
 #   make audit-info LAB=01                       (used by audit_only) build the lab's driver and
 #                                                common/ objects and print what its build needs
 
-# grading/src/ has a folder per concern (grading/README.md, "Layout"); its files include each
+# grading/src/ has a folder per concern (grading/DESIGN.md, "Layout"); its files include each
 # other by folder ("intake/rubric.h"), so everything that includes them gets -Igrading/src.
 # grading/protocol/ holds the result channel's format, which the grader, the grading harness and
 # the kernel-trace library share.

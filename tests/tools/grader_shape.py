@@ -5,10 +5,11 @@
   layers below it (LAYERS, lowest first); the mains at the top of grading/src/ may include any.
   The grading harness (grading/harness/, linked into the lab programs) includes nothing of
   grading/src/.
-- Sizes: the grader's C++ (grading/, as cloc counts code lines) at most MAX_CODE_LINES; no class
-  or struct of grading/ over MAX_CLASS_LINES lines and no function of grading/ or common/ over
-  MAX_FUNCTION_LINES (universal-ctags' line spans); grading/src/grader.cpp, the table of stages,
-  at most MAX_GRADER_LINES lines.
+- Sizes: no class or struct of grading/ over MAX_CLASS_LINES lines and no function of grading/ or
+  common/ over MAX_FUNCTION_LINES (universal-ctags' line spans); grading/src/grader.cpp, the
+  table of stages, at most MAX_GRADER_LINES lines. The grader's lines of code (grading/: C++, its
+  headers and CUDA, as cloc counts them) are a figure shown beside CODE_LINES_TARGET, not a
+  check.
 
 Prints one line per finding and exits 1, or prints the figures and exits 0. --figures prints
 them either way. Needs cloc and universal-ctags (tools/deps/grading.txt).
@@ -20,7 +21,7 @@ import subprocess
 import sys
 
 LAYERS = ["util", "process", "intake", "isolation", "gpu", "compile", "runs", "judge", "class", "stages"]
-MAX_CODE_LINES = 12500
+CODE_LINES_TARGET = 12500
 MAX_CLASS_LINES = 400
 MAX_FUNCTION_LINES = 80
 MAX_GRADER_LINES = 300
@@ -68,7 +69,7 @@ def include_findings(root):
 
 
 def code_lines(root):
-    out = subprocess.run(["cloc", "--json", "--quiet", "--include-lang=C++,C/C++ Header", os.path.join(root, "grading")],
+    out = subprocess.run(["cloc", "--json", "--quiet", "--include-lang=C++,C/C++ Header,CUDA", os.path.join(root, "grading")],
                          capture_output=True, text=True, check=True).stdout
     return json.loads(out)["SUM"]["code"]
 
@@ -86,9 +87,7 @@ def ctags_spans(root, folders):
 def size_findings(root, figures):
     found = []
     code = code_lines(root)
-    figures.append(f"grading/ C++: {code} lines of code (at most {MAX_CODE_LINES})")
-    if code > MAX_CODE_LINES:
-        found.append(f"grading/ holds {code} lines of C++ code, more than {MAX_CODE_LINES}")
+    figures.append(f"grading/ C++, headers and CUDA: {code} lines of code (the target: at most {CODE_LINES_TARGET})")
     longest = {"class": (0, ""), "function": (0, "")}
     for kind, name, path, lines in ctags_spans(root, ["grading", "common"]):
         what = "function" if kind == "function" else "class"
@@ -108,7 +107,7 @@ def size_findings(root, figures):
 
 
 def main(argv):
-    root = "."
+    root = argv[argv.index("--root") + 1] if "--root" in argv else "."
     show = "--figures" in argv
     figures = []
     found = include_findings(root) + size_findings(root, figures)

@@ -156,10 +156,6 @@ void check_writable(const std::string& dir) {
     check_free_space(dir);
 }
 
-bool says_disk_full(const std::string& message) {
-    return message.find("No space left on device") != std::string::npos || message.find("Disk quota exceeded") != std::string::npos;
-}
-
 bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;

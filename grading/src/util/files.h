@@ -43,8 +43,6 @@ void check_free_space(const std::string& dir);
 // Writes and removes a probe file of 64 KiB in `dir`, then check_free_space: throws StorageError,
 // naming the folder and why, when the folder cannot be written or its disk is (nearly) full.
 void check_writable(const std::string& dir);
-// Whether a tool's message says that a write failed for want of space (ENOSPC, EDQUOT).
-bool says_disk_full(const std::string& message);
 
 bool exists(const std::string& path);
 bool is_dir(const std::string& path);
