@@ -3,7 +3,7 @@
 # cost grows with the processes starting at once on the same GPU or on the whole machine.
 #
 # The grader starts a process for every test of every submission (and one for each
-# verification), on each GPU's lanes at once (grading/README.md, "Throughput"); its breakdown
+# verification), on each GPU's lanes at once (grading/DESIGN.md, "Throughput"); its breakdown
 # counts the time from a run's start to its GPU open. This runs the lab's trusted program
 # (build/grading/solNN, the reference linked with the grading harness) on the rubric's first
 # correctness case, K processes started together, and reports each batch's median and slowest
@@ -20,7 +20,7 @@
 #     16 at once on one GPU and 16 over two: whether the machine bounds the rest of a run too;
 #   - under bubblewrap, 16 at once on one GPU and 32 over two (16 a GPU), with the whole /dev and
 #     with the GPU's device nodes alone (bubblewrap's basic nodes, the driver's, that GPU's:
-#     grading/README.md, "Isolation"), where bubblewrap runs here and the driver names the GPUs
+#     grading/DESIGN.md, "Isolation"), where bubblewrap runs here and the driver names the GPUs
 #     (/proc/driver/nvidia/gpus; NVIDIA_DRIVER_GPUS and DEVICE_DIR stand in for it and /dev, and
 #     STARTS_WRITABLE is a folder the programs may write there);
 #   - the GPU open phase by phase ($BUILD/bench/gpu_open_phases: driver start, context, memory,

@@ -15,7 +15,7 @@
 #include <thread>
 #include <vector>
 
-#include "sandbox/sandbox.h"
+#include "isolation/isolation.h"
 #include "util/files.h"
 #include "util/text.h"
 

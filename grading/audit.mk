@@ -7,7 +7,7 @@
 #   make audit-info LAB=01                       (used by audit_only) build the lab's driver and
 #                                                common/ objects and print what its build needs
 
-# grading/src/ has a folder per concern (grading/README.md, "Layout"); its files include each
+# grading/src/ has a folder per concern (grading/DESIGN.md, "Layout"); its files include each
 # other by folder ("intake/rubric.h"), so everything that includes them gets -Igrading/src.
 # grading/protocol/ holds the result channel's format, which the grader, the grading harness and
 # the kernel-trace library share.
@@ -20,9 +20,9 @@ $(BUILD)/grading/%.o: grading/src/%.cpp $(CXX_STAMP)
 
 # Only what a build and its audit need: no runs, no sandbox of its own (sandbox.cpp runs the
 # tools), no class. nlohmann-json (tools/deps/core.txt) at build time; binutils at run time.
-AUDIT_SRC := grading/src/audit_only.cpp $(addprefix grading/src/build/,audit.cpp build.cpp build_cache.cpp lab_build.cpp line_directives.cpp) \
-             $(addprefix grading/src/intake/,lab_info.cpp rubric.cpp) $(addprefix grading/src/sandbox/,gpus.cpp sandbox.cpp) \
-             $(addprefix grading/src/util/,breakdown.cpp files.cpp sha256.cpp text.cpp)
+AUDIT_SRC := grading/src/audit_only.cpp $(addprefix grading/src/compile/,audit.cpp build.cpp build_cache.cpp lab_build.cpp line_directives.cpp) \
+             $(addprefix grading/src/intake/,lab_info.cpp rubric.cpp) grading/src/isolation/isolation.cpp \
+             grading/src/process/process.cpp $(addprefix grading/src/util/,breakdown.cpp files.cpp locks.cpp sha256.cpp text.cpp)
 AUDIT_ONLY := $(BUILD)/grading/audit_only
 
 $(AUDIT_ONLY): $(AUDIT_SRC:grading/src/%.cpp=$(BUILD)/grading/%.o) $(BUILD)/common/args.o $(BUILD)/common/run_hooks.o

@@ -5,7 +5,7 @@
   grade_preview.py --lab 01                runs ./lab01 once per visible correctness test
   grade_preview.py --lab 01 --json-from D  reads D/TEST_ID.json (./lab01 --json output) instead
 
-Reads grading/rubrics/NN.rubric (format: grading/README.md, "Rubrics") for each test's kind,
+Reads grading/rubrics/NN.rubric (format: grading/DESIGN.md, "Rubrics") for each test's kind,
 points, visibility, variants and scoring, and nothing else: the rubric's hidden sizes are never
 read. Its tests of the lab's rungs (RUNG, RUNGS) expand from ./labNN --describe, as the grader's. Each visible correctness test runs ./labNN --variant V[,W...] --size CHECK_SIZES --json
 FILE --reps 1 --guard-buffers, CHECK_SIZES being the lab's own (./labNN --describe). Its score
@@ -56,7 +56,7 @@ def rungs_of(description):
 
 def expand_rungs(tests, rungs):
     """The tests with the lab's rungs in place of RUNGS and RUNG, as the grader expands them
-    (grading/README.md, "Rubrics"): a word with RUNGS in variants or requires is one word per
+    (grading/DESIGN.md, "Rubrics"): a word with RUNGS in variants or requires is one word per
     rung; a test for each rung is one test per rung that no correctness test of its own grades,
     RUNG in its id and values replaced by the rung's name."""
     def one_per_rung(value):

@@ -4,7 +4,7 @@
 #                                 build/release/cudalabs-student.zip (a top folder inside),
 #                                 without solutions, rubrics, grading corpus or instructor notes
 #   make gradescope LAB=NN        build/gradescope/labNN-autograder.zip for Gradescope
-#                                 (setup.sh and run_autograder at its root; grading/README.md)
+#                                 (setup.sh and run_autograder at its root; grading/DESIGN.md, "Gradescope")
 #
 # The student edition is refused when a line unique to a solution file appears anywhere in it
 # (release.py leaks). Tools: tools/deps/release.txt and the handouts' (tools/deps/handouts.txt).

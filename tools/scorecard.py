@@ -661,7 +661,7 @@ def svg_document(elements, height, width, lab):
 
 
 def grader_runs(path):
-    """The grader's figures of one submission (grading/README.md, Feedback: NAME.roofline.json)
+    """The grader's figures of one submission (grading/DESIGN.md, Feedback: NAME.roofline.json)
     as a run of the student's and one of the reference's, each a row per timed performance test."""
     figs = read_json(path, "the grader's figures")
     if not isinstance(figs, dict) or not isinstance(figs.get("tests"), list):

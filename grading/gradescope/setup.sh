@@ -4,7 +4,7 @@
 # It installs what the grader needs (bubblewrap, in tools/deps/grading.txt, is the sandbox: the
 # container must allow it user namespaces, else every run stops with the sentence that says so) and builds the grader and the lab's trusted programs, so
 # that each submission only compiles the student's file. Gradescope's machines have no GPU: the
-# autograder there builds and audits (grading/README.md, "Gradescope").
+# autograder there builds and audits (grading/DESIGN.md, "Gradescope").
 #   CUDA_VERSION=13-0 bash setup.sh     another CUDA Toolkit from NVIDIA's repository (default 12-8)
 set -euo pipefail
 cd "$(dirname "$0")"

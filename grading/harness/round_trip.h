@@ -11,7 +11,7 @@
 // CPU, handed over for a kernel to pass along), a copy back into any other host memory, or memory
 // both sides reach. The grader scores a case that breaks it as one made against the test's rules:
 // the whole test is 0 (judge.cpp). A kernel that reads host memory directly (HMM) is beyond what
-// these calls show: grading/README.md, known limits.
+// these calls show: grading/DESIGN.md, known limits.
 //
 // Part of the grader's harness (grading/harness/). The ledger is host code (unit-tested with
 // g++); round_trip.cu holds the watch that RunContext::run_round_trip starts (and the seal of

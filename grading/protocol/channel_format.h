@@ -1,5 +1,5 @@
 // The result channel between a lab program and the grader: framed binary records on a pipe the
-// grader owns (grading/README.md, "Results"). Host-only C++ with no CUDA, shared by the harness
+// grader owns (grading/DESIGN.md, "Results"). Host-only C++ with no CUDA, shared by the harness
 // (grading/harness/channel_writer.cpp writes), the CUPTI trace library (writes KERNEL records through the
 // harness) and the grader (grading/src/runs/channel.cpp reads).
 //

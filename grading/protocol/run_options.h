@@ -1,4 +1,4 @@
-// How the grader hands a run its options (grading/README.md, "Runs alike"). Every run of a
+// How the grader hands a run its options (grading/DESIGN.md, "Runs alike"). Every run of a
 // program starts with the same command line, `PROGRAM --options-from FD`; the run's options (the
 // case list, sizes, seed, repetitions, --channel, --fresh-inputs) arrive on the pipe at
 // descriptor FD, each word followed by a NUL, written and closed by the grader before the program

@@ -1,4 +1,4 @@
-// How the grader keeps one verifier open for a lane's verifications (grading/README.md, "A kept
+// How the grader keeps one verifier open for a lane's verifications (grading/DESIGN.md, "A kept
 // verifier"). The trusted reference started as `PROGRAM --verifier-requests` answers requests on
 // descriptor kFd (a socket, both ways), one after another, with its GPU open all along:
 //   - a request is one verification's arguments, those a verifier of its own is started with

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Grades a class on a SLURM cluster: N shards as a job array (one GPU each), then a merge job
-# that runs once they have all ended, whatever their fate (grading/README.md, "Grading on a SLURM
+# that runs once they have all ended, whatever their fate (grading/DESIGN.md, "Grading on a SLURM
 # cluster").
 #   grading/slurm/submit.sh LAB SUBMISSIONS OUT [N]      (N: 4 by default)
 # OUT gets shard-0/ ... shard-(N-1)/, logs/, and the merged class in OUT/class/.

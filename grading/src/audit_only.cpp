@@ -22,8 +22,8 @@
 #include <vector>
 
 #include "args.h"
-#include "build/build.h"
-#include "build/lab_build.h"
+#include "compile/build.h"
+#include "compile/lab_build.h"
 #include "exit_codes.h"
 #include "intake/lab_info.h"
 #include "intake/rubric.h"

@@ -7,7 +7,7 @@ rubric, grading/rubrics/NN.rubric: the points a handout shows are the points the
       and handin-NN.md (both editions: the file to hand in and how it is graded, from the same
       rubric, which the filter puts before the handout's "Measured results")
 
-The format is the grader's (grading/README.md, "Rubrics"): global `key = value` lines, then
+The format is the grader's (grading/DESIGN.md, "Rubrics"): global `key = value` lines, then
 `[test ID]` sections. Keys this table does not show are ignored; a test without points or kind,
 or a file without tests, stops with a message naming the file and line.
 """

@@ -13,7 +13,7 @@
 
 #include "grading/src/class/results.h"
 #include "grading/src/intake/rubric.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 

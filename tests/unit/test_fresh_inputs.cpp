@@ -1,11 +1,11 @@
-// The host half of fresh inputs (grading/harness/fresh_inputs.h): keys, sampled elements and the
+// The host half of fresh inputs (grading/protocol/fresh_inputs.h): keys, sampled elements and the
 // comparison of a program's samples with the reference's.
 #include <doctest/doctest.h>
 
 #include <set>
 #include <vector>
 
-#include "grading/harness/fresh_inputs.h"
+#include "grading/protocol/fresh_inputs.h"
 
 using namespace cudalabs;
 

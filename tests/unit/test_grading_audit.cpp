@@ -1,4 +1,4 @@
-// The grader's audit of what the compiler made of a submission (grading/src/build/audit.h), on text
+// The grader's audit of what the compiler made of a submission (grading/src/compile/audit.h), on text
 // the real tools printed: gcc -E and cudafe++ output of nvcc 13, readelf, objdump, nvcc --dryrun.
 #include <doctest/doctest.h>
 
@@ -12,10 +12,10 @@
 #include <fstream>
 #include <string>
 
-#include "grading/src/build/audit.h"
-#include "grading/src/build/build.h"
+#include "grading/src/compile/audit.h"
+#include "grading/src/compile/build.h"
 #include "grading/src/util/breakdown.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -1,4 +1,4 @@
-// The builds beside the grading (grading/src/build/build_queue.h): every submission built once and
+// The builds beside the grading (grading/src/compile/build_queue.h): every submission built once and
 // taken once, in the order the builds end; a lane takes a submission while others still build; a
 // build that stops the run ends every wait; a timed test waits for the builds to end; the compile
 // threads at a lower CPU priority; a build put off is made again once the class before it is
@@ -18,7 +18,7 @@
 #include <thread>
 #include <vector>
 
-#include "grading/src/build/build_queue.h"
+#include "grading/src/compile/build_queue.h"
 
 using namespace grading;
 

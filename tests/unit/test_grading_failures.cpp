@@ -18,17 +18,17 @@
 #include <string>
 #include <thread>
 
-#include "grading/harness/fresh_inputs.h"
+#include "grading/protocol/fresh_inputs.h"
 #include "grading/protocol/channel_format.h"
 #include "grading/protocol/sealed_memory.h"
-#include "grading/src/context.h"
+#include "grading/src/runs/context.h"
 #include "grading/src/runs/failures.h"
-#include "grading/src/sandbox/gpus.h"
-#include "grading/src/sandbox/machine_locks.h"
+#include "grading/src/gpu/gpus.h"
+#include "grading/src/gpu/gpu_locks.h"
 #include "grading/src/class/results.h"
 #include "grading/src/runs/runs.h"
 #include "grading/src/judge/test_kinds.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -1,4 +1,4 @@
-// Grading on several GPUs (grading/src/sandbox/gpus.h, class_results.h): the --gpus list and its
+// Grading on several GPUs (grading/src/gpu/gpus.h, class_results.h): the --gpus list and its
 // refusals, the GPUs it names against those CUDA shows (within CUDA_VISIBLE_DEVICES), the value
 // that pins a run to one GPU, the handing out of a class to one worker per GPU (each submission
 // exactly once), and the class's files written in class order whatever order the submissions
@@ -20,9 +20,9 @@
 
 #include "args.h"
 #include "grading/src/class/class_results.h"
-#include "grading/src/sandbox/gpus.h"
+#include "grading/src/gpu/gpus.h"
 #include "grading/src/class/results.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -2,7 +2,7 @@
 // performance test with its plausibility floor.
 #include <doctest/doctest.h>
 
-#include "grading/harness/fresh_inputs.h"
+#include "grading/protocol/fresh_inputs.h"
 #include "grading/src/judge/judge.h"
 #include "grading/src/runs/runs.h"
 

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "grading/src/runs/kept_verifier.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "tests/unit/grading_fixtures.h"
 
 using namespace grading;

@@ -13,7 +13,7 @@
 #include "args.h"
 #include "grading/src/class/leaderboard.h"
 #include "grading/src/class/roster.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -1,4 +1,4 @@
-// Line directives in a submission's own file (grading/src/build/line_directives.h): every spelling
+// Line directives in a submission's own file (grading/src/compile/line_directives.h): every spelling
 // the preprocessor accepts is found, and nothing else is. Where g++ is on the machine, each case
 // is also handed to the real preprocessor: whatever it takes for a line directive, the scanner
 // must find.
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "grading/src/build/line_directives.h"
+#include "grading/src/compile/line_directives.h"
 #include "grading_fixtures.h"
 
 using namespace grading;

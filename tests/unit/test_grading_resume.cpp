@@ -11,7 +11,7 @@
 #include "grading/src/class/class_results.h"
 #include "grading/src/class/results.h"
 #include "grading/src/class/run_record.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"
@@ -212,7 +212,7 @@ TEST_CASE("the run record reads back, and a folder holding another run's results
     CHECK_THROWS_AS(load_run_record(t.path), std::runtime_error);
 }
 
-TEST_CASE("a resumed run keeps how its correctness trials ran, and a record from before the option resumes combined") {
+TEST_CASE("a resumed run keeps how its correctness trials ran") {
     // As --resume does it: the options taken from the record (apply_run_command), then the
     // command they make compared with the record's (resume_refusal).
     auto resumed = [](const std::string& out, Config& cfg) {
@@ -232,13 +232,6 @@ TEST_CASE("a resumed run keeps how its correctness trials ran, and a record from
     Config back;
     CHECK(resumed(t.path, back) == "");
     CHECK_FALSE(back.combine_correctness);
-
-    r.command.erase("combine_correctness");  // written by a grader that did not have the option
-    save_run_record(t.path, r);
-    Config old;
-    old.combine_correctness = false;
-    CHECK(resumed(t.path, old) == "");
-    CHECK(old.combine_correctness);
     CHECK(Config().combine_correctness);  // the default
 }
 

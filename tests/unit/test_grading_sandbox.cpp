@@ -1,4 +1,4 @@
-// The grader's process runner (grading/src/sandbox/sandbox.h), with CPU-only stand-ins for student
+// The grader's process runner (grading/src/isolation/isolation.h), with CPU-only stand-ins for student
 // programs: exit codes and signals, time limits that kill the whole process group, strays that
 // escape the group, output and file-size limits, the scrubbed environment, inherited
 // descriptors; and the isolation levels, each attacked by shell stand-ins that try what a
@@ -25,10 +25,10 @@
 #include <vector>
 
 #include "common/args.h"
-#include "grading/src/sandbox/gpu_nodes.h"
-#include "grading/src/sandbox/gpus.h"
-#include "grading/src/sandbox/sandbox.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/gpu/gpu_nodes.h"
+#include "grading/src/gpu/gpus.h"
+#include "grading/src/isolation/isolation.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 

@@ -14,7 +14,7 @@
 #include "grading/src/class/leaderboard.h"
 #include "grading/src/class/results.h"
 #include "grading/src/class/shard.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -17,7 +17,7 @@
 #include "grading/src/runs/runs.h"
 #include "grading/src/intake/seeds.h"
 #include "grading/src/intake/submissions.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -1,4 +1,4 @@
-// Grading throughput (grading/src/sandbox/gpu_turns.h, build/build_cache.h, util/breakdown.h):
+// Grading throughput (grading/src/gpu/gpu_turns.h, build/build_cache.h, util/breakdown.h):
 // lanes that share a GPU for untimed tests while a timed test has it alone, scheduled with a fake
 // runner; a run that fails while shared settled alone; the lanes --per-gpu auto picks; the
 // machine-wide lock taken shared; the key of a reused build and the cache's hand-over between
@@ -19,14 +19,14 @@
 #include <thread>
 #include <vector>
 
-#include "grading/src/build/build.h"
-#include "grading/src/build/build_cache.h"
+#include "grading/src/compile/build.h"
+#include "grading/src/compile/build_cache.h"
 #include "grading/src/judge/timing.h"
-#include "grading/src/sandbox/gpu_turns.h"
-#include "grading/src/sandbox/gpus.h"
-#include "grading/src/sandbox/machine_locks.h"
+#include "grading/src/gpu/gpu_turns.h"
+#include "grading/src/gpu/gpus.h"
+#include "grading/src/gpu/gpu_locks.h"
 #include "grading/src/util/breakdown.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 
@@ -511,7 +511,7 @@ BuildSpec key_spec() {
     b.nvcc_flags = {"-O3", "-std=c++17"};
     b.arch_flags = {"-arch=sm_90"};
     b.ldlibs = {"-lcuda"};
-    b.trusted_objects = {"build/grading/driver01.o"};
+    b.trusted_objects = {"compile/grading/driver01.o"};
     b.rules.allowed_imports = {"cuda*"};
     b.rules.forbid_symbols = {"thrust::*"};
     b.import_renames = {{"cudaMemcpy", "grading_cudaMemcpy"}};
@@ -554,7 +554,7 @@ TEST_CASE("the key of a reused build: the file's content and every build input, 
     b.rules.forbid_symbols.push_back("cublas*");
     differs(b, "sha-a", "inputs-1");
     b = base;
-    b.trusted_objects.push_back("build/grading/shim.o");
+    b.trusted_objects.push_back("compile/grading/shim.o");
     differs(b, "sha-a", "inputs-1");
     b = base;
     b.import_renames.clear();

@@ -1,4 +1,4 @@
-// Timing an instructor can defend (grading/src/judge/timing.h, grading/src/sandbox/gpu_clocks.h,
+// Timing an instructor can defend (grading/src/judge/timing.h, grading/src/gpu/gpu_clocks.h,
 // the leaderboard's ties): which clock event reasons mean the GPU slowed itself, nvidia-smi's
 // line read back, timed runs re-run while throttled (a fake clock reader in place of the GPU),
 // the bootstrap interval of the median ratio and its points, the line the student reads, the
@@ -13,8 +13,8 @@
 #include "grading/src/judge/judge.h"
 #include "grading/src/judge/test_kinds.h"
 #include "grading/src/judge/timing.h"
-#include "grading/src/sandbox/gpu_clocks.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/gpu/gpu_clocks.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

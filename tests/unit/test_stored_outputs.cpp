@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "grading/harness/stored_outputs.h"
-#include "grading/src/sandbox/sandbox.h"
+#include "grading/src/isolation/isolation.h"
 #include "grading/src/util/files.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"

@@ -56,7 +56,7 @@ INSTRUCTOR_ONLY = ["solutions/*", "grading/*", "tests/grading/*", "tests/suites/
 # (make -f grading/audit.mk audit-sources) and the grader's headers they include. No reference,
 # rubric, harness, runs or tests: the rubric's settings it reads go into tools/preview/NN.tests.
 AUDIT_FILES = ["grading/audit", "grading/audit.mk", "grading/allowed-imports.txt", "grading/shimmed-imports.txt"]
-# The rubric's settings that the audit reads (grading/src/build/lab_build.cpp).
+# The rubric's settings that the audit reads (grading/src/compile/lab_build.cpp).
 AUDIT_SETTINGS = ("lab", "forbid_symbols", "allow_imports", "compile_timeout", "file_limit_mb")
 
 

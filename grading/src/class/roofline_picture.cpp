@@ -4,7 +4,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "sandbox/sandbox.h"
+#include "isolation/isolation.h"
 #include "util/files.h"
 #include "util/text.h"
 

@@ -17,43 +17,20 @@ namespace {
 
 std::string submissions_folder(const std::string& out) { return out + "/.resume/submissions"; }
 
-Visibility visibility_named(const std::string& name) {
-    for (Visibility v : {Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate, Visibility::AfterPublished})
-        if (name == visibility_name(v)) return v;
-    throw std::runtime_error("unknown visibility '" + name + "'");
-}
-
-json test_record_json(const TestResult& t) {
-    json j = {{"id", t.id}, {"name", t.name}, {"score", t.score}, {"max_score", t.max_score},
-              {"visibility", visibility_name(t.visibility)}, {"output", t.output}, {"not_run", t.not_run}, {"slowdown", t.slowdown}};
-    const RooflineFigures& f = t.roofline;
-    if (f.measured())  // the feedback's picture is drawn again from them
-        j["roofline"] = {{"variant", f.variant}, {"size", f.size}, {"device", f.device}, {"roofline_bytes", f.roofline_bytes},
-                         {"roofline_flops", f.roofline_flops}, {"copy_gbs", f.copy_gbs}, {"student_ms", f.student_ms},
-                         {"reference_ms", f.reference_ms}};
-    return j;
-}
-
-TestResult test_from_record(const json& j) {
-    TestResult t;
-    t.id = j.at("id").get<std::string>();
-    t.name = j.at("name").get<std::string>();
-    t.score = j.at("score").get<double>();
-    t.max_score = j.at("max_score").get<double>();
-    t.visibility = visibility_named(j.at("visibility").get<std::string>());
-    t.output = j.at("output").get<std::string>();
-    t.not_run = j.at("not_run").get<bool>();
-    t.slowdown = j.at("slowdown").get<double>();
-    if (j.contains("roofline")) {
-        const json& f = j["roofline"];
-        t.roofline = {f.at("variant").get<std::string>(), f.at("size").get<std::string>(), f.at("device").get<std::string>(),
-                      f.at("roofline_bytes").get<double>(), f.at("roofline_flops").get<double>(), f.at("copy_gbs").get<double>(),
-                      f.at("student_ms").get<double>(), f.at("reference_ms").get<double>()};
-    }
-    return t;
-}
-
 }  // namespace
+
+// A result as its record holds it: every field the class files are made from.
+void to_json(json& j, Visibility v) { j = visibility_name(v); }
+void from_json(const json& j, Visibility& v) {
+    for (Visibility each : {Visibility::Visible, Visibility::Hidden, Visibility::AfterDueDate, Visibility::AfterPublished})
+        if (j.get<std::string>() == visibility_name(each)) v = each;
+}
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RooflineFigures, variant, size, device, roofline_bytes, roofline_flops, copy_gbs, student_ms, reference_ms)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(TestResult, id, name, score, max_score, visibility, output, not_run, slowdown, roofline)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(StudentResult, student, submitted_as, file, sha256, compiled, rejected, grader_error, compiler_output, notes,
+                                   tests, execution_time_s)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(SubmissionRecord, result, audit_line, ran, worker)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RunRecord, command, seed, rubric_sha256, tree, run_line, audit_prefix, class_ids, finished)
 
 std::string run_record_path(const std::string& out) { return out + "/.resume/run.json"; }
 
@@ -61,28 +38,16 @@ bool has_run_record(const std::string& out) { return exists(run_record_path(out)
 
 RunRecord load_run_record(const std::string& out) {
     const std::string path = run_record_path(out);
-    const json j = json::parse(read_file(path), nullptr, false);
-    if (j.is_discarded() || !j.is_object() || !j.contains("command") || !j.contains("seed"))
+    try {
+        return json::parse(read_file(path)).get<RunRecord>();
+    } catch (const json::exception&) {
         throw std::runtime_error(path + " is not a grading run's record: grade the class anew into another --out");
-    RunRecord r;
-    r.command = j["command"];
-    // A record from before an option was recorded holds what that grader did: the default.
-    if (r.command.is_object() && !r.command.contains("combine_correctness")) r.command["combine_correctness"] = true;
-    r.seed = j["seed"].get<unsigned long long>();
-    r.rubric_sha256 = j.value("rubric_sha256", "");
-    r.tree = j.value("tree", "");
-    r.run_line = j.value("run_line", "");
-    r.audit_prefix = j.value("audit_prefix", -1LL);
-    r.class_ids = j.value("class_ids", std::vector<std::string>());
-    r.finished = j.value("finished", false);
-    return r;
+    }
 }
 
 void save_run_record(const std::string& out, const RunRecord& r) {
     make_dirs(submissions_folder(out));
-    const json j = {{"command", r.command}, {"seed", r.seed}, {"rubric_sha256", r.rubric_sha256}, {"tree", r.tree},
-                    {"run_line", r.run_line}, {"audit_prefix", r.audit_prefix}, {"class_ids", r.class_ids}, {"finished", r.finished}};
-    write_file_atomic(run_record_path(out), json_text(j, 1) + "\n");
+    write_file_atomic(run_record_path(out), json_text(json(r), 1) + "\n");
 }
 
 json run_command_json(const Config& c) {
@@ -131,35 +96,14 @@ std::string resume_refusal(const RunRecord& recorded, const json& command, const
            " differ from this one's): finish that run with grading/grade --resume " + out + ", or give this one another --out";
 }
 
-json result_record_json(const StudentResult& r) {
-    json tests = json::array();
-    for (const TestResult& t : r.tests) tests.push_back(test_record_json(t));
-    return {{"student", r.student}, {"submitted_as", r.submitted_as}, {"file", r.file}, {"sha256", r.sha256}, {"compiled", r.compiled}, {"rejected", r.rejected},
-            {"grader_error", r.grader_error}, {"compiler_output", r.compiler_output}, {"notes", r.notes}, {"tests", tests},
-            {"execution_time_s", r.execution_time_s}};
-}
+json result_record_json(const StudentResult& r) { return r; }
 
-StudentResult result_from_record(const json& j) {
-    StudentResult r;
-    r.student = j.at("student").get<std::string>();
-    r.submitted_as = j.value("submitted_as", r.student);  // (a record from before the column: its id)
-    r.file = j.at("file").get<std::string>();
-    r.sha256 = j.at("sha256").get<std::string>();
-    r.compiled = j.at("compiled").get<bool>();
-    r.rejected = j.at("rejected").get<std::string>();
-    r.grader_error = j.at("grader_error").get<std::string>();
-    r.compiler_output = j.at("compiler_output").get<std::string>();
-    r.notes = j.at("notes").get<std::vector<std::string>>();
-    for (const json& t : j.at("tests")) r.tests.push_back(test_from_record(t));
-    r.execution_time_s = j.at("execution_time_s").get<double>();
-    return r;
-}
+StudentResult result_from_record(const json& j) { return j.get<StudentResult>(); }
 
 void save_submission_record(const std::string& out, const std::string& id, const SubmissionRecord& s) {
     const std::string path = submissions_folder(out) + "/" + id + ".json";
     if (exists(path)) throw std::logic_error(id + " is recorded already: a submission is never graded twice");
-    const json j = {{"result", result_record_json(s.result)}, {"audit_line", s.audit_line}, {"ran", s.ran}, {"worker", s.worker}};
-    write_file_atomic(path, json_text(j) + "\n");
+    write_file_atomic(path, json_text(json(s)) + "\n");
 }
 
 std::map<std::string, SubmissionRecord> load_submission_records(const std::string& out, std::vector<std::string>* damaged) {
@@ -168,19 +112,9 @@ std::map<std::string, SubmissionRecord> load_submission_records(const std::strin
     for (const std::string& f : list_dir(folder)) {
         if (f.size() < 6 || f.substr(f.size() - 5) != ".json") continue;  // a temporary file a kill left
         const std::string id = f.substr(0, f.size() - 5);
-        const json j = json::parse(read_file(folder + "/" + f), nullptr, false);
-        if (j.is_discarded() || !j.is_object()) {
-            if (damaged) damaged->push_back(id);
-            continue;
-        }
         try {
-            SubmissionRecord s;
-            s.result = result_from_record(j.at("result"));
-            s.audit_line = j.at("audit_line").get<std::string>();
-            s.ran = j.at("ran").get<bool>();
-            s.worker = j.at("worker").get<size_t>();
-            records[id] = s;
-        } catch (const std::exception&) {
+            records[id] = json::parse(read_file(folder + "/" + f)).get<SubmissionRecord>();
+        } catch (const json::exception&) {
             if (damaged) damaged->push_back(id);  // not a whole record: its submission is graded again
         }
     }

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "class/results.h"
-#include "context.h"
+#include "runs/context.h"
 
 namespace grading {
 

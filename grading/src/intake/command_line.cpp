@@ -29,107 +29,51 @@ const char* const kUsage = R"(Usage: grading/grade --lab NN [options] SUBMISSION
        grading/grade merge OUT SHARD_DIR...
        grading/grade leaderboard [--secret-file FILE] [--title TEXT] OUT RUN_DIR...
 
-Grades submissions of lab NN. A SUBMISSION is the lab's file (e.g. vector_add.cu; the student is
-the file's name without .cu, or its folder's name when the file has the lab's own name), a folder
-per student holding that file, or a folder of such files and folders.
+Grades submissions of lab NN (the guide: grading/README.md; the rules: grading/DESIGN.md). A
+SUBMISSION is the lab's file (alice.cu: the student is alice), a folder per student holding it
+(alice/vector_add.cu), or a folder of those. Links, FIFOs and devices are refused unread.
 
 Options:
-  --lab NN             the lab (required)
-  --rubric FILE        the rubric (default grading/rubrics/NN.rubric)
-  --out DIR            where to write the results (default build/grading/labNN-<date>)
-  --seed N             base seed of the hidden inputs (default: fresh; a regrade reuses it)
-  --regrade FILE       an earlier run's audit.jsonl: reuse its seed and say what changed
-  --resume DIR         finish the run that was cut short in DIR (killed, a lost machine, a
-                       full disk), with its options and its seed, which DIR records before
-                       anything is graded: submissions whose results were recorded are kept as
-                       they are, the others (one cut midway too) are graded from the start, and
-                       the files are those the uninterrupted run would have written. Rerunning
-                       the same command with --out DIR does the same; a run with another lab,
-                       rubric, seed, class or options is refused while DIR holds such results.
-  --isolation MODE     how submissions are kept from the grader and from each other
-                       (stated in every report):
-                         auto        (default) the same as bwrap
-                         bwrap       bubblewrap (Debian package bubblewrap): only the system,
-                                     the CUDA toolkit and the run folder visible; as root,
-                                     started as the run's own uid (64000-64255); where it cannot
-                                     run, grading stops at the start and says what to do
-                         uid         only by name, as root: the run's own uid alone (reads what
-                                     any user may read, sees other processes, has the network)
-                         unsafe      only by name: the grader's own user with resource limits only
-  --jobs N             parallel compilations (default: the number of cores), at a lower CPU
-                       priority (nice 10) beside the grading, which starts on each
-                       submission as soon as it is built
-  --compile-only       build and audit only, run nothing (no GPU needed); tests are "not run"
-  --per-gpu N|auto     submissions graded at once on each GPU (default auto): their untimed
-                       tests (correctness, sanitizers) share the GPU, a timed test has it
-                       alone, and a run that fails while shared is made again alone, so scores
-                       are those of grading alone. auto: from the GPU's memory (10 GiB a lane),
-                       SMs (16 a lane), the CPUs (2 a lane) and at most 8; 1 where nvidia-smi
-                       does not report the GPU's compute mode as Default. 1: one submission at
-                       a time per GPU, as before.
-  --no-build-reuse     compile every file, even one identical to a file built before in this
-                       run (by default its compile and link are reused; the audit always runs)
-  --separate-correctness
-                       run each trial of each correctness test in a process of its own, with a
-                       verifier after each. By default trial k of every correctness test runs in
-                       one process, each test's variants with that test's own seed, judged by
-                       one verifier: fewer GPU opens a submission. Only passes are taken from
-                       it: a variant that does not pass there is run on its own, and that run
-                       decides, so scores and feedback are those of separate runs either way
-  --separate-verifiers start a verifier for each verification. By default each lane keeps one
-                       open for its submissions' verifications (the trusted reference, started
-                       once, judging one run's outputs after another with the GPU open): fewer
-                       GPU opens a submission. Only its passes are taken: any other answer is
-                       settled by a verifier of its own, so scores and feedback are those of
-                       separate verifiers either way
-  --no-trace           grade without the CUPTI kernel trace (no kernel checks; performance 0)
-  --shard K/N          grade only shard K (0..N-1) of N slices of the class, for one node of
-                       several: the i-th student in sorted order goes to shard i % N. Needs
-                       --seed (the same for every shard). Writes DIR/shard.json besides.
-  --gpus LIST|all      grade on several GPUs of this machine at once, one worker per GPU, each
-                       grading whole submissions: every run of a submission's tests, and the
-                       reference runs its timing is compared with, on that GPU (pinned with
-                       CUDA_VISIBLE_DEVICES). LIST: GPU indices as CUDA counts them, comma-
-                       separated (0,2,3), within CUDA_VISIBLE_DEVICES when that is set; all:
-                       every GPU CUDA shows. The builds stay in parallel on the CPUs.
-                       Scores, feedback, gradebook and summary are a one-GPU run's, in the same
-                       order; the summary and audit log say which GPU graded whom. Default: the
-                       one GPU CUDA picks. Combines with --shard (one node's GPUs per shard).
-                       GRADING_SHARED_GPUS=1 lets a GPU be given twice (0,0: two workers on
-                       it), to test this on one GPU: timings are then not fair.
-  --roster FILE        the class list (CSV: id, name, email, section, optional pseudonym; or a
-                       Canvas, Moodle or Gradescope export as it comes). Submissions are matched
-                       by folder or file name, or by the submission_metadata.json of a Gradescope
-                       submission folder; the gradebook gains roster_id, name, email and section;
-                       DIR/lms-canvas.csv and DIR/lms-moodle.csv import the grades into Canvas or
-                       Moodle; DIR/roster.txt lists submissions not on the roster and students
-                       without a submission. A bad roster: exit 2, naming the file and line. A
-                       regrade reuses the earlier run's roster unless given one. A roster that
-                       matches no submission stops the run before any is built (exit 1).
-  --allow-unmatched-roster  grade even so (the LMS files are then empty)
-  --lms-assignment T   the assignment's name in the LMS (default "Lab NN")
-  --lms-points P       the assignment's points in the LMS: scores are scaled to them (default:
-                       the rubric's total)
-  --gradescope FILE    also write the single submission's results.json to FILE
-  --root DIR           the trusted cudalabs tree (default: this script's)
-  -h, --help           this text
+  --lab NN               the lab (required)
+  --out DIR              where the results go (default build/grading/labNN-<date>); one run
+                         at a time in a folder
+  --roster FILE          the class list (CSV, or a Canvas, Moodle or Gradescope export): the
+                         gradebook gains id, name, email and section; DIR/lms-canvas.csv and
+                         DIR/lms-moodle.csv import the grades
+  --allow-unmatched-roster  grade even where the roster matches no submission
+  --lms-assignment T     the assignment's name in the LMS (default "Lab NN")
+  --lms-points P         the assignment's points in the LMS (default: the rubric's)
+  --gpus LIST|all        grade on several GPUs of this machine, one worker each (0,2,3 as CUDA
+                         counts them); GRADING_SHARED_GPUS=1 lets one GPU be named twice (tests)
+  --per-gpu N|auto       submissions graded at once on a GPU (default auto; a timed test has
+                         the GPU alone)
+  --shard K/N            grade only shard K (0..N-1) of the class, one node of several (needs
+                         --seed); grading/grade merge assembles the shards
+  --seed N               base seed of the hidden inputs (default: fresh)
+  --regrade FILE         an earlier run's audit.jsonl: its seed, and what changed
+  --resume DIR           finish the run cut short in DIR, with its options and seed
+  --compile-only         build and audit only, run nothing (no GPU needed)
+  --gradescope FILE      also write the one submission's results.json to FILE
+  --rubric FILE          the rubric (default grading/rubrics/NN.rubric)
+  --isolation MODE       auto (default) or bwrap: bubblewrap; uid or unsafe: only by name
+                         (weaker: see the guide); stated in every report
+  --jobs N               parallel compilations (default: the number of cores)
+  --no-build-reuse       compile every file, even one identical to another
+  --separate-correctness run each trial of each correctness test in a process of its own
+  --separate-verifiers   a verifier for each verification, none kept open
+  --no-trace             no CUPTI kernel trace (no kernel checks; performance 0)
+  --root DIR             the trusted cudalabs tree (default: this script's)
+  -h, --help             this text
 
 Writes DIR/feedback/STUDENT.md, DIR/results/STUDENT.json (Gradescope's format),
-DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded, 1 error (a GPU of
---gpus on which the reference fails is named, before grading starts), 2 bad command line (a
---gpus index with no GPU too), 77 no GPU.
+DIR/gradebook.csv, DIR/audit.jsonl and DIR/summary.txt. Exit: 0 graded; 1 an error, or a
+submission the grader could not grade (named, with the command that grades it again); 2 a bad
+command line, rubric or roster; 77 no GPU.
 
-leaderboard OUT RUN_DIR... ranks the graded runs' submissions that have full correctness and
-sanitizer marks by the grader's median ratio of their kernel time to the reference's,
-per lab and GPU model, under pseudonyms (the roster's Pseudonym column, else derived from the id
-with the course secret: --secret-file FILE or GRADING_LEADERBOARD_SECRET); writes
-OUT/leaderboard.html (self-contained) and OUT/leaderboard.csv.
-
-merge OUT SHARD_DIR... assembles the folders of every shard K/N of one class into OUT (new or
-empty) as one run with that seed writes it: feedback, results, gradebook (in the order of a
-single run), audit log and summary. It refuses shards of different seeds, rubrics, trees, labs
-or N, a missing or unfinished shard (naming which to rerun), a shard given twice and a student in
-two shards. Shard folders are only read.
+leaderboard OUT RUN_DIR... ranks the graded runs' fully correct submissions by their time against
+the reference, under pseudonyms (the roster's, else derived with the course secret: --secret-file
+FILE or GRADING_LEADERBOARD_SECRET), into OUT/leaderboard.html and OUT/leaderboard.csv.
+merge OUT SHARD_DIR... assembles every shard of one class into OUT as one run writes it.
 )";
 
 GpuRequest parse_gpu_list(const std::string& text, bool shared_allowed) {
@@ -214,9 +158,7 @@ Config parse_command_line(int argc, char** argv) {
         }
         else if (a == "--no-build-reuse") c.build_reuse = false;
         else if (a == "--separate-correctness") c.combine_correctness = false;
-        else if (a == "--combine-correctness") c.combine_correctness = true;  // the default; kept for scripts that give it
         else if (a == "--separate-verifiers") c.keep_verifier = false;
-        else if (a == "--keep-verifier") c.keep_verifier = true;  // the default; kept for scripts that give it
         else if (a == "--no-trace") c.no_trace = true;
         else if (a == "--gradescope") c.gradescope = value();
         else if (a == "--roster") c.roster = value();

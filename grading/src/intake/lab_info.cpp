@@ -5,7 +5,7 @@
 #include <stdexcept>
 
 #include "args.h"
-#include "sandbox/sandbox.h"
+#include "process/process.h"
 #include "util/files.h"
 #include "util/text.h"
 

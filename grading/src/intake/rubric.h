@@ -1,6 +1,6 @@
 // A lab's rubric: the tests a submission is graded on, their points and visibility, and the
 // performance curves. A plain text file (grading/rubrics/NN.rubric) an instructor edits without
-// recompiling; see grading/README.md for the format. Host-only: unit-tested with g++.
+// recompiling; see grading/DESIGN.md, "Rubrics", for the format. Host-only: unit-tested with g++.
 #pragma once
 #include <stdexcept>
 #include <string>

@@ -3,7 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "../../harness/fresh_inputs.h"
+#include "fresh_inputs.h"
 #include "util/files.h"
 #include "util/text.h"
 

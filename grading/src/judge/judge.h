@@ -7,15 +7,9 @@
 #include <vector>
 
 #include "intake/rubric.h"
+#include "runs/runs.h"  // HostTransfer
 
 namespace grading {
-
-// A copy the student's host code made while a case ran (recorded by the grading build).
-struct HostTransfer {
-    std::string api;        // "cudaMemcpy", "cudaMemcpyAsync", "cudaMallocHost", ...
-    std::string direction;  // "host_to_device", "device_to_host", "device_to_device", "host_to_host", "host_alloc"
-    unsigned long long bytes = 0;
-};
 
 // One checked case (variant at one size) of a correctness run.
 struct RowEvidence {

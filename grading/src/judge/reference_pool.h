@@ -16,7 +16,7 @@
 #include <string>
 #include <vector>
 
-#include "class/results.h"
+#include "judge/result.h"
 #include "judge/judge.h"
 
 namespace grading {

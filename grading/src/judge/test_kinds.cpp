@@ -14,7 +14,7 @@
 #include "judge/judge.h"
 #include "judge/reference_pool.h"
 #include "judge/timing.h"
-#include "sandbox/gpu_clocks.h"
+#include "gpu/gpu_clocks.h"
 #include "runs/runs.h"
 #include "intake/seeds.h"
 #include "todo_hint.h"

@@ -7,8 +7,9 @@
 #include <set>
 #include <string>
 
-#include "context.h"
-#include "class/results.h"
+#include "runs/context.h"
+#include "judge/judge.h"
+#include "judge/result.h"
 #include "runs/runs.h"
 
 namespace grading {

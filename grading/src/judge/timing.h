@@ -8,11 +8,11 @@
 #include <string>
 #include <vector>
 
-#include "class/results.h"
+#include "judge/result.h"
 #include "intake/rubric.h"
 #include "judge/judge.h"
 #include "runs/timing_gate.h"
-#include "sandbox/gpu_clocks.h"
+#include "gpu/gpu_clocks.h"
 
 namespace grading {
 

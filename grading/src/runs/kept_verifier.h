@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "sandbox/sandbox.h"
+#include "isolation/isolation.h"
 
 namespace grading {
 

@@ -21,7 +21,7 @@
 #include "runs/failures.h"
 #include "runs/kept_verifier.h"
 #include "exit_codes.h"
-#include "sandbox/gpus.h"
+#include "gpu/gpus.h"
 #include "util/files.h"
 #include "util/text.h"
 
@@ -348,7 +348,8 @@ ProgramRun run_program(const GradingContext& ctx, const RunRequest& req, std::st
         stop_log = true;
         log_reader.join();
     }
-    note_run(ctx, req, ran_s - gate.waited_s(), device_ready_at > 0 ? device_ready_at - started : -1);
+    // The reader may take DEVICE_READY in only after the run ended (a busy machine): never later than that.
+    note_run(ctx, req, ran_s - gate.waited_s(), device_ready_at > 0 ? std::min(device_ready_at - started, ran_s) : -1);
     gate.finish(pr.run);
     unlink(spec.stdout_path.c_str());
     unlink(spec.stderr_path.c_str());

@@ -6,11 +6,17 @@
 #include <string>
 #include <vector>
 
-#include "context.h"
-#include "judge/judge.h"
+#include "runs/context.h"
 #include "runs/timing_gate.h"
 
 namespace grading {
+
+// A copy the student's host code made while a case ran (recorded by the grading build).
+struct HostTransfer {
+    std::string api;        // "cudaMemcpy", "cudaMemcpyAsync", "cudaMallocHost", ...
+    std::string direction;  // "host_to_device", "device_to_host", "device_to_device", "host_to_host", "host_alloc"
+    unsigned long long bytes = 0;
+};
 
 struct KernelSpan {
     std::string name;

@@ -142,7 +142,7 @@ std::string breakdown_table(const std::vector<SubmissionTiming>& all, double wal
     const size_t gpu_processes = processes[0] + processes[1] + processes[2] + processes[3];
     if (gpu_processes > 0) {
         // Each opens the GPU, and the driver makes GPU opens one at a time for the whole machine:
-        // this count bounds a machine's submissions an hour whatever its GPUs (grading/README.md).
+        // this count bounds a machine's submissions an hour whatever its GPUs (grading/DESIGN.md).
         std::snprintf(line, sizeof line,
                       "  GPU processes: %zu, %.1f a submission (program %zu, sanitizer %zu, reference %zu, verifier %zu for %zu verifications)\n",
                       gpu_processes, static_cast<double>(gpu_processes) / n, processes[0], processes[1], processes[2], processes[3], verifications);

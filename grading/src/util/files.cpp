@@ -156,10 +156,6 @@ void check_writable(const std::string& dir) {
     check_free_space(dir);
 }
 
-bool says_disk_full(const std::string& message) {
-    return message.find("No space left on device") != std::string::npos || message.find("Disk quota exceeded") != std::string::npos;
-}
-
 bool exists(const std::string& path) {
     struct stat st;
     return stat(path.c_str(), &st) == 0;
@@ -272,50 +268,6 @@ std::string basename_of(const std::string& p) {
 std::string folder_of(const std::string& path) {
     const size_t slash = path.find_last_of('/');
     return slash == std::string::npos ? "." : slash == 0 ? "/" : path.substr(0, slash);
-}
-
-// ---- one run at a time in a folder ----
-
-FolderLock::FolderLock(const std::string& folder) {
-    const std::string path = folder + "/.lock";
-    const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) throw StorageError("cannot open " + path + " (" + std::strerror(errno) + ")");
-    struct flock want {};
-    want.l_type = F_WRLCK;
-    want.l_whence = SEEK_SET;
-    if (fcntl(fd, F_SETLK, &want) != 0) {
-        struct flock held {};
-        held.l_type = F_WRLCK;
-        held.l_whence = SEEK_SET;
-        const bool known = fcntl(fd, F_GETLK, &held) == 0 && held.l_type != F_UNLCK && held.l_pid > 0;
-        const std::string who = read_file(path);
-        ::close(fd);
-        throw cudalabs::UsageError(folder + " is in use by another grading run (" +
-                                   (known ? "process " + std::to_string(held.l_pid) : "its lock names " + who.substr(0, who.find('\n'))) +
-                                   "): wait for it to end, or give this run another --out");
-    }
-    char host[256] = "";
-    gethostname(host, sizeof host - 1);
-    const std::string who = "process " + std::to_string(getpid()) + " on " + host + "\n";
-    if (ftruncate(fd, 0) == 0 && pwrite(fd, who.data(), who.size(), 0) < 0) {
-        // the lock holds all the same; only the note of who holds it is missing
-    }
-    fd_ = fd;
-}
-
-FolderLock::FolderLock(FolderLock&& other) noexcept : fd_(other.fd_) { other.fd_ = -1; }
-
-FolderLock& FolderLock::operator=(FolderLock&& other) noexcept {
-    if (this != &other) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = other.fd_;
-        other.fd_ = -1;
-    }
-    return *this;
-}
-
-FolderLock::~FolderLock() {
-    if (fd_ >= 0) ::close(fd_);
 }
 
 }  // namespace grading

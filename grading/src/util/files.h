@@ -1,5 +1,4 @@
-// Files and folders: the grader's reads and writes, the checks of a disk before a run, and one
-// run at a time in an output folder. Depends on nothing of the grader. Host-only: unit-tested
+// Files and folders: the grader's reads and writes, and the checks of a disk before a run. Depends on nothing of the grader. Host-only: unit-tested
 // with g++ on temporary folders.
 #pragma once
 #include <cstddef>
@@ -44,8 +43,6 @@ void check_free_space(const std::string& dir);
 // Writes and removes a probe file of 64 KiB in `dir`, then check_free_space: throws StorageError,
 // naming the folder and why, when the folder cannot be written or its disk is (nearly) full.
 void check_writable(const std::string& dir);
-// Whether a tool's message says that a write failed for want of space (ENOSPC, EDQUOT).
-bool says_disk_full(const std::string& message);
 
 bool exists(const std::string& path);
 bool is_dir(const std::string& path);
@@ -61,23 +58,5 @@ bool is_within(const std::string& inner, const std::string& outer);
 std::vector<std::string> list_dir(const std::string& dir);  // sorted, without . and ..
 std::string basename_of(const std::string& path);
 std::string folder_of(const std::string& path);  // "." for a bare name
-
-// One grading run at a time in an output folder: a lock on OUT/.lock, held until this object
-// ends (the process's end releases it too). A folder held by another run is refused with
-// cudalabs::UsageError naming the process that holds it.
-class FolderLock {
-public:
-    FolderLock() = default;
-    explicit FolderLock(const std::string& folder);
-    FolderLock(FolderLock&& other) noexcept;
-    FolderLock& operator=(FolderLock&& other) noexcept;
-    FolderLock(const FolderLock&) = delete;
-    FolderLock& operator=(const FolderLock&) = delete;
-    ~FolderLock();
-    bool held() const { return fd_ >= 0; }
-
-private:
-    int fd_ = -1;
-};
 
 }  // namespace grading

@@ -1,0 +1,56 @@
+// Locks the kernel drops when their holder ends, however it ends: machine-wide ones on files in a
+// folder every grader uses (flock: a sandbox identity, a GPU), and one run at a time in an output
+// folder (a record lock that names its holder). Depends on nothing of the grader. Host-only:
+// unit-tested.
+#pragma once
+#include <string>
+
+namespace grading {
+
+// A held lock: released when destroyed (or when the process ends, however it ends).
+class HeldLock {
+public:
+    HeldLock() = default;
+    explicit HeldLock(int fd) : fd_(fd) {}
+    HeldLock(HeldLock&& o) noexcept : fd_(o.fd_) { o.fd_ = -1; }
+    HeldLock& operator=(HeldLock&& o) noexcept;
+    HeldLock(const HeldLock&) = delete;
+    HeldLock& operator=(const HeldLock&) = delete;
+    ~HeldLock();
+    bool held() const { return fd_ >= 0; }
+    void release();
+
+    int fd() const { return fd_; }
+
+private:
+    int fd_ = -1;
+};
+
+// The folder of the locks: $GRADING_LOCK_DIR, else /run/lock/cudalabs-grading where /run/lock
+// exists, else /tmp/cudalabs-grading-locks. Created (mode 1777: graders of any user lock there)
+// when missing; throws when it cannot be used.
+std::string lock_folder();
+
+// The lock file `name` in `folder`, opened without following a link (a file any grader can open:
+// a lock only needs a descriptor, read-only will do). Throws std::runtime_error naming it.
+int open_lock_file(const std::string& folder, const std::string& name);
+
+// One grading run at a time in an output folder: a lock on OUT/.lock, held until this object
+// ends (the process's end releases it too). A folder held by another run is refused with
+// cudalabs::UsageError naming the process that holds it.
+class FolderLock {
+public:
+    FolderLock() = default;
+    explicit FolderLock(const std::string& folder);
+    FolderLock(FolderLock&& other) noexcept;
+    FolderLock& operator=(FolderLock&& other) noexcept;
+    FolderLock(const FolderLock&) = delete;
+    FolderLock& operator=(const FolderLock&) = delete;
+    ~FolderLock();
+    bool held() const { return fd_ >= 0; }
+
+private:
+    int fd_ = -1;
+};
+
+}  // namespace grading
