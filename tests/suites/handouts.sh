@@ -17,21 +17,7 @@ fi
 
 # rubric_as_graded RUBRIC: its total points, then each test's name a line, as the grader reads it
 # (its tests of the lab's rungs expanded from ./solNN --describe, tools/grade_preview.py).
-rubric_as_graded() {
-    python3 - "$1" <<'PY'
-import json, os, subprocess, sys
-sys.path.insert(0, "tools")
-from grade_preview import parse_rubric, rungs_of
-path = sys.argv[1]
-rungs = None
-if "RUNG" in open(path, encoding="utf-8").read():
-    described = subprocess.run(["./sol" + os.path.basename(path)[:2], "--describe"], capture_output=True, text=True, check=True)
-    rungs = rungs_of(json.loads(described.stdout))
-tests = parse_rubric(path, rungs)
-print(f"{sum(t['points'] for _, t in tests):g}")
-print("\n".join(t.get("name", test_id) for test_id, t in tests))
-PY
-}
+rubric_as_graded() { python3 tests/tools/rubric_as_graded.py "$1"; }
 
 # figures_differ WANT GOT: the SVG files that differ between two folders or are in one only
 # (nothing when the folders hold the same files, byte for byte).
@@ -81,21 +67,9 @@ handouts_figures() {
     rm -rf "$tmp"
 }
 
-handouts_suite() {
-    local out_dir=$BUILD/handouts tmp nn name lab_dir md ed f missing="" tool py
-    handouts_figures
-    for tool in pandoc lualatex rsvg-convert pdfinfo pdftoppm pdftotext chromium; do
-        command -v "$tool" > /dev/null || missing="$missing $tool"
-    done
-    py=""
-    for tool in /usr/bin/python3 python3; do
-        if "$tool" -c 'import nbformat' 2> /dev/null; then py=$tool; break; fi
-    done
-    [ -n "$py" ] || missing="$missing python3-nbformat"
-    lacks_tools handouts handouts "$missing" && return
-    tmp=$(mktemp -d)
-
-    # 1. Every lab has a handout with the lab's folder name and its number in the metadata.
+# 1. Every lab has a handout with the lab's folder name and its number in the metadata.
+handouts_every_lab() {
+    local lab_dir name nn md
     for lab_dir in labs/[0-9][0-9]-*/; do
         name=$(basename "$lab_dir"); nn=${name%%-*}
         md=handouts/$name.md
@@ -109,9 +83,12 @@ handouts_suite() {
         [ "${name%%-*}" = 00 ] && continue
         [ -d "labs/$name" ] || fail "handout $md" "no lab folder labs/$name: its includes cannot resolve"
     done
+}
 
-    # 2. Every code include resolves, in both editions (the filter alone: fast, exact messages;
-    #    the results sections from an empty benchmark folder).
+# 2. Every code include resolves, in both editions (the filter alone: fast, exact messages;
+#    the results sections from an empty benchmark folder).
+handouts_includes() {
+    local md ed
     mkdir -p "$tmp/nobench"
     python3 handouts/tools/results.py --bench-dir "$tmp/nobench" --out "$tmp/gen-empty" \
         $(ls handouts/[0-9][0-9]-*.md | sed 's|handouts/\([0-9][0-9]\)-.*|\1|' | grep -v '^00$')
@@ -126,9 +103,11 @@ handouts_suite() {
             else fail "includes of $md resolve ($ed)" "$(printf '%s' "$err" | head -n 3)"; fi
         done
     done
+}
 
-    # 3. The filter's failures are real: a missing region, a solution excerpt outside the
-    #    instructor part, and the student edition holds no instructor material.
+# 3. The filter's failures are real: a missing region, a solution excerpt outside the
+#    instructor part, and the student edition holds no instructor material.
+handouts_filter_failures() {
     printf -- '---\nlab: "01"\n---\n\n```{.cuda include=starter region=no_such_region}\n```\n' > "$tmp/bad-region.md"
     expect "handouts: a missing region stops the build" 3 "has no region 'no_such_region'" \
         pandoc "$tmp/bad-region.md" --lua-filter handouts/filters/cudalabs.lua -t native
@@ -144,8 +123,10 @@ handouts_suite() {
         '\end{document}' | sed 's/_/x/g' > "$tmp/overfull.tex"
     expect "handouts: text in the margin of a PDF is reported" 1 'Overfull' \
         bash handouts/tools/latex.sh "$tmp/overfull.tex" "$tmp/overfull.pdf"
+}
 
-    # 4. Results from a benchmark file (a fixture in the format of bench/run.sh).
+# 4. Results from a benchmark file (a fixture in the format of bench/run.sh).
+handouts_results() {
     expect "handouts: results.py builds tables, plot and the book comparison" 0 '' \
         python3 handouts/tools/results.py --bench-dir handouts/tests/bench --out "$tmp/gen" 01 11
     if grep -q '| `fast` | 67108864 |' "$tmp/gen/results-01.md" 2> /dev/null \
@@ -154,8 +135,10 @@ handouts_suite() {
         && grep -q '`padded16` over `unpadded16` | 2048 | 2.67× |' "$tmp/gen/results-11.md"; then
         pass "handouts: results tables hold the fixture's rows, its contrasts and the C2070 figures"
     else fail "handouts: results tables" "see $tmp/gen"; fi
+}
 
-    # 5. Build everything (make -k: one broken handout does not hide the others).
+# 5. Build everything (make -k: one broken handout does not hide the others).
+handouts_build() {
     run_capture "make handouts handouts-instructor" make -k -s --no-print-directory \
         handouts handouts-instructor BUILD="$BUILD"
     if [ "$rc" -eq 0 ]; then pass "make handouts handouts-instructor"
@@ -163,9 +146,12 @@ handouts_suite() {
     if printf '%s' "$err" | grep -qiE '\[WARNING\]|warning:'; then
         fail "handouts build without warnings" "$(printf '%s' "$err" | grep -iE 'warning' | head -n 2)"
     else pass "handouts build without warnings"; fi
+}
 
-    # 6. The rubric tables are the grader's rubrics: the instructor handout shows each test's
-    #    name and the rubric's total; a rubric the table cannot read stops the build.
+# 6. The rubric tables are the grader's rubrics: the instructor handout shows each test's
+#    name and the rubric's total; a rubric the table cannot read stops the build.
+handouts_rubric_tables() {
+    local nn f name
     local rubric total missing_tests page
     for rubric in grading/rubrics/[0-9][0-9].rubric; do
         nn=$(basename "$rubric" .rubric)
@@ -199,9 +185,12 @@ handouts_suite() {
     printf '[test x]\nname = X\nkind = correctness\n' > "$tmp/99.rubric"
     expect "handouts: a rubric test without points stops the rubric table" 1 '99.rubric:1: test .x.: needs points' \
         python3 handouts/tools/rubric.py --rubrics "$tmp" --out "$tmp/gen-bad" 99
+}
 
-    # 7. Print: a short table is not split across pages (30 lines of filler put this one's start
-    #    near the end of page 1), and the page check finds a heading left alone at a page's end.
+# 7. Print: a short table is not split across pages (30 lines of filler put this one's start
+#    near the end of page 1), and the page check finds a heading left alone at a page's end.
+handouts_print() {
+    local f
     { printf -- '---\ntitle: "Keep together"\n---\n\n```cpp\nint x = 0;\n```\n\n'
       for f in $(seq 1 30); do printf 'Filler paragraph %s, one line of text on the page.\n\n' "$f"; done
       printf '| variant | time |\n|---|---:|\n'; for f in $(seq 1 16); do printf '| row%s | %s |\n' "$f" "$f"; done
@@ -221,72 +210,115 @@ handouts_suite() {
     (cd "$tmp" && lualatex -interaction=nonstopmode alone.tex > /dev/null 2>&1)
     expect "handouts: the page check finds a heading alone at a page's end" 1 "page 1 ends with the heading 'A heading left alone'" \
         python3 handouts/tools/check.py pages "$tmp/alone.pdf" "$tmp/alone.tex"
+}
 
+# handouts_pdf NAME ED F: the PDF F.pdf has at least two pages, numbered (the last page's footer
+# is the page count), no heading or caption alone at a page's end, and a first page with ink on it.
+handouts_pdf() {
+    local name=$1 ed=$2 f=$3
+    if [ ! -s "$f.pdf" ]; then fail "$name.pdf ($ed)" "not built"
+    else
+        local pages last
+        pages=$(pdfinfo "$f.pdf" 2> /dev/null | sed -n 's/^Pages: *//p')
+        last=$(pdftotext -f "$pages" -l "$pages" -layout "$f.pdf" - 2> /dev/null | sed '/^[[:space:]]*$/d' | tail -n 1 | tr -d ' \f')
+        if [ "${pages:-0}" -lt 2 ] || [ "$last" != "$pages" ]; then
+            fail "$name.pdf ($ed) pages" "$pages pages, last page footer '$last'"
+        else pass "$name.pdf ($ed): $pages numbered pages"; fi
+        expect "$name.pdf ($ed): no heading or caption alone at a page's end" 0 'no heading' \
+            python3 handouts/tools/check.py pages "$f.pdf" "$out_dir/tex/$ed/$name.tex"
+        pdftoppm -r 40 -gray -f 1 -l 1 "$f.pdf" "$tmp/page" > /dev/null 2>&1
+        expect "$name.pdf ($ed): first page is not blank" 0 'not background' \
+            "$py" handouts/tools/check.py nonblank "$(ls "$tmp"/page*.pgm | head -n 1)"
+        rm -f "$tmp"/page*.pgm
+    fi
+}
+
+# handouts_html NAME ED F: the page F.html loads in headless Chromium without console errors and
+# its screenshot has ink; the student edition shows no solution and no instructor notes.
+handouts_html() {
+    local name=$1 ed=$2 f=$3
+    if [ ! -s "$f.html" ]; then fail "$name.html ($ed)" "not built"
+    else
+        run_capture "$name.html ($ed) in chromium" chromium --headless --no-sandbox --disable-gpu \
+            --hide-scrollbars --window-size=1000,1400 --enable-logging=stderr --v=0 \
+            --user-data-dir="$tmp/chromium" --screenshot="$tmp/shot.png" "file://$(realpath "$f.html")"
+        if [ "$rc" -ne 0 ] || [ ! -s "$tmp/shot.png" ]; then
+            fail "$name.html ($ed) loads in chromium" "exit $rc, no screenshot"
+        elif printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed to load|net::ERR_' | grep -v 'dbus' | grep -q .; then
+            fail "$name.html ($ed) loads in chromium" "$(printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed|ERR_' | head -n 2)"
+        else
+            expect "$name.html ($ed) loads in chromium, screenshot not blank" 0 'not background' \
+                "$py" handouts/tools/check.py nonblank "$tmp/shot.png"
+        fi
+        rm -f "$tmp/shot.png"
+    fi
+    # The student edition shows no solution and no instructor notes.
+    if [ "$ed" = student ] && [ -s "$f.html" ]; then
+        if grep -qE 'Instructor edition\.|Solution, ' "$f.html" "$f.ipynb" 2> /dev/null; then
+            fail "$name ($ed) holds no instructor material"
+        else pass "$name ($ed) holds no instructor material"; fi
+    fi
+}
+
+# handouts_figures_shown MD NAME ED F: the handout's figures are on its pages: in the HTML the SVG
+# file itself, embedded; in the PDF each figure converted by the filter and included by the LaTeX
+# source.
+handouts_figures_shown() {
+    local md=$1 name=$2 ed=$3 f=$4
+    local fig figs missing_figs
+    figs=$(grep -oE '\]\(figures/[^)]+\.svg\)' "$md" | sed -E 's|^\]\(figures/||; s|\.svg\)$||' | sort -u)
+    if [ -n "$figs" ] && [ -s "$f.html" ] && [ -s "$out_dir/tex/$ed/$name.tex" ]; then
+        missing_figs=""
+        for fig in $figs; do
+            grep -qF "$(base64 -w0 "handouts/figures/$fig.svg")" "$f.html" || missing_figs="$missing_figs $fig.svg (HTML)"
+            grep -qF "figures_${fig}_svg.pdf" "$out_dir/tex/$ed/$name.tex" || missing_figs="$missing_figs $fig.svg (PDF)"
+        done
+        if [ -z "$missing_figs" ]; then pass "$name ($ed): its figures in the HTML and the PDF: $(echo $figs)"
+        else fail "$name ($ed): its figures in the HTML and the PDF" "missing:$missing_figs"; fi
+    fi
+}
+
+# handouts_each_output: every handout's PDF, HTML page and (labs only) notebook, in both editions.
+handouts_each_output() {
+    local md name nn ed f starter
     for md in handouts/[0-9][0-9]-*.md; do
         name=$(basename "$md" .md); nn=${name%%-*}
         for ed in student instructor; do
             f=$out_dir/$ed/$name
-            # PDF: at least two pages, numbered (the last page's footer is the page count), and
-            # a first page with ink on it.
-            if [ ! -s "$f.pdf" ]; then fail "$name.pdf ($ed)" "not built"
-            else
-                local pages last
-                pages=$(pdfinfo "$f.pdf" 2> /dev/null | sed -n 's/^Pages: *//p')
-                last=$(pdftotext -f "$pages" -l "$pages" -layout "$f.pdf" - 2> /dev/null | sed '/^[[:space:]]*$/d' | tail -n 1 | tr -d ' \f')
-                if [ "${pages:-0}" -lt 2 ] || [ "$last" != "$pages" ]; then
-                    fail "$name.pdf ($ed) pages" "$pages pages, last page footer '$last'"
-                else pass "$name.pdf ($ed): $pages numbered pages"; fi
-                expect "$name.pdf ($ed): no heading or caption alone at a page's end" 0 'no heading' \
-                    python3 handouts/tools/check.py pages "$f.pdf" "$out_dir/tex/$ed/$name.tex"
-                pdftoppm -r 40 -gray -f 1 -l 1 "$f.pdf" "$tmp/page" > /dev/null 2>&1
-                expect "$name.pdf ($ed): first page is not blank" 0 'not background' \
-                    "$py" handouts/tools/check.py nonblank "$(ls "$tmp"/page*.pgm | head -n 1)"
-                rm -f "$tmp"/page*.pgm
-            fi
-            # HTML: loads in headless Chromium without console errors; the screenshot has ink.
-            if [ ! -s "$f.html" ]; then fail "$name.html ($ed)" "not built"
-            else
-                run_capture "$name.html ($ed) in chromium" chromium --headless --no-sandbox --disable-gpu \
-                    --hide-scrollbars --window-size=1000,1400 --enable-logging=stderr --v=0 \
-                    --user-data-dir="$tmp/chromium" --screenshot="$tmp/shot.png" "file://$(realpath "$f.html")"
-                if [ "$rc" -ne 0 ] || [ ! -s "$tmp/shot.png" ]; then
-                    fail "$name.html ($ed) loads in chromium" "exit $rc, no screenshot"
-                elif printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed to load|net::ERR_' | grep -v 'dbus' | grep -q .; then
-                    fail "$name.html ($ed) loads in chromium" "$(printf '%s' "$err" | grep -E 'CONSOLE|Uncaught|Failed|ERR_' | head -n 2)"
-                else
-                    expect "$name.html ($ed) loads in chromium, screenshot not blank" 0 'not background' \
-                        "$py" handouts/tools/check.py nonblank "$tmp/shot.png"
-                fi
-                rm -f "$tmp/shot.png"
-            fi
-            # The student edition shows no solution and no instructor notes.
-            if [ "$ed" = student ] && [ -s "$f.html" ]; then
-                if grep -qE 'Instructor edition\.|Solution, ' "$f.html" "$f.ipynb" 2> /dev/null; then
-                    fail "$name ($ed) holds no instructor material"
-                else pass "$name ($ed) holds no instructor material"; fi
-            fi
-            # The handout's figures are on its pages: in the HTML the SVG file itself, embedded; in
-            # the PDF each figure converted by the filter and included by the LaTeX source.
-            local fig figs missing_figs
-            figs=$(grep -oE '\]\(figures/[^)]+\.svg\)' "$md" | sed -E 's|^\]\(figures/||; s|\.svg\)$||' | sort -u)
-            if [ -n "$figs" ] && [ -s "$f.html" ] && [ -s "$out_dir/tex/$ed/$name.tex" ]; then
-                missing_figs=""
-                for fig in $figs; do
-                    grep -qF "$(base64 -w0 "handouts/figures/$fig.svg")" "$f.html" || missing_figs="$missing_figs $fig.svg (HTML)"
-                    grep -qF "figures_${fig}_svg.pdf" "$out_dir/tex/$ed/$name.tex" || missing_figs="$missing_figs $fig.svg (PDF)"
-                done
-                if [ -z "$missing_figs" ]; then pass "$name ($ed): its figures in the HTML and the PDF: $(echo $figs)"
-                else fail "$name ($ed): its figures in the HTML and the PDF" "missing:$missing_figs"; fi
-            fi
+            handouts_pdf "$name" "$ed" "$f"
+            handouts_html "$name" "$ed" "$f"
+            handouts_figures_shown "$md" "$name" "$ed" "$f"
             # Notebook (labs only): valid, and the cells in the order a student runs them.
             [ "$nn" = 00 ] && continue
             if [ ! -s "$f.ipynb" ]; then fail "$name.ipynb ($ed)" "not built"; continue; fi
-            local starter
             starter=$(ls "labs/$name"/*.cu 2> /dev/null | grep -v '/driver\.cu$' | head -n 1)
             expect "$name.ipynb ($ed): valid, cells in order" 0 'cells in order' \
                 "$py" handouts/tools/check.py notebook "$f.ipynb" "$starter" "$nn"
         done
     done
+}
+
+handouts_suite() {
+    local out_dir=$BUILD/handouts tmp missing="" tool py
+    handouts_figures
+    for tool in pandoc lualatex rsvg-convert pdfinfo pdftoppm pdftotext chromium; do
+        command -v "$tool" > /dev/null || missing="$missing $tool"
+    done
+    py=""
+    for tool in /usr/bin/python3 python3; do
+        if "$tool" -c 'import nbformat' 2> /dev/null; then py=$tool; break; fi
+    done
+    [ -n "$py" ] || missing="$missing python3-nbformat"
+    lacks_tools handouts handouts "$missing" && return
+    tmp=$(mktemp -d)
+    handouts_every_lab
+    handouts_includes
+    handouts_filter_failures
+    handouts_results
+    handouts_build
+    handouts_rubric_tables
+    handouts_print
+    handouts_each_output
     rm -rf "$tmp"
 }
 handouts_suite
