@@ -20,26 +20,11 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
-release_suite() {
-    local tmp zip rel missing="" tool f name nn
-    for tool in python3 pandoc pdftotext unzip; do
-        command -v "$tool" > /dev/null || missing="$missing $tool"
-    done
-    lacks_tools release "" "$missing" && return
-    tmp=$(mktemp -d)
-
-    # 1. The student edition.
-    zip=$BUILD/release/cudalabs-student.zip
-    run_capture "make release" make -s --no-print-directory release BUILD="$BUILD"
-    if [ "$rc" -ne 0 ] || [ ! -s "$zip" ]; then
-        fail "make release" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | tail -n 3)"
-        rm -rf "$tmp"; return
-    fi
-    pass "make release builds the student edition and its zip"
-    unzip -q "$zip" -d "$tmp/unzipped"
-    if [ "$(ls -A "$tmp/unzipped")" = cudalabs-student ]; then pass "the release zip has one top folder, cudalabs-student/"
-    else fail "the release zip has one top folder" "found: $(ls -A "$tmp/unzipped" | head -n 5 | tr '\n' ' ')"; fi
-    rel=$tmp/unzipped/cudalabs-student
+# release_contents: what the unzipped student edition $rel holds: executable bits kept; what
+# students need (the grader's audit for make check, the scorecard and its reference runs, the
+# grade preview and its tests); nothing only instructors get; a README and handouts for students.
+release_contents() {
+    local f name ext
     local wrong=""
     for f in tests/run_tests.sh tools/install-deps.sh labs/*/profile.sh; do
         [ -x "$f" ] && [ ! -x "$rel/$f" ] && wrong="$wrong $f"
@@ -108,8 +93,10 @@ release_suite() {
         "$rel"/handouts/*.html "$rel/README.md" 2> /dev/null | sed "s|$rel/||" | tr '\n' ' ')
     if [ -z "$talk" ]; then pass "the student handouts describe measurements only, not how the solutions came about"
     else fail "the student handouts speak of how the course was made" "in: $talk"; fi
+}
 
-    # 2. The leak check: clean here, and it can fail.
+# 2. The leak check: clean here, and it can fail.
+release_leaks() {
     expect "release.py leaks: no solution line anywhere in the student edition" 0 '^no leaks' \
         python3 tools/release/release.py leaks "$rel" "$zip"
     cp -a "$rel" "$tmp/leaky"
@@ -121,8 +108,10 @@ release_suite() {
         && printf '%s' "$out" | grep -q 'handouts/13-matvec.html:.*a line of solutions/13-matvec/'; then
         pass "release.py leaks finds a solution's lines in a README and in an instructor handout"
     else fail "release.py leaks finds leaks" "exit $rc: $(printf '%s' "$out" | tail -n 2)"; fi
+}
 
-    # 3. The student edition builds and tests itself (its own build folder, "build").
+# 3. The student edition builds and tests itself (its own build folder, "build").
+release_builds_and_tests() {
     local last mk=(make -s --no-print-directory -C "$rel")
     run_capture "release: make lab01 lab13 unit-tests" "${mk[@]}" -j2 ARCH=sm_75 BUILD=build lab01 lab13 unit-tests
     if [ "$rc" -eq 0 ]; then pass "the student edition builds (lab01, lab13, unit tests; ARCH=sm_75)"
@@ -142,6 +131,31 @@ release_suite() {
         "${mk[@]}" BUILD=build arch
     expect "release: make arch says when CUDA_HOME comes from the environment" 0 'CUDA_HOME=.*set in the environment' \
         env CUDA_HOME="$("${mk[@]}" BUILD=build arch | sed -n 's/^CUDA_HOME=\([^ ]*\).*/\1/p')" "${mk[@]}" BUILD=build arch
+}
+
+release_suite() {
+    local tmp zip rel missing="" tool
+    for tool in python3 pandoc pdftotext unzip; do
+        command -v "$tool" > /dev/null || missing="$missing $tool"
+    done
+    lacks_tools release "" "$missing" && return
+    tmp=$(mktemp -d)
+
+    # 1. The student edition.
+    zip=$BUILD/release/cudalabs-student.zip
+    run_capture "make release" make -s --no-print-directory release BUILD="$BUILD"
+    if [ "$rc" -ne 0 ] || [ ! -s "$zip" ]; then
+        fail "make release" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | tail -n 3)"
+        rm -rf "$tmp"; return
+    fi
+    pass "make release builds the student edition and its zip"
+    unzip -q "$zip" -d "$tmp/unzipped"
+    if [ "$(ls -A "$tmp/unzipped")" = cudalabs-student ]; then pass "the release zip has one top folder, cudalabs-student/"
+    else fail "the release zip has one top folder" "found: $(ls -A "$tmp/unzipped" | head -n 5 | tr '\n' ' ')"; fi
+    rel=$tmp/unzipped/cudalabs-student
+    release_contents
+    release_leaks
+    release_builds_and_tests
 
     # 4. Gradescope.
     release_gradescope "$tmp"
@@ -166,19 +180,8 @@ release_audit() {
     cp solutions/01-vector-add/vector_add.cu "$tmp/audit/$case/"
     patch --batch --fuzz=0 -s "$tmp/audit/$case/vector_add.cu" < "tests/grading/01/$case.patch" \
         || { fail "release: make check's audit of corpus case $case" "tests/grading/01/$case.patch does not apply"; return; }
-    (cd "$rel" && python3 - "$tmp/audit/pass" <<'EOF'
-import json, os, sys
-sys.path.insert(0, "tools")
-import grade_preview as g
-out = sys.argv[1]
-tests = g.parse_rubric("tools/preview/01.tests")
-variants = sorted({v for _, t in tests if t["kind"] == "correctness" for v in t["variants"]})
-json.dump({"variants": [{"name": v} for v in variants], "check_sizes": ["64"]}, open(os.path.join(out, "describe.json"), "w"))
-for test_id, t in tests:
-    rows = [{"variant": v, "size": "64", "status": "PASS", "note": ""} for v in t["variants"]]
-    json.dump({"results": rows}, open(os.path.join(out, test_id + ".json"), "w"))
-EOF
-    )
+    local passing=$PWD/tests/tools/passing_results.py
+    (cd "$rel" && python3 "$passing" tools/preview/01.tests "$tmp/audit/pass" --describe)
     local gp=(env ARCH=sm_75 BUILD=build python3 tools/grade_preview.py --lab 01 --json-from "$tmp/audit/pass")
     run_capture "release: make check's audit of corpus case $case" bash -c 'cd "$0" && "$@"' "$rel" "${gp[@]}" --file "$tmp/audit/$case/vector_add.cu"
     if [ "$rc" -eq 1 ] && printf '%s' "$out" | grep -qE '^Previewed: 0 of [0-9.]+ points\.$' \
@@ -235,17 +238,7 @@ release_gradescope() {
         && [ -f "$ag/staged/submission/submission_metadata.json" ]; then
         pass "Gradescope: run_autograder reads submission_metadata.json (the submitters in the instructors' log, the file beside the submission)"
     else fail "Gradescope: run_autograder reads submission_metadata.json" "no submitter line in its output, or the file not staged"; fi
-    run_capture "Gradescope: results.json" python3 -c '
-import json, sys
-r = json.load(open(sys.argv[1]))
-tests = r.get("tests", [])
-assert tests, "no tests in results.json: " + r.get("output", "")[:300]
-assert "build and audit passed; tests not run" in r["output"], "the output does not say it is compile-only"
-for t in tests:
-    assert "not run" in t.get("output", "").lower(), t["name"] + ": output does not say not run"
-    assert t.get("status") != "failed", t["name"] + ": a test not run is reported as failed"
-    assert t.get("max_score") == 0, t["name"] + ": a test not run is worth points"
-print(len(tests), "tests, all not run")' "$ag/results/results.json"
+    run_capture "Gradescope: results.json" python3 tests/tools/check_autograder_compile_only.py "$ag/results/results.json"
     if [ "$rc" -eq 0 ]; then pass "Gradescope compile-only: results.json parses, every GPU test 'not run' ($out)"
     else fail "Gradescope compile-only results.json" "$(printf '%s' "$err" | tail -n 1)"; fi
 
