@@ -170,15 +170,8 @@ notebook_audit() {
     mkdir -p "$tmp/audit/pass" && cp solutions/01-vector-add/vector_add.cu "$tmp/audit/" \
         && patch --batch --fuzz=0 -s "$tmp/audit/vector_add.cu" < "tests/grading/01/$case.patch" \
         || { fail "notebook: make check's audit of corpus case $case" "tests/grading/01/$case.patch does not apply"; return; }
-    (cd "$tmp/lab" && "$py" - "$tmp/audit/pass" <<'EOF'
-import json, os, sys
-sys.path.insert(0, "tools")
-import grade_preview as g
-for test_id, t in g.parse_rubric("tools/preview/01.tests"):
-    rows = [{"variant": v, "size": "1", "status": "PASS", "note": ""} for v in t["variants"]]
-    json.dump({"results": rows}, open(os.path.join(sys.argv[1], test_id + ".json"), "w"))
-EOF
-    )
+    local passing=$PWD/tests/tools/passing_results.py
+    (cd "$tmp/lab" && "$py" "$passing" tools/preview/01.tests "$tmp/audit/pass" --size 1)
     run_capture "notebook: make check's audit of corpus case $case" bash -c 'cd "$0" && "$@"' "$tmp/lab" \
         env ARCH=sm_75 BUILD="$NOTEBOOK_BUILD" "$py" tools/grade_preview.py --lab 01 --describe "$tmp/describe.json" \
         --json-from "$tmp/audit/pass" --file "$tmp/audit/vector_add.cu"
