@@ -483,8 +483,7 @@ std::string leaderboard_command(const std::vector<std::string>& args) {
         throw UsageError("leaderboard needs a folder to write into and the graded runs' folders: grading/grade leaderboard OUT RUN_DIR...");
     std::string secret;
     if (!secret_file.empty()) {
-        if (!exists(secret_file)) throw UsageError("no such file: " + secret_file + " (--secret-file)");
-        secret = read_file(secret_file);
+        secret = read_given_file(secret_file, 1 << 16, "file of --secret-file");
         while (!secret.empty() && (secret.back() == '\n' || secret.back() == '\r')) secret.pop_back();
         if (secret.size() < 16) throw UsageError(secret_file + " holds fewer than 16 characters: a course secret must be long enough not to be guessed");
     } else if (const char* env = std::getenv("GRADING_LEADERBOARD_SECRET")) {

@@ -750,7 +750,7 @@ std::string write_roster_outputs(const std::string& out) {
 
 std::string roster_of_run(const std::string& audit_jsonl) {
     const AuditRun log = last_audit_run(audit_jsonl);
-    return log.run.is_object() ? log.run.value("roster", std::string()) : "";
+    return log.run.is_object() && log.run.contains("roster") ? lossless_bytes(log.run["roster"]) : "";
 }
 
 }  // namespace grading

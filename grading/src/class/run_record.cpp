@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <stdexcept>
 
+#include "args.h"
 #include "intake/rubric.h"
 #include "util/files.h"
 #include "util/text.h"
@@ -41,7 +42,7 @@ RunRecord load_run_record(const std::string& out) {
     try {
         return json::parse(read_file(path)).get<RunRecord>();
     } catch (const json::exception&) {
-        throw std::runtime_error(path + " is not a grading run's record: grade the class anew into another --out");
+        throw cudalabs::UsageError(path + " is not a grading run's record: grade the class anew into another --out");
     }
 }
 
@@ -51,20 +52,21 @@ void save_run_record(const std::string& out, const RunRecord& r) {
 }
 
 json run_command_json(const Config& c) {
-    std::vector<std::string> inputs;
-    for (const std::string& in : c.inputs) inputs.push_back(absolute(in));
-    auto path = [](const std::string& p) { return p.empty() ? p : absolute(p); };
+    json inputs = json::array();
+    for (const std::string& in : c.inputs) inputs.push_back(lossless_json(absolute(in)));
+    auto path = [](const std::string& p) { return lossless_json(p.empty() ? p : absolute(p)); };
     return {{"lab", c.lab}, {"rubric", path(c.rubric_path)}, {"inputs", inputs}, {"compile_only", c.compile_only},
             {"combine_correctness", c.combine_correctness}, {"no_trace", c.no_trace}, {"isolation", c.isolation},
             {"shard", c.shard.active() ? c.shard.text() : ""},
-            {"gpus", c.gpus.given ? c.gpus.text : ""}, {"roster", path(c.roster)}, {"lms_assignment", c.lms_assignment},
+            {"gpus", c.gpus.given ? c.gpus.text : ""}, {"roster", path(c.roster)}, {"lms_assignment", lossless_json(c.lms_assignment)},
             {"lms_points", c.lms_points}, {"regrade", path(c.regrade)}, {"gradescope", path(c.gradescope)}};
 }
 
 void apply_run_command(const json& command, Config& c) {
     c.lab = command.at("lab").get<std::string>();
-    c.rubric_path = command.at("rubric").get<std::string>();
-    c.inputs = command.at("inputs").get<std::vector<std::string>>();
+    c.rubric_path = lossless_bytes(command.at("rubric"));
+    c.inputs.clear();
+    for (const json& in : command.at("inputs")) c.inputs.push_back(lossless_bytes(in));
     c.compile_only = command.at("compile_only").get<bool>();
     c.combine_correctness = command.at("combine_correctness").get<bool>();
     c.no_trace = command.at("no_trace").get<bool>();
@@ -75,11 +77,11 @@ void apply_run_command(const json& command, Config& c) {
         const char* shared = std::getenv(kSharedGpusVariable);
         c.gpus = parse_gpu_list(gpus, shared && std::string(shared) == "1");
     }
-    c.roster = command.at("roster").get<std::string>();
-    c.lms_assignment = command.at("lms_assignment").get<std::string>();
+    c.roster = lossless_bytes(command.at("roster"));
+    c.lms_assignment = lossless_bytes(command.at("lms_assignment"));
     c.lms_points = command.at("lms_points").get<double>();
-    c.regrade = command.at("regrade").get<std::string>();
-    c.gradescope = command.at("gradescope").get<std::string>();
+    c.regrade = lossless_bytes(command.at("regrade"));
+    c.gradescope = lossless_bytes(command.at("gradescope"));
 }
 
 std::string resume_refusal(const RunRecord& recorded, const json& command, const std::string& rubric_sha256,

@@ -13,14 +13,14 @@
 #include "compile/audit.h"
 #include "compile/build_cache.h"
 #include "isolation/isolation.h"
+#include "util/files.h"
 
 namespace grading {
 
 // The limits of every step of a build that reads the student's file or what it became (the
 // compiler, the audit's binary tools) and of the link: each process's writable memory, and each
 // file it writes. A file that reaches the limit ends its step: the build is refused, saying so.
-constexpr long kBuildMemoryMiB = 4096;
-constexpr long kBuildFileMiB = 64;
+constexpr long kBuildMemoryMiB = 4096;  // (and kBuildFileMiB: util/files.h)
 
 // A build that the environment kept from ending (the sandbox would not start a step): thrown,
 // never the student's refusal; the grader reports a grader error for the submission.

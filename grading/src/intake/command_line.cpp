@@ -9,6 +9,7 @@
 #include <cstdlib>
 #include <ctime>
 #include <iostream>
+#include <thread>
 
 #include "args.h"
 #include "intake/submissions.h"
@@ -243,6 +244,7 @@ void check_gradescope_file(const std::string& file) {
 }  // namespace
 
 void check_command(const Config& cfg) {
+    set_builds_at_once(cfg.jobs > 0 ? cfg.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency())));
     if (!cfg.resume.empty()) {
         if (!is_dir(cfg.resume))
             throw UsageError("there is no folder " + cfg.resume + ": there is nothing to resume (give --resume the --out of a run that was cut short)");

@@ -147,7 +147,7 @@ json ClassGrading::run_line() const {
                  {"isolation", setup_.isolation_text}, {"tools", setup_.tools}, {"compile_only", cfg.compile_only}, {"submissions", slice_.subs.size()},
                  {"graded_at", utc_timestamp(std::time(nullptr))}};
     if (inputs_.regrade) line["regrade_of"] = cfg.regrade;
-    if (!cfg.roster.empty()) line["roster"] = inputs_.roster.path;
+    if (!cfg.roster.empty()) line["roster"] = lossless_json(inputs_.roster.path);  // (--regrade reads it: its every byte)
     if (!setup_.tree.empty()) line["tree"] = setup_.tree;
     if (cfg.shard.active()) line["shard"] = {{"k", cfg.shard.k}, {"n", cfg.shard.n}};
     if (workers_.all()[0].gpu >= 0) {

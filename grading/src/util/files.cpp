@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -131,6 +132,12 @@ unsigned long long free_bytes(const std::string& path) {
     return static_cast<unsigned long long>(s.f_bavail) * s.f_frsize;
 }
 
+namespace {
+std::atomic<int> builds_at_once{1};
+}  // namespace
+
+void set_builds_at_once(int builds) { builds_at_once = builds > 0 ? builds : 1; }
+
 unsigned long long required_free_bytes() {
     unsigned long long mib = 1024;
     if (const char* v = std::getenv("GRADING_MIN_FREE_MB")) {
@@ -138,14 +145,15 @@ unsigned long long required_free_bytes() {
         const unsigned long long given = std::strtoull(v, &end, 10);
         if (end != v && *end == '\0') mib = given;
     }
-    return mib << 20;
+    return std::max(mib, static_cast<unsigned long long>(builds_at_once) * kBuildFileMiB) << 20;
 }
 
 void check_free_space(const std::string& dir) {
     const unsigned long long have = free_bytes(dir), need = required_free_bytes();
     if (have < need)
         throw StorageError("the disk of " + dir + " has " + std::to_string(have >> 20) + " MiB free, and a grading run needs " +
-                           std::to_string(need >> 20) + " MiB (GRADING_MIN_FREE_MB)");
+                           std::to_string(need >> 20) + " MiB (GRADING_MIN_FREE_MB, and " + std::to_string(kBuildFileMiB) +
+                           " MiB for each build at once)");
 }
 
 void check_writable(const std::string& dir) {

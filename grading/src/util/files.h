@@ -34,9 +34,15 @@ std::string read_given_file(const std::string& path, size_t max_bytes, const std
 
 // The free space on the disk that holds `path` (bytes an unprivileged user may still write).
 unsigned long long free_bytes(const std::string& path);
-// The free space a run needs on the disks of its folders before it starts and after any write
-// that failed: GRADING_MIN_FREE_MB (MiB) where that is set, else 1024 MiB.
+// The most a process of a build may write in one file (its RLIMIT_FSIZE: compile/build.h).
+constexpr long kBuildFileMiB = 64;
+// The free space a run needs on the disks of its folders before it starts, before each build and
+// after any build or write that failed: GRADING_MIN_FREE_MB (MiB) where that is set, else 1024
+// MiB, and never less than kBuildFileMiB for each build that may run at once
+// (set_builds_at_once): a build that failed while the disk had that much free did not fail for
+// want of space.
 unsigned long long required_free_bytes();
+void set_builds_at_once(int builds);
 // Throws StorageError, naming the folder, what is free and what is needed, when the disk that
 // holds `dir` has less than required_free_bytes() free.
 void check_free_space(const std::string& dir);

@@ -60,7 +60,9 @@ std::string lock_folder() {
 FolderLock::FolderLock(const std::string& folder) {
     const std::string path = folder + "/.lock";
     const int fd = ::open(path.c_str(), O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
-    if (fd < 0) throw StorageError("cannot open " + path + " (" + std::strerror(errno) + ")");
+    if (fd < 0)
+        throw cudalabs::UsageError("cannot lock " + folder + " (" + path + ": " + std::strerror(errno) +
+                                   "): give --out a folder of this run's own");
     struct flock want {};
     want.l_type = F_WRLCK;
     want.l_whence = SEEK_SET;

@@ -218,6 +218,25 @@ size_t line_of_offset(const std::string& text, size_t at) {
     return 1 + static_cast<size_t>(std::count(text.begin(), text.begin() + static_cast<std::ptrdiff_t>(std::min(at, text.size())), '\n'));
 }
 
+nlohmann::json lossless_json(const std::string& bytes) {
+    if (is_valid_utf8(bytes)) return bytes;
+    static const char* hex = "0123456789abcdef";
+    std::string h;
+    for (unsigned char c : bytes) {
+        h += hex[c >> 4];
+        h += hex[c & 15];
+    }
+    return {{"hex", h}};
+}
+
+std::string lossless_bytes(const nlohmann::json& j) {
+    if (j.is_string()) return j.get<std::string>();
+    const std::string h = j.at("hex").get<std::string>();
+    std::string bytes;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) bytes += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+    return bytes;
+}
+
 std::string json_text(const nlohmann::json& j, int indent) {
     return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
 }

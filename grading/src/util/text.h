@@ -49,6 +49,11 @@ bool utf16_to_utf8(const std::string& in, bool big_endian, std::string& out, siz
 // The 1-based line of `text` that holds offset `at`.
 size_t line_of_offset(const std::string& text, size_t at);
 
+// A byte string as JSON without loss: itself where it is valid UTF-8, else {"hex": its bytes}
+// (JSON strings hold only UTF-8: a path with a Latin-1 byte must still name its file); and back
+// (throws nlohmann::json::exception where `j` is neither).
+nlohmann::json lossless_json(const std::string& bytes);
+std::string lossless_bytes(const nlohmann::json& j);
 // JSON as text (dump, `indent` < 0: one line). It never throws: a string that is not valid UTF-8
 // (none should be: text is made valid where it enters) has each bad byte replaced by U+FFFD.
 std::string json_text(const nlohmann::json& j, int indent = -1);
