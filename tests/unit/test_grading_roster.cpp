@@ -377,3 +377,28 @@ TEST_CASE("roster: the class's names and metadata as collected: a folder's submi
             CHECK(n.metadata_problem.find("symbolic link") != std::string::npos);
         }
 }
+
+TEST_CASE("roster: a column one or two letters from one the grader looks for is named, with the column meant") {
+    const Roster r = parse_roster("id,Naem,Emial,Section,Lab 1: vector add,Notes\ns1,Ann,a@x,A,10,\n", "r.csv");
+    REQUIRE(r.entries.size() == 1);
+    CHECK(r.entries[0].email.empty());  // read as it is: nothing guessed
+    REQUIRE(r.notes.size() == 2);
+    CHECK(r.notes[0] == "r.csv:1: the column 'Naem' is none the grader reads: is it 'name'?");
+    CHECK(r.notes[1] == "r.csv:1: the column 'Emial' is none the grader reads: is it 'email'?");
+    CHECK(parse_roster("id,name,email,section,Lab 1,Notes\ns1,Ann,a@x,A,10,\n", "r.csv").notes.empty());  // an export's other columns
+}
+
+TEST_CASE("roster: UTF-8 with or without a byte-order mark, UTF-16 with one, or Windows-1252; a byte none reads is refused by line") {
+    const std::string plain = "id,name\ns1,Jos\xc3\xa9\n";
+    CHECK(parse_roster(plain, "r.csv").entries.at(0).name == "Jos\xc3\xa9");
+    CHECK(parse_roster("\xEF\xBB\xBF" + plain, "r.csv").entries.at(0).name == "Jos\xc3\xa9");
+    const Roster cp1252 = parse_roster("id,name\ns1,Jos\xe9\n", "r.csv");
+    CHECK(cp1252.encoding == "Windows-1252");
+    CHECK(cp1252.entries.at(0).name == "Jos\xc3\xa9");
+    std::string utf16 = "\xFF\xFE";
+    for (char ch : std::string("id,name\ns1,Ann\n")) utf16 += std::string(1, ch) + '\0';
+    CHECK(parse_roster(utf16, "r.csv").entries.at(0).name == "Ann");
+    CHECK_THROWS_WITH_AS(parse_roster("id,name\ns1,A\ns2,B\x81\n", "r.csv"), doctest::Contains("r.csv:3: a byte that is neither UTF-8 nor Windows-1252 (byte 0x81)"),
+                         RosterError);
+    CHECK_THROWS_WITH_AS(parse_roster(std::string("id,name\ns1,A\0B\n", 13), "r.csv"), doctest::Contains("r.csv:2: the roster holds a NUL byte"), RosterError);
+}

@@ -308,6 +308,42 @@ RosterColumns find_columns(const CsvRecord& head) {
     return c;
 }
 
+// The edit distance of two short words (insertions, deletions, changes, swaps of neighbours).
+size_t edit_distance(const std::string& a, const std::string& b) {
+    std::vector<std::vector<size_t>> d(a.size() + 1, std::vector<size_t>(b.size() + 1));
+    for (size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+    for (size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+    for (size_t i = 1; i <= a.size(); ++i)
+        for (size_t j = 1; j <= b.size(); ++j) {
+            d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+        }
+    return d[a.size()][b.size()];
+}
+
+// A column the grader does not read whose name is one letter or two from a column it looks for
+// and did not find ("Emial" beside an id column): a note for each, naming the line and the
+// column meant. An LMS export's other columns (its assignments) are far from every name.
+std::vector<std::string> misspelled_columns(const CsvRecord& head, const RosterColumns& c, const std::string& path) {
+    const std::vector<std::pair<long, std::vector<const char*>>> wanted = {
+        {c.email, {"email", "email address"}}, {c.name, {"name", "full name", "student name"}}, {c.first, {"first name"}},
+        {c.last, {"last name", "surname"}}, {c.section, {"section", "sections", "group", "groups"}}, {c.pseudonym, {"pseudonym"}},
+        {c.id, {"student id", "sid", "id number"}}, {c.login, {"username", "login"}}};
+    // The column meant by a header key, "" where none is near.
+    auto meant = [&](const std::string& key) -> std::string {
+        for (const auto& [found, names] : wanted)
+            for (const char* name : names)
+                if (found < 0 && key != name && edit_distance(key, name) <= (key.size() < 6 ? 1u : 2u)) return name;
+        return "";
+    };
+    std::vector<std::string> notes;
+    for (const std::string& cell : head.cells)
+        if (const std::string key = header_key(cell), name = key.size() < 3 ? "" : meant(key); !name.empty())
+            notes.push_back(path + ":" + std::to_string(head.line) + ": the column '" + printable_text(trim(cell), false) +
+                            "' is none the grader reads: is it '" + name + "'?");
+    return notes;
+}
+
 // ", and its columns X, Y are none the grader reads": what the header names instead of the
 // columns looked for (a misspelled one is among them); "" when every column is read.
 std::string unread_columns(const CsvRecord& head, const RosterColumns& c) {
@@ -430,6 +466,7 @@ Roster parse_roster(const std::string& bytes, const std::string& path) {
     r.path = path;
     r.form = c.form;
     r.encoding = encoding;
+    r.notes = misspelled_columns(head, c, path);
     if (c.id < 0 && c.login < 0 && c.email < 0 && c.canvas_id < 0)
         throw RosterError(path + ":" + std::to_string(head.line) +
                           ": the header names no column of student ids, logins or emails" + unread_columns(head, c) +

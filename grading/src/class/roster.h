@@ -30,6 +30,7 @@ struct Roster {
     std::string path;
     std::string form;  // "canvas", "moodle", "gradescope" or "plain": which export it looks like
     std::string encoding;  // what its bytes were read as: "UTF-8", "UTF-16LE", "UTF-16BE" or "Windows-1252"
+    std::vector<std::string> notes;  // a column that looks misspelled ("Emial"): said when the run starts
     std::vector<RosterEntry> entries;
 };
 
@@ -68,7 +69,7 @@ struct SubmissionName {
     std::string name;  // its folder's or file's name as submitted
     bool has_metadata = false;
     std::vector<GradescopeUser> users;  // from its submission_metadata.json
-    std::string metadata_problem;       // why a submission_metadata.json there was not used
+    std::string metadata_problem = "";  // why a submission_metadata.json there was not used
 };
 
 // Each submission's name, and its Gradescope submitters where it has any: its entry in the

@@ -65,6 +65,7 @@ ClassInputs take_in_rubric_and_roster(GradingSetup& setup) {
         in.roster.path = absolute(cfg.roster);
         if (in.roster.encoding != "UTF-8")
             std::fprintf(stderr, "grade: the roster %s is not UTF-8: read as %s\n", cfg.roster.c_str(), in.roster.encoding.c_str());
+        for (const std::string& note : in.roster.notes) std::fprintf(stderr, "grade: %s\n", note.c_str());
     }
     return in;
 }
