@@ -232,9 +232,9 @@ nlohmann::json lossless_json(const std::string& bytes) {
 std::string lossless_bytes(const nlohmann::json& j) {
     if (j.is_string()) return j.get<std::string>();
     const std::string h = j.at("hex").get<std::string>();
-    std::string bytes;
-    for (size_t i = 0; i + 1 < h.size(); i += 2) bytes += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
-    return bytes;
+    std::string raw;
+    for (size_t i = 0; i + 1 < h.size(); i += 2) raw += static_cast<char>(std::stoi(h.substr(i, 2), nullptr, 16));
+    return raw;
 }
 
 std::string json_text(const nlohmann::json& j, int indent) {
