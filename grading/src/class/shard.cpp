@@ -28,56 +28,17 @@ std::vector<std::string> shard_members(const std::vector<std::string>& class_ids
     return out;
 }
 
-std::string shard_record_json(const ShardRecord& r) {
-    json j = {{"shard", r.k},
-              {"shards", r.n},
-              {"finished", r.finished},
-              {"seed", r.seed},
-              {"lab", r.lab},
-              {"rubric", r.rubric},
-              {"rubric_sha256", r.rubric_sha256},
-              {"tree", r.tree},
-              {"tools", r.tools},
-              {"isolation", r.isolation},
-              {"device", r.device},
-              {"compile_only", r.compile_only},
-              {"class", r.class_ids},
-              {"assigned", r.assigned},
-              {"summary_head", r.summary_head},
-              {"summary_rows", r.summary_rows}};
-    if (!r.gpus.empty()) j["gpus"] = r.gpus;
-    if (!r.regrade_of.empty()) {
-        j["regrade_of"] = r.regrade_of;
-        j["regrade_notes"] = r.regrade_notes;
-    }
-    return json_text(j, 2) + "\n";
-}
+// shard.json holds every field of the record, by its name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(ShardRecord, k, n, finished, seed, lab, rubric, rubric_sha256, tree, tools, isolation, device,
+                                   regrade_of, compile_only, class_ids, assigned, gpus, summary_head, summary_rows, regrade_notes)
+
+std::string shard_record_json(const ShardRecord& r) { return json_text(json(r), 2) + "\n"; }
 
 ShardRecord parse_shard_record(const std::string& text, const std::string& source) {
-    const json j = json::parse(text, nullptr, false);
     ShardRecord r;
     try {
-        if (j.is_discarded() || !j.is_object()) throw std::runtime_error("not JSON");
-        r.k = j.at("shard").get<int>();
-        r.n = j.at("shards").get<int>();
-        r.finished = j.at("finished").get<bool>();
-        r.seed = j.at("seed").get<unsigned long long>();
-        r.lab = j.at("lab").get<std::string>();
-        r.rubric = j.at("rubric").get<std::string>();
-        r.rubric_sha256 = j.at("rubric_sha256").get<std::string>();
-        r.tree = j.at("tree").get<std::string>();
-        r.tools = j.at("tools").get<std::string>();
-        r.isolation = j.at("isolation").get<std::string>();
-        r.device = j.at("device").get<std::string>();
-        r.compile_only = j.at("compile_only").get<bool>();
-        r.class_ids = j.at("class").get<std::vector<std::string>>();
-        r.assigned = j.at("assigned").get<std::vector<std::string>>();
-        r.summary_head = j.at("summary_head").get<std::vector<std::string>>();
-        r.summary_rows = j.at("summary_rows").get<std::map<std::string, std::vector<std::string>>>();
-        r.regrade_of = j.value("regrade_of", "");
-        if (j.contains("gpus")) r.gpus = j["gpus"].get<std::vector<std::string>>();
-        if (j.contains("regrade_notes")) r.regrade_notes = j["regrade_notes"].get<std::map<std::string, std::string>>();
-    } catch (const std::exception& e) {
+        r = json::parse(text).get<ShardRecord>();
+    } catch (const json::exception& e) {
         throw UsageError(source + " is not a shard's shard.json (" + e.what() + ")");
     }
     if (r.n < 1 || r.k < 0 || r.k >= r.n) throw UsageError(source + ": shard " + std::to_string(r.k) + "/" + std::to_string(r.n) + " is out of range");
