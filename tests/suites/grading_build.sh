@@ -64,3 +64,22 @@ if [ "$rc" -eq 0 ]; then
     done < "$build_cases/expected.txt"
 fi
 
+
+# Several runs started at once from one clone whose grader is not built yet: each builds what it
+# needs in the one build folder, one make at a time, and none starts a program another is still
+# writing ("Text file busy"). Four `grading/grade --help` from a fresh build folder: each builds
+# the check of the command line, then runs it.
+fresh_build=$(mktemp -d "${TMPDIR:-/tmp}/cudalabs-fresh-build.XXXXXX")
+for k in 1 2 3 4; do
+    (BUILD=$fresh_build grading/grade --help > "$fresh_build/help-$k.out" 2>&1; echo $? > "$fresh_build/help-$k.rc") &
+done
+wait
+together=ok
+for k in 1 2 3 4; do
+    if [ "$(cat "$fresh_build/help-$k.rc")" != 0 ] || ! grep -q -- '--lab' "$fresh_build/help-$k.out"; then
+        together="run $k: exit $(cat "$fresh_build/help-$k.rc"): $(tail -c 300 "$fresh_build/help-$k.out")"
+    fi
+done
+if [ "$together" = ok ]; then pass "four runs started at once from a fresh build folder each build and start"
+else fail "four runs started at once from a fresh build folder each build and start" "$together"; fi
+rm -rf "$fresh_build"

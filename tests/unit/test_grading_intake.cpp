@@ -7,11 +7,16 @@
 #include <sys/types.h>
 #include <unistd.h>
 
+#include <atomic>
+#include <chrono>
+#include <cstdlib>
 #include <map>
+#include <thread>
 
 #include "args.h"
 #include "grading/src/intake/submissions.h"
 #include "grading/src/util/files.h"
+#include "grading/src/util/locks.h"
 #include "grading/src/util/text.h"
 #include "grading_fixtures.h"
 
@@ -177,4 +182,34 @@ TEST_CASE("text: bytes from outside made valid UTF-8, and read in the encodings 
     CHECK_FALSE(utf16_to_utf8(std::string("\x00\xd8", 2), false, out, bad));
     CHECK(line_of_offset("a\nb\nc", 4) == 3);
     CHECK(clip("\xc3\xa9\xc3\xa9", 3).compare(0, 2, "\xc3\xa9") == 0);  // never half a character
+}
+
+TEST_CASE("intake: one make at a time in a build folder; a second waits until the first lets go") {
+    TempDir t("grading-build-lock");
+    const std::string build = t.path + "/build";  // made by the lock
+    HeldLock first = lock_build_folder(build);
+    REQUIRE(first.held());
+    std::atomic<bool> second_held{false};
+    std::thread second([&] {
+        HeldLock lock = lock_build_folder(build);
+        second_held = lock.held();
+    });
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    CHECK_FALSE(second_held.load());  // still waiting: the first holds the folder
+    first.release();
+    second.join();
+    CHECK(second_held.load());
+}
+
+TEST_CASE("intake: the build folder is $BUILD as the Makefile reads it, else build, against the root") {
+    const char* before = std::getenv("BUILD");
+    const std::string saved = before ? before : "";
+    unsetenv("BUILD");
+    CHECK(build_folder_of("/r") == "/r/build");
+    setenv("BUILD", "out/b", 1);
+    CHECK(build_folder_of("/r") == "/r/out/b");
+    setenv("BUILD", "/abs/b", 1);
+    CHECK(build_folder_of("/r") == "/abs/b");
+    if (before) setenv("BUILD", saved.c_str(), 1);
+    else unsetenv("BUILD");
 }

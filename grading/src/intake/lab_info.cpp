@@ -7,6 +7,7 @@
 #include "args.h"
 #include "process/process.h"
 #include "util/files.h"
+#include "util/locks.h"
 #include "util/text.h"
 
 namespace grading {
@@ -24,6 +25,7 @@ std::map<std::string, std::string> parse_grading_info(const std::string& text) {
 }
 
 LabInfo load_lab_info(const std::string& root, const std::string& lab, const std::string& scratch, const std::string& target) {
+    const HeldLock building = lock_build_folder(build_folder_of(root));  // (other runs build here too)
     RunResult r = run_trusted({"make", "-s", "--no-print-directory", "-C", root, target, "LAB=" + lab}, root, 1800, scratch);
     if (!r.ok())
         throw std::runtime_error("building the trusted tree failed (make " + target + " LAB=" + lab + "): " + r.describe() + "\n" +

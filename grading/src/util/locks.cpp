@@ -1,11 +1,13 @@
 #include "util/locks.h"
 
 #include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
 #include <cstdlib>
+#include <cstdio>
 #include <cstring>
 #include <stdexcept>
 
@@ -53,6 +55,24 @@ std::string lock_folder() {
         throw std::runtime_error("cannot use the grading lock folder " + folder +
                                  " (it is not a folder; set GRADING_LOCK_DIR to one every grader on this machine can write)");
     return folder;
+}
+
+// ---- one make at a time in a build folder ----
+
+std::string build_folder_of(const std::string& root) {
+    const char* env = std::getenv("BUILD");
+    const std::string build = env && *env ? env : "build";
+    return build[0] == '/' ? build : root + "/" + build;
+}
+
+HeldLock lock_build_folder(const std::string& folder) {
+    make_dirs(folder);
+    HeldLock lock(open_lock_file(folder, ".make.lock"));
+    if (flock(lock.fd(), LOCK_EX | LOCK_NB) == 0) return lock;
+    std::fprintf(stderr, "grade: waiting for another grading run's build in %s...\n", folder.c_str());
+    while (flock(lock.fd(), LOCK_EX) != 0)
+        if (errno != EINTR) throw std::runtime_error("cannot lock " + folder + "/.make.lock: " + std::strerror(errno));
+    return lock;
 }
 
 // ---- one run at a time in a folder ----

@@ -35,6 +35,18 @@ std::string lock_folder();
 // a lock only needs a descriptor, read-only will do). Throws std::runtime_error naming it.
 int open_lock_file(const std::string& folder, const std::string& name);
 
+// One make at a time in a build folder: an exclusive flock on FOLDER/.make.lock (the folder is
+// made when missing), waited for, saying so once on stderr. Several grading runs of one clone each
+// build the grader and the lab; a make that rewrites a program while another run starts it fails
+// that run ("Text file busy"), and two makes writing one object can leave it half written.
+// grading/grade takes the same lock (flock(1)) around its makes. Throws std::runtime_error when
+// the lock file cannot be opened.
+HeldLock lock_build_folder(const std::string& folder);
+
+// The build folder of the tree at `root`: $BUILD (as the Makefile reads it), else "build", made
+// absolute against `root`.
+std::string build_folder_of(const std::string& root);
+
 // One grading run at a time in an output folder: a lock on OUT/.lock, held until this object
 // ends (the process's end releases it too). A folder held by another run is refused with
 // cudalabs::UsageError naming the process that holds it.
