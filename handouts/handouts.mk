@@ -45,7 +45,7 @@ HANDOUT_HTML_FLAGS := --standalone --self-contained --mathml --css handouts/styl
 
 # The measured results, the Nsight Compute notes and the book's figures of lab NN, as a Markdown
 # fragment and SVG plots: each lab's handout depends on its own fragment only.
-$(HANDOUT_GEN)/results-%.md: handouts/tools/results.py tools/scorecard.py $(wildcard bench/results/*.json bench/results/*.d/*.json bench/targets.json handouts/data/*.json)
+$(HANDOUT_GEN)/results-%.md: handouts/tools/results.py handouts/tools/predictions.py tools/scorecard.py $(wildcard bench/results/*.json bench/results/*.d/*.json bench/targets.json handouts/data/*.json)
 	@mkdir -p $(@D)
 	$(HANDOUT_PYTHON) handouts/tools/results.py --bench-dir bench/results --out $(@D) $*
 $(foreach n,$(LAB_NUMS),$(eval $(HANDOUT_GEN)/results-$(n).md: $(wildcard bench/results/ncu-lab$(n).md)))

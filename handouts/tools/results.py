@@ -7,7 +7,8 @@ and handouts/data/book-c2070.json (the book's Tesla C2070 timings), and writes, 
 number given on the command line:
 
   OUT/results-NN.md    Markdown: one table per device, the speed targets, the lab's contrasts
-                       (how much faster one variant is than another), a plot, the book's
+                       (how much faster one variant is than another), a plot, the times
+                       predicted for GPUs nobody measured (predictions.py), the book's
                        figures beside today's where the book has them, the formulas
   OUT/results-NN-<device>.svg   the plot (ratio of every variant to its yardstick)
 
@@ -26,7 +27,9 @@ BOOK = os.path.join(HERE, "..", "data", "book-c2070.json")
 STRETCH = os.path.join(HERE, "..", "data", "stretch.json")
 TARGETS = os.path.join(HERE, "..", "..", "bench", "targets.json")
 sys.path.insert(0, os.path.join(HERE, "..", "..", "tools"))
+sys.path.insert(0, HERE)
 import scorecard  # noqa: E402  (tools/scorecard.py)
+import predictions  # noqa: E402  (handouts/tools/predictions.py)
 from scorecard import judge_targets  # noqa: E402
 
 
@@ -284,6 +287,8 @@ def main():
     ap.add_argument("--targets", default=TARGETS,
                     help="the targets the labs declare now ({\"NN\": [...]}; bench/targets.json)")
     ap.add_argument("--stretch", default=STRETCH, help="stretch goals ({\"NN\": [...]})")
+    ap.add_argument("--gpus", default=predictions.GPUS,
+                    help="published figures of GPUs, and those to predict (handouts/data/gpus.json)")
     ap.add_argument("--out", required=True)
     ap.add_argument("labs", nargs="*")
     args = ap.parse_args()
@@ -292,6 +297,7 @@ def main():
         book = json.load(f)
     bench = load_bench(args.bench_dir)
     current, stretch = load_optional(args.targets), load_optional(args.stretch)
+    gpus = predictions.load_gpus(args.gpus)
     for nn in args.labs:
         if not re.fullmatch(r"\d\d", nn):
             sys.exit(f"results.py: lab numbers are two digits, got {nn!r}")
@@ -309,6 +315,8 @@ def main():
                       "`make handouts` then builds this section from it: one table per GPU, the "
                       "speed targets and a plot.\n")
         if measured:
+            runs = [run for _, _, lab_runs_of_file in measured for run in lab_runs_of_file]
+            md += predictions.section(nn, predictions.basis(runs, gpus), gpus)
             md += scorecard_section(nn, args.bench_dir, args.out, current.get(nn))
         md += book_section(nn, book, [(f, d) for f, d, _ in measured])
         md += ncu_section(nn, args.bench_dir)
