@@ -194,8 +194,9 @@ def write_page(path, pairs, label, info, threshold):
          f"<p class=\"note\">Evidence for a person to judge, not a verdict: this report changes no score. Two "
          f"submissions of one lab may share code for honest reasons (the starter, the handout's hints, one obvious "
          f"way to write a short kernel); read each pair before acting on it.</p><p id=\"summary\">{html.escape(info)}. "
-         f"{len(listed)} pairs share at least {threshold:.2f} of their fingerprints.</p>",
-         "<table class=\"pairs\"><tr><th>#</th><th>shared</th><th>fingerprints</th><th>first</th><th>second</th></tr>"]
+         f"{len(listed)} pair{'' if len(listed) == 1 else 's'} share{'s' if len(listed) == 1 else ''} at least "
+         f"{threshold:.2f} of their fingerprints.</p>",
+         "<table class=\"pairs\"><tr><th>#</th><th>shared fraction</th><th>shared fingerprints</th><th>first</th><th>second</th></tr>"]
     for n, (score, shared, a, b) in enumerate(listed, 1):
         link = f'<a href="#pair{n}">{n}</a>' if n <= SHOWN_PAIRS else str(n)
         o.append(f'<tr class="pair"><td class="num">{link}</td><td class="num score">{score:.2f}</td><td class="num">{shared}</td>'

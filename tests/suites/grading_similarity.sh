@@ -81,6 +81,14 @@ sim_run_folder() {
     if grep -qE '^reference,class,archive: archive/last_year,archive,.*,yes.?$' "$d/report/04-archive/similarity.csv"; then
         pass "similarity: a copy in the archive is paired with the class"
     else fail "similarity: a copy in the archive is paired with the class" "no row of reference and archive/last_year at the threshold in the CSV"; fi
+    mkdir -p "$d/public"
+    cp "$d/class/04/disguise-combined.cu" "$d/public/forum_post.cu"
+    expect "similarity: known public solutions" 0 '1 from archives and public' \
+        grading/grade similarity --public "$d/public" --out "$d/report/04-public" "$d/run"
+    if grep -qE '^reference,class,public: public/forum_post,public,.*,yes.?$' "$d/report/04-public/similarity.csv" &&
+        ! grep -q '^public' "$d/report/04-public/similarity.csv"; then
+        pass "similarity: a copy of a public solution is paired with the class"
+    else fail "similarity: a copy of a public solution is paired with the class" "no row of reference and public/forum_post at the threshold"; fi
 }
 
 # sim_page DIR: the page in headless Chromium: it loads, with nothing from elsewhere, and lists the pairs.
