@@ -50,7 +50,8 @@ def parse_args(argv):
     p.add_argument("--public", action="append", default=[], metavar="DIR",
                    help="known public solutions, compared with this class (repeatable)")
     p.add_argument("--pseudonyms", action="store_true",
-                   help="name students by the leaderboard's pseudonyms (needs --secret-file or GRADING_LEADERBOARD_SECRET)")
+                   help="name students as the leaderboard does: a run's roster's chosen pseudonyms, else derived with the "
+                   "course secret (--secret-file or GRADING_LEADERBOARD_SECRET)")
     p.add_argument("--secret-file", help="the course secret the leaderboard's pseudonyms are derived with")
     p.error = lambda message: (_ for _ in ()).throw(BadInput(message))
     return p.parse_args(argv)
@@ -127,16 +128,32 @@ def resolve_folder(folder, lab):
             raise BadInput(f"the run record {record} cannot be read ({e}): give the submissions folder instead")
         if not inputs:
             raise BadInput(f"the run record {record} names no submissions: give the submissions folder instead")
-        return inputs, lab or command.get("lab"), os.path.join(folder, "similarity")
+        return inputs, lab or command.get("lab"), os.path.join(folder, "similarity"), read_roster(folder)
     if os.path.isfile(os.path.join(folder, "audit.jsonl")):
         raise BadInput(f"{folder} is a graded run's folder without its record (.resume/run.json) of the submissions it graded: "
                        "give the submissions folder instead, with --lab")
-    return [folder], lab, None
+    return [folder], lab, None, {}
 
 
-def pseudonym_maker(args):
-    """The leaderboard's pseudonyms (grading/src/class/leaderboard.cpp: its word lists and formula)."""
-    secret = None
+def read_roster(folder):
+    """{submission id: [(roster id, chosen pseudonym)]} of a graded run's roster.json ({}: none)."""
+    path = os.path.join(folder, "roster.json")
+    if not os.path.isfile(path):
+        return {}
+    try:
+        with open(path, encoding="utf-8") as f:
+            record = json.load(f)
+        entries = record["entries"]
+        return {sid: [(entries[e]["id"], entries[e].get("pseudonym", "")) for e in indices]
+                for sid, indices in record["students"].items()}
+    except (OSError, ValueError, KeyError, TypeError, IndexError) as e:
+        raise BadInput(f"the run's roster record {path} cannot be read ({e})")
+
+
+def pseudonym_maker(args, roster):
+    """The leaderboard's pseudonyms (grading/src/class/leaderboard.cpp: its word lists and formula):
+    each of a submission's students' chosen pseudonym in the run's roster, else one derived from
+    their id (the roster's, else the submission's) with the course secret."""
     if args.secret_file:
         try:
             secret = open(args.secret_file, encoding="utf-8").read().strip()
@@ -144,9 +161,7 @@ def pseudonym_maker(args):
             raise BadInput(f"the secret file {args.secret_file} cannot be read ({e.strerror})")
     else:
         secret = os.environ.get("GRADING_LEADERBOARD_SECRET", "").strip()
-    if not secret:
-        raise BadInput("--pseudonyms needs the course secret: pass --secret-file FILE or set GRADING_LEADERBOARD_SECRET")
-    if len(secret) < 16:
+    if secret and len(secret) < 16:
         raise BadInput("the course secret has fewer than 16 characters: choose a longer one")
     source = read_text(os.path.join(ROOT, "grading", "src", "class", "leaderboard.cpp"))
     lists = [re.findall(r'"([a-z]+)"', m) for m in
@@ -154,9 +169,15 @@ def pseudonym_maker(args):
     if len(lists) != 2 or any(len(words) != 64 for words in lists):
         raise BadInput("the leaderboard's word lists were not found in grading/src/class/leaderboard.cpp")
 
-    def pseudonym(sid):
-        mac = hmac.new(secret.encode(), ("cudalabs leaderboard pseudonym\n" + sid).encode(), hashlib.sha256).hexdigest()
+    def derived(student):
+        if not secret:
+            raise BadInput(f"student {student!r} has no pseudonym in the run's roster and --pseudonyms needs the course "
+                           "secret: pass --secret-file FILE or set GRADING_LEADERBOARD_SECRET")
+        mac = hmac.new(secret.encode(), ("cudalabs leaderboard pseudonym\n" + student).encode(), hashlib.sha256).hexdigest()
         return f"{lists[0][int(mac[0:2], 16) % 64]}-{lists[1][int(mac[2:4], 16) % 64]}-{mac[4:8]}"
+
+    def pseudonym(sid):
+        return " & ".join(chosen or derived(student) for student, chosen in roster.get(sid, [(sid, "")]))
     return pseudonym
 
 
@@ -227,7 +248,7 @@ def write_csv(path, pairs, label, threshold):
 def load(args):
     """The documents: the class, then the archives' and the public solutions', starter subtracted."""
     from fingerprint import documents, kgrams, tokens
-    inputs, lab, out = resolve_folder(args.folder, args.lab)
+    inputs, lab, out, roster = resolve_folder(args.folder, args.lab)
     starter = starter_of(lab) if lab else None
     topic = os.path.basename(starter) if starter else None
     out = args.out or out
@@ -248,20 +269,21 @@ def load(args):
     starter_hashes = {h for h, _, _ in kgrams(tokens(read_text(starter)))} if starter else set()
     for d in docs:
         d.subtract(starter_hashes)
-    return docs, lab, out, starter, len(cls)
+    return docs, lab, out, starter, len(cls), roster
 
 
 def main(argv):
     args = parse_args(argv)
     if not 0 < args.threshold <= 1:
         raise BadInput(f"--threshold is a fraction of shared fingerprints, above 0 and at most 1, not {args.threshold}")
-    pseudonym = pseudonym_maker(args) if args.pseudonyms else None
-    docs, lab, out, starter, n_class = load(args)
+    docs, lab, out, starter, n_class, roster = load(args)
+    pseudonym = pseudonym_maker(args, roster) if args.pseudonyms else None
+    # Every name before anything is written: a student without a pseudonym stops the report here.
+    names = {d.name: pseudonym(d.name) if pseudonym and d.kind == "class" else
+             d.name if d.kind == "class" else f"{d.kind}: {d.name}" for d in docs}
 
     def label(d):
-        if pseudonym and d.kind == "class":
-            return pseudonym(d.name)
-        return d.name if d.kind == "class" else f"{d.kind}: {d.name}"
+        return names[d.name]
     pairs = score_pairs(docs)
     os.makedirs(out, exist_ok=True)
     info = (f"{n_class} submissions" + (f" of lab {lab}" if lab else "") + f", {len(docs) - n_class} from archives and "

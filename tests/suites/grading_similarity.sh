@@ -91,6 +91,23 @@ sim_run_folder() {
     else fail "similarity: a copy of a public solution is paired with the class" "no row of reference and public/forum_post at the threshold"; fi
 }
 
+# sim_roster DIR: --pseudonyms on a run graded with a roster: a student's chosen pseudonym, else one
+# derived from their roster id (not the submission's name), as the leaderboard names them.
+sim_roster() {
+    local d=$1 csv=$1/run/similarity/similarity.csv
+    printf '{"entries": [{"id": "S-01", "pseudonym": "Warp & Weft"}, {"id": "S-02", "pseudonym": ""}],
+ "students": {"reference": [0], "disguise-renamed": [1]}}\n' > "$d/run/roster.json"
+    expect "similarity: --pseudonyms without a secret, where the roster leaves a student without one" 2 "has no pseudonym in the run's roster and --pseudonyms needs the course secret" \
+        env -u GRADING_LEADERBOARD_SECRET grading/grade similarity --pseudonyms "$d/run"
+    expect "similarity: --pseudonyms on a run graded with a roster" 0 '^similarity: ' \
+        grading/grade similarity --pseudonyms --secret-file "$d/secret" "$d/run"
+    if grep -q '^Warp & Weft,class,' "$csv" && ! grep -qE '(^|,)(reference|disguise-renamed|S-0[12]),' "$csv" &&
+        [ "$(grep -cE '^[a-z]+-[a-z]+-[0-9a-f]{4},class,' "$csv")" -gt 0 ]; then
+        pass "similarity: the roster's chosen pseudonym, the others derived from their roster id, no name or id shown"
+    else fail "similarity: the roster's chosen pseudonym, the others derived" "$(head -n 3 "$csv" | tr '\n' ';')"; fi
+    rm -f "$d/run/roster.json"
+}
+
 # sim_page DIR: the page in headless Chromium: it loads, with nothing from elsewhere, and lists the pairs.
 sim_page() {
     local d=$1 rows want
@@ -137,6 +154,7 @@ else
     sim_bad_inputs "$sim_dir"
     sim_corpus "$sim_dir"
     sim_run_folder "$sim_dir"
+    sim_roster "$sim_dir"
     sim_page "$sim_dir"
     sim_timing "$sim_dir"
 fi
