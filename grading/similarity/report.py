@@ -128,6 +128,10 @@ def resolve_folder(folder, lab):
             raise BadInput(f"the run record {record} cannot be read ({e}): give the submissions folder instead")
         if not inputs:
             raise BadInput(f"the run record {record} names no submissions: give the submissions folder instead")
+        for path in inputs:
+            if not os.path.exists(path):
+                raise BadInput(f"{path}, where the run's record says its submissions were, is gone: give the submissions "
+                               "folder instead, with --lab")
         return inputs, lab or command.get("lab"), os.path.join(folder, "similarity"), read_roster(folder)
     if os.path.isfile(os.path.join(folder, "audit.jsonl")):
         raise BadInput(f"{folder} is a graded run's folder without its record (.resume/run.json) of the submissions it graded: "
