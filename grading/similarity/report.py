@@ -32,18 +32,23 @@ class BadInput(Exception):
 def parse_args(argv):
     p = argparse.ArgumentParser(
         prog="grading/grade similarity",
-        description="Which submissions share code: fingerprints every submission (Pygments' CUDA lexer, "
-        "identifiers and literals normalised, comments and layout ignored, k-grams winnowed), subtracts "
-        "the lab's starter and ranks every pair by the fraction of fingerprints they share. Writes "
-        "similarity.html and similarity.csv. It changes no score: a pair is evidence for a person to judge.",
-        epilog="Examples: grading/grade similarity results/lab01   (a graded run's folder: its submissions "
-        "and lab are those its record names; the report goes to results/lab01/similarity/)\n"
-        "grading/grade similarity --lab 01 --out report/ subs/ --archive terms/2025/lab01",
+        description="Which submissions share code. Every submission is fingerprinted (Pygments' CUDA lexer;\n"
+        "identifiers and literals normalised, comments and layout ignored; k-grams winnowed), the lab's\n"
+        "starter is subtracted, and every pair is ranked by the fraction of fingerprints it shares, into\n"
+        "similarity.html (pairs side by side, shared lines marked) and similarity.csv. It changes no\n"
+        "score: a pair is evidence for a person to judge.",
+        epilog="examples:\n"
+        "  grading/grade similarity results/lab01\n"
+        "      a graded run's folder: the submissions and the lab its record names; the report goes to\n"
+        "      results/lab01/similarity/\n"
+        "  grading/grade similarity --lab 01 --out report/ --archive terms/2025/lab01 subs/\n\n"
+        "exit: 0 report written; 2 bad input (one sentence, nothing written).\n"
+        "The default threshold comes from measured rates: grading/similarity/RATES.md.",
         formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("folder", help="a graded run's folder (grading/grade --out) or a folder of submissions")
-    p.add_argument("--lab", help="the lab, NN: its starter's lines count for nothing (a run's folder names it)")
-    p.add_argument("--out", help="where the report goes (default: FOLDER/similarity/ for a run's folder)")
-    p.add_argument("--threshold", type=float, default=DEFAULT_THRESHOLD,
+    p.add_argument("--lab", metavar="NN", help="the lab, NN: its starter's lines count for nothing (a run's folder names it)")
+    p.add_argument("--out", metavar="DIR", help="where the report goes (default: FOLDER/similarity/ for a run's folder)")
+    p.add_argument("--threshold", type=float, metavar="FRACTION", default=DEFAULT_THRESHOLD,
                    help="the shared fraction from which a pair is listed as worth a look (default %(default)s)")
     p.add_argument("--archive", action="append", default=[], metavar="DIR",
                    help="submissions of an earlier term, compared with this class (repeatable)")
@@ -52,7 +57,7 @@ def parse_args(argv):
     p.add_argument("--pseudonyms", action="store_true",
                    help="name students as the leaderboard does: a run's roster's chosen pseudonyms, else derived with the "
                    "course secret (--secret-file or GRADING_LEADERBOARD_SECRET)")
-    p.add_argument("--secret-file", help="the course secret the leaderboard's pseudonyms are derived with")
+    p.add_argument("--secret-file", metavar="FILE", help="the course secret the leaderboard's pseudonyms are derived with")
     p.error = lambda message: (_ for _ in ()).throw(BadInput(message))
     return p.parse_args(argv)
 
