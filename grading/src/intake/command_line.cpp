@@ -29,6 +29,7 @@ constexpr int kMaxIndex = 1023;  // what a lab's --device takes
 const char* const kUsage = R"(Usage: grading/grade --lab NN [options] SUBMISSION...
        grading/grade merge OUT SHARD_DIR...
        grading/grade leaderboard [--secret-file FILE] [--title TEXT] OUT RUN_DIR...
+       grading/grade similarity [options] RUN_DIR   (grading/grade similarity --help)
 
 Grades submissions of lab NN (the guide: grading/README.md; the rules: grading/DESIGN.md). A
 SUBMISSION is the lab's file (alice.cu: the student is alice), a folder per student holding it
@@ -75,6 +76,7 @@ leaderboard OUT RUN_DIR... ranks the graded runs' fully correct submissions by t
 the reference, under pseudonyms (the roster's, else derived with the course secret: --secret-file
 FILE or GRADING_LEADERBOARD_SECRET), into OUT/leaderboard.html and OUT/leaderboard.csv.
 merge OUT SHARD_DIR... assembles every shard of one class into OUT as one run writes it.
+similarity RUN_DIR reports which submissions share code (evidence to judge; no score changes).
 )";
 
 GpuRequest parse_gpu_list(const std::string& text, bool shared_allowed) {
