@@ -91,6 +91,21 @@ sim_run_folder() {
     else fail "similarity: a copy of a public solution is paired with the class" "no row of reference and public/forum_post at the threshold"; fi
 }
 
+# sim_graded DIR: after a real grade run (compile-only: no GPU) of two students, one a disguised
+# copy of the other, the run names the report's command, and the report reads that run's record.
+sim_graded() {
+    local d=$1
+    mkdir -p "$d/graded-class"
+    cp "$d/class/01/reference.cu" "$d/graded-class/alice.cu"
+    cp "$d/class/01/disguise-renamed.cu" "$d/graded-class/bob.cu"
+    expect "similarity: a grade run names the report's command" 0 "shared code: grading/grade similarity .*/graded " \
+        grading/grade --lab 01 --compile-only --seed 5 --out "$d/graded" "$d/graded-class"
+    expect "similarity: on the folder of a real grade run" 0 'submissions of lab 01' grading/grade similarity "$d/graded"
+    if grep -qE '^(alice,class,bob|bob,class,alice),.*,yes.?$' "$d/graded/similarity/similarity.csv" 2> /dev/null; then
+        pass "similarity: the real run's copy is paired"
+    else fail "similarity: the real run's copy is paired" "$(head -n 3 "$d/graded/similarity/similarity.csv" 2>&1 | tr '\n' ';')"; fi
+}
+
 # sim_roster DIR: --pseudonyms on a run graded with a roster: a student's chosen pseudonym, else one
 # derived from their roster id (not the submission's name), as the leaderboard names them.
 sim_roster() {
@@ -154,6 +169,7 @@ else
     sim_bad_inputs "$sim_dir"
     sim_corpus "$sim_dir"
     sim_run_folder "$sim_dir"
+    sim_graded "$sim_dir"
     sim_roster "$sim_dir"
     sim_page "$sim_dir"
     sim_timing "$sim_dir"

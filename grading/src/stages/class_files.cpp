@@ -49,14 +49,16 @@ std::vector<std::string> gpu_lines(const Workers& workers) {
     return lines;
 }
 
+// `s` as one word of a shell command line.
+std::string quoted(const std::string& s) {
+    if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,:") == std::string::npos) return s;
+    std::string q = "'";
+    for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
+    return q + "'";
+}
+
 // The command that grades `failed` again with this run's seed and rubric, into a folder of its own.
 std::string regrade_command(const GradingSetup& setup, const std::vector<const Submission*>& failed) {
-    auto quoted = [](const std::string& s) {
-        if (s.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789/._-+=,:") == std::string::npos) return s;
-        std::string q = "'";
-        for (char c : s) q += c == '\'' ? std::string("'\\''") : std::string(1, c);
-        return q + "'";
-    };
     std::string cmd = "grading/grade --lab " + setup.cfg.lab + " --seed " + std::to_string(setup.cfg.seed) + " --rubric " +
                       quoted(setup.cfg.rubric_path) + " --out " + quoted(setup.out + "-regrade");
     if (setup.cfg.isolation != "auto") cmd += " --isolation " + setup.cfg.isolation;
@@ -111,6 +113,8 @@ int write_class_results(const GradingSetup& setup, const Workers& workers, Class
              << (failed.size() == 1 ? "it" : "them") << " again with:\n  " << regrade_command(setup, failed) << "\n";
     write_file(setup.out + "/summary.txt", summary + "\n" + tail.str());
     std::cout << summary << "\n" << tail.str() << roster_text << "results: " << setup.out << "\n";
+    if (slice.class_ids.size() > 1 && !cfg.shard.active())  // (a shard's folder holds part of the class)
+        std::cout << "shared code: grading/grade similarity " << quoted(setup.out) << " (a report to judge; no score changes)\n";
     return failed.empty() ? 0 : cudalabs::kExitFail;
 }
 
