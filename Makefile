@@ -243,6 +243,8 @@ scorecard:
 # points, has the grader (where this copy has it) audit the file and run those tests at those
 # sizes, or else the grader's audit alone (grading/audit, which the student edition and the
 # notebooks carry) audit it, and names the file to hand in. The grader also uses sizes and seeds it does not show.
+# Without a GPU: the build and the audit only, the rules named, one sentence that the tests need a
+# GPU; exit 77 (1 where the audit refuses the file).
 define check_recipe
 @[ -n "$(1)" ] || { echo "usage: make check LAB=NN (or make checkNN)" >&2; exit 2; }
 @[ -n "$(call lab_dir,$(1))" ] || { echo "make check: no lab $(1) (labs: $(LAB_NUMS))" >&2; exit 2; }
