@@ -41,7 +41,7 @@ ifneq ($(filter test,$(MAKECMDGOALS)),)
   ifneq ($(DEPS_CHECK),0)
     DEPS_MISSING := $(shell bash tools/install-deps.sh --check $(TEST_DEP_LISTS) 2>/dev/null)
     ifneq ($(DEPS_MISSING),)
-      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  sudo bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
+      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
     endif
   endif
 endif
