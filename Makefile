@@ -41,7 +41,7 @@ ifneq ($(filter test,$(MAKECMDGOALS)),)
   ifneq ($(DEPS_CHECK),0)
     DEPS_MISSING := $(shell bash tools/install-deps.sh --check $(TEST_DEP_LISTS) 2>/dev/null)
     ifneq ($(DEPS_MISSING),)
-      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  sudo bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
+      $(error make test needs Debian packages that are missing ($(DEPS_MISSING)): run  bash tools/install-deps.sh  first (or make test DEPS_CHECK=0 to skip what needs them))
     endif
   endif
 endif
@@ -243,6 +243,8 @@ scorecard:
 # points, has the grader (where this copy has it) audit the file and run those tests at those
 # sizes, or else the grader's audit alone (grading/audit, which the student edition and the
 # notebooks carry) audit it, and names the file to hand in. The grader also uses sizes and seeds it does not show.
+# Without a GPU: the build and the audit only, the rules named, one sentence that the tests need a
+# GPU; exit 77 (1 where the audit refuses the file).
 define check_recipe
 @[ -n "$(1)" ] || { echo "usage: make check LAB=NN (or make checkNN)" >&2; exit 2; }
 @[ -n "$(call lab_dir,$(1))" ] || { echo "make check: no lab $(1) (labs: $(LAB_NUMS))" >&2; exit 2; }

@@ -28,10 +28,16 @@ ifneq ($(strip $(COLAB_BASE)),)
     $(error $(shell python3 tools/colab.py check '$(COLAB_BASE)') (handouts/colab.conf or the command line))
   endif
 endif
+# The base in use, whichever set it, is a stamp that every handout, notebook and so the release
+# depend on: rewritten only when the value changes (write_stamp), so that another base rebuilds
+# the files whose links it makes, and the same base rebuilds nothing.
+COLAB_STAMP := $(BUILD)/colab-base.stamp
+COLAB_NOW := $(strip $(COLAB_BASE))
+$(call write_stamp,$(COLAB_STAMP),COLAB_NOW)
 PANDOC ?= pandoc
 HANDOUT_PYTHON ?= python3
 
-HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk handouts/colab.conf \
+HANDOUT_COMMON_DEPS := handouts/filters/cudalabs.lua handouts/handouts.mk handouts/colab.conf $(COLAB_STAMP) \
                        $(wildcard handouts/figures/*.svg handouts/style/*)
 HANDOUT_FLAGS = --from markdown --lua-filter handouts/filters/cudalabs.lua --fail-if-warnings \
                 --resource-path=.:handouts -M gen_dir=$(HANDOUT_GEN) -M python=$(HANDOUT_PYTHON) \

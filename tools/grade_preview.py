@@ -29,9 +29,14 @@ neither is there, or it fails, one sentence says that the audit was not run, and
 so; --no-audit skips it (said the same way).
 Prints a table, what the previewed tests would give, and the file to hand in.
 
+Without a GPU (the program exits 77), what needs none is still checked: the file is built and
+audited (as above, compile-only), the rules checked are named, one sentence on stderr says that
+the tests need a GPU, and the file to hand in is printed: exit 77, or 1 where the audit refuses
+the file (a refusal that no GPU would change).
+
 Exit codes: 0 every previewed point earned, 1 points lost, a correctness test not run or the
-file refused by the grader, 2 bad command line or rubric, 77 no usable CUDA GPU (nothing
-previewed; the file to hand in is still printed).
+file refused by the grader (with or without a GPU), 2 bad command line or rubric, 77 no usable
+CUDA GPU and the file not refused (no test previewed; the file to hand in is still printed).
 """
 import argparse
 import json
@@ -175,16 +180,18 @@ def first_line(text, limit=240):
     return " ".join(next((l for l in text.splitlines() if l.strip()), "").split())[:limit]
 
 
-def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run on a GPU here"):
+def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run on a GPU here", progress=None):
     """The grader's verdict on args.file: `grading/grade --lab NN --isolation unsafe` with the
     rubric, built and audited only (--compile-only; `no_runs` says why), or with runs of its
     correctness tests at the check sizes (grader_rubric). Where those runs fail (no GPU the
-    grader can use, no kernel trace...), it builds and audits only, and says why."""
+    grader can use, no kernel trace...), it builds and audits only, and says why. What it is
+    doing is said on `progress` (stderr unless given)."""
+    progress = progress or sys.stderr
     if not os.path.isfile(args.file):
         return GraderVerdict(skipped=f"there is no file {args.file}")
     if not os.path.isfile(args.grader):
         if os.path.isfile(args.auditor):
-            return audit_verdict(args)
+            return audit_verdict(args, progress)
         return GraderVerdict(skipped=f"this copy of the course has neither the grader ({args.grader}) nor its audit ({args.auditor})")
     out = os.path.join(tmp, "grader-runs" if with_runs else "grader-build")
     cmd = [args.grader, "--lab", args.lab, "--isolation", "unsafe", "--seed", "1", "--out", out]
@@ -196,7 +203,7 @@ def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run o
     else:
         cmd += ["--rubric", args.rubric, "--compile-only"]
     print(f"grade_preview: the grader {'builds, audits and runs' if with_runs else 'builds and audits'} "
-          f"{args.file} (the first time it builds the course's trusted programs: minutes)...", file=sys.stderr)
+          f"{args.file} (the first time it builds the course's trusted programs: minutes)...", file=progress, flush=True)
     p = subprocess.run(cmd + [args.file], capture_output=True, text=True)
     said = first_line((p.stderr.strip().splitlines() or [""])[-1])
     failed = f"exit {p.returncode}" + (f": {said.rstrip('.')}" if said else "")
@@ -224,11 +231,11 @@ def grader_verdict(args, sizes, with_runs, tmp, no_runs="the tests did not run o
                          runs=with_runs, no_runs="" if with_runs else no_runs)
 
 
-def audit_verdict(args):
+def audit_verdict(args, progress=None):
     """The verdict of the grader's audit alone (grading/audit, where this copy has no grader): the
     file built and audited as a grading run builds and audits it, with the rubric's settings."""
     print(f"grade_preview: the grader's audit builds and audits {args.file} (the first time it builds "
-          "the audit itself: a minute)...", file=sys.stderr)
+          "the audit itself: a minute)...", file=progress or sys.stderr, flush=True)
     p = subprocess.run([args.auditor, "--lab", args.lab, "--rubric", args.rubric, args.file], capture_output=True, text=True)
     said = first_line((p.stderr.strip().splitlines() or [""])[-1])
     try:
@@ -254,6 +261,39 @@ def grader_summary(verdict):
     return ("The grader's audit passed (forbidden libraries and calls, imports, line directives); its rules "
             "at run time (no copies between host and device where a test forbids them, your own kernels "
             f"ran) were not checked: {verdict.no_runs}.")
+
+
+def forbidden_symbols(rubric):
+    """The rubric's forbid_symbols (the libraries and calls a file may not use), as written."""
+    with open(rubric, encoding="utf-8") as f:
+        for raw in f:
+            if rubric_key(raw) == "forbid_symbols":
+                return raw.split("#", 1)[0].split("=", 1)[1].split()
+    return []
+
+
+def preview_without_gpu(args, sizes, tmp, hand_in, why):
+    """Without a GPU: what needs none is still checked (the file's build with the lab's driver
+    and the grader's audit, compile-only); the tests are not run, which one sentence says.
+    Exit 1 when the audit refuses the file (that holds on any GPU), else 77. stderr has one
+    sentence, the one about the GPU; what is being built is said on stdout."""
+    verdict = (GraderVerdict(skipped="--no-audit") if args.no_audit
+               else grader_verdict(args, sizes, False, tmp, "there is no GPU here", progress=sys.stdout))
+    rules = ", ".join(forbidden_symbols(args.rubric)) or "none named by the rubric"
+    shown = os.path.relpath(args.file) if not os.path.relpath(args.file).startswith("..") else args.file
+    print(f"Checked without a GPU, lab {args.lab}: {shown}")
+    if verdict.skipped:
+        print(f"Not checked: the build and the grader's audit: {verdict.skipped}.")
+    elif verdict.rejected:
+        print("The build and the grader's audit refuse your file, so each of its tests gives 0: "
+              + " ".join(verdict.rejected.split())[:1200])
+    else:
+        print("Passed: the build with the lab's driver and the grader's audit (forbidden libraries "
+              f"and calls: {rules}; imports against the allow-list; line directives).")
+    print(hand_in)
+    print(f"grade_preview: the tests need a GPU, and there is no usable CUDA GPU here "
+          f"({why.rstrip('.')}), so they were not run.", file=sys.stderr)
+    return 1 if verdict.rejected else 77
 
 
 class NoGpu(Exception):
@@ -407,10 +447,7 @@ def main():
             try:
                 results, why = run_test(args, test_id, t["variants"], sizes, tmp)
             except NoGpu as e:
-                print(f"grade_preview: no usable CUDA GPU here, so the grade cannot be previewed "
-                      f"({str(e).rstrip('.')}).", file=sys.stderr)
-                print(hand_in)
-                return 77
+                return preview_without_gpu(args, sizes, tmp, hand_in, str(e))
             rows.append(score_rows(test_id, t, results, why, sizes))
         verdict = (GraderVerdict(skipped="--no-audit") if args.no_audit
                    else grader_verdict(args, sizes, not args.json_from, tmp))

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages cudalabs needs, listed in tools/deps/*.txt (one file per part of
 # the project: core, handouts, grading, release, cluster; student is what a student needs).
-# Installs only what is missing; needs root or sudo.
+# Installs only what is missing. Run it as yourself or as root: it uses sudo only when not root.
 #   bash tools/install-deps.sh            every list: the instructor's and the tests' set (CI)
 #   bash tools/install-deps.sh student    a student's set: build, the lab's tests, make check
 #                                         (with the grader's audit: g++, nlohmann-json, binutils),
@@ -56,9 +56,13 @@ done
 [ ${#missing[@]} -eq 0 ] && exit 0
 [ "$check" = 1 ] && { echo "${missing[*]}"; exit 1; }
 echo "install-deps: installing ${missing[*]}"
+# As root (a container, CI), apt-get itself; as a user, through sudo, which asks for the password
+# where it needs one and a terminal is there to ask on.
 if [ "$(id -u)" -eq 0 ]; then SUDO=""
-elif sudo -n true 2>/dev/null; then SUDO="sudo -n"
-else echo "install-deps: need root to install: ${missing[*]} (run: sudo apt-get install ${missing[*]})" >&2; exit 1
+elif ! command -v sudo > /dev/null; then
+    echo "install-deps: installing needs root, and there is no sudo here: run this as root (su -c 'bash tools/install-deps.sh ...')" >&2; exit 1
+elif [ -t 0 ] || sudo -n true 2>/dev/null; then SUDO="sudo"
+else echo "install-deps: installing needs root, and sudo cannot ask for a password here (no terminal): run it from a terminal, or as root" >&2; exit 1
 fi
 export DEBIAN_FRONTEND=noninteractive
 $SUDO apt-get update -qq

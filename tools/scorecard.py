@@ -310,14 +310,65 @@ def ceiling_words(copy_gbs, peak, roles=("", "")):
     return "; ".join(words)
 
 
-def legend_line(add, y, subject, references):
-    """The legend's line at y: the subject's colour, then each reference GPU's."""
+# The card's width, and how wide a text is taken to be: DejaVu Sans advances a character by about
+# 0.55 em on average and 0.64 em at most for digits and most capitals, so that 0.62 em a character
+# keeps a line of mixed text inside the width it is given.
+PICTURE_WIDTH = 920
+CHAR_EM = 0.62
+
+
+def text_width(text, size=11):
+    return len(text) * size * CHAR_EM
+
+
+def wrap_words(text, room):
+    """text in lines of at most `room` characters, broken between words (a word longer than the
+    room is cut)."""
+    lines, line = [], ""
+    for word in text.split(" "):
+        while len(word) > room:
+            if line:
+                lines.append(line)
+                line = ""
+            lines.append(word[:room])
+            word = word[room:]
+        if line and len(line) + 1 + len(word) > room:
+            lines.append(line)
+            line = word
+        else:
+            line = f"{line} {word}" if line else word
+    return lines + [line] if line or not lines else lines
+
+
+def text_lines(add, y, text, cls, attrs="", size=10, x=8, step=13, width=PICTURE_WIDTH):
+    """text from (x, y) in lines that end inside the picture: the first a <text> of class cls with
+    attrs, the others of class "cls-more", indented. Returns the y below the last line."""
+    first_room = max(20, int((width - x - 8) / (size * CHAR_EM)))
+    more_room = max(20, int((width - x - 24) / (size * CHAR_EM)))
+    lines = wrap_words(text, first_room)
+    if len(lines) > 1:
+        lines = lines[:1] + wrap_words(" ".join(lines[1:]), more_room)
+    for n, line in enumerate(lines):
+        if n == 0:
+            add(f'<text class="{cls}" x="{x}" y="{y}" font-size="{size}"{attrs}>{esc(line)}</text>')
+        else:
+            add(f'<text class="{cls}-more" x="{x + 16}" y="{y}" font-size="{size}"{attrs.split(" data-")[0] if attrs else ""}>{esc(line)}</text>')
+        y += step
+    return y
+
+
+def legend_line(add, y, subject, references, width=PICTURE_WIDTH):
+    """The legend from y: the subject's colour, then each reference GPU's, on as many lines as
+    keep it inside the picture. Returns the y of its last line."""
     lx = 8
     for label, colour in [(subject, YOURS)] + [(f"reference, {n}", REF_COLOURS[i % len(REF_COLOURS)])
                                                for i, n in enumerate(references)]:
+        if lx > 8 and lx + 14 + text_width(label) > width - 8:
+            lx, y = 8, y + 15
         add(f'<rect x="{lx}" y="{y}" width="10" height="10" fill="{colour}"/>')
-        add(f'<text x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
-        lx += 24 + 6.2 * len(label)
+        add(f'<text class="legend" x="{lx + 14}" y="{y + 9}">{esc(label)}</text>')
+        lx += 24 + text_width(label)
+    return y
 
 
 def fmt(x, digits=2):
@@ -417,19 +468,19 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
     its intensity and GFLOP/s, so that a test can recompute any position."""
     import math
     left, width, height = 90, 520, 300
-    out = []
+    out = ['<g class="rl-section">']  # the roofline's elements, every text inside the picture
     add = out.append
     y = top + 16
     add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
         f'{esc(rm["device"])}</text>')
     y += 14
     roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
-    add(f'<text x="8" y="{y}" fill="#555">Ceilings: {esc(roofs)}. Hollow red: past a ceiling, not a speed.</text>')
-    y += 12
+    y = text_lines(add, y, f"Ceilings: {roofs}. Hollow red: past a ceiling, not a speed.", "rl-ceilings",
+                   ' fill="#555"', size=11, step=12)
     plot_top = y + 6
     if not rm["counted"]:  # one line, not one per row
         add(f'<text class="rl-not-counted" x="8" y="{y + 14}" fill="#555">Nothing placed: {esc(NOT_COUNTED)}.</text>')
-        return "\n".join(out), y + 22 - top
+        return "\n".join(out + ["</g>"]), y + 22 - top
     if not rm["points"]:
         add(f'<text class="rl-empty" x="8" y="{y + 14}" fill="#c0392b">No row placed on the roofline (below: why).</text>')
         y += 22
@@ -486,22 +537,19 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
         add('</g>')
         y = plot_top + height + 34
     # The legend, then each point in words, yours and the reference's.
-    legend_line(add, y, subject, rm["references"])
-    y += 24
+    # Each line broken to stay inside the picture (text_lines).
+    y = legend_line(add, y, subject, rm["references"]) + 24
     for i, p in enumerate(rm["points"], 1):
         colour = "#c0392b" if p["beyond"] else "#000"
-        add(f'<text class="rl-row" x="8" y="{y}" font-size="10" fill="{colour}" data-variant="{esc(p["variant"])}" '
-            f'data-size="{esc(p["size"])}">{esc(roofline_words(i, p, rm))}</text>')
-        y += 13
+        y = text_lines(add, y, roofline_words(i, p, rm), "rl-row",
+                       f' fill="{colour}" data-variant="{esc(p["variant"])}" data-size="{esc(p["size"])}"')
     for u in rm["unplaced"]:
-        add(f'<text class="rl-unplaced" x="8" y="{y}" font-size="10" fill="#555" data-variant="{esc(u["variant"])}" '
-            f'data-size="{esc(u["size"])}">Not placed: {esc(u["variant"])} {esc(u["size"])}: {esc(u["reason"])}</text>')
-        y += 13
+        y = text_lines(add, y, f'Not placed: {u["variant"]} {u["size"]}: {u["reason"]}', "rl-unplaced",
+                       f' fill="#555" data-variant="{esc(u["variant"])}" data-size="{esc(u["size"])}"')
     for kind in [k for k in CEILINGS if any(p["beyond"] == k for p in rm["points"])]:
         for line in CEILINGS[kind][2]:
-            add(f'<text class="ceiling-note" x="8" y="{y}" font-size="10" fill="#c0392b">{esc(line)}</text>')
-            y += 13
-    return "\n".join(out), y - top
+            y = text_lines(add, y, line, "ceiling-note", ' fill="#c0392b"')
+    return "\n".join(out + ["</g>"]), y - top
 
 
 def roofline_words(i, p, rm):
@@ -548,8 +596,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
     add(f'<text x="8" y="{y}" fill="#555">Ratio to {esc(m["ratio_to"])} (1.0 = as fast as the yardstick);'
         f' red marks: speed targets.</text>')
     y += 12
-    legend_line(add, y, legend, m["references"])
-    y += 22
+    y = legend_line(add, y, legend, m["references"]) + 22
     top = y
     for g in m["groups"]:
         label = f'{g["variant"]} {g["size"]}'

@@ -219,6 +219,35 @@ bench_grading_publish() {
 }
 bench_grading_publish
 
+# make bench-grading's class (bench/grading_throughput.sh's make_class) and its defaults: by default
+# the rubric's trials and every submission a distinct file (a comment line of its own, so that no
+# build is shared), both named in the results' header and JSON; GRADING_BENCH_DISTINCT=0 keeps the
+# reference's copies identical.
+bench_grading_class() {
+    local fns tmp said=""
+    tmp=$(mktemp -d)
+    fns=$(sed -n '/^trials=/p;/^distinct=/p;/^seconds()/p;/^rubric_tests()/,/^}/p;/^full_marks_cases()/,/^}/p;/^make_class()/,/^}/p;/^publish()/,/^}/p' bench/grading_throughput.sh)
+    env -u GRADING_BENCH_TRIALS -u GRADING_BENCH_DISTINCT -u GRADING_BENCH_OPTIONS bash -c "$fns"'
+        make_class 01 labs/01-vector-add vector_add.cu "$1/class-one" 24 > /dev/null
+        distinct=0 make_class 01 labs/01-vector-add vector_add.cu "$1/same" 24 > /dev/null
+        mkdir -p "$1/s" && echo "{"lab": "01"}" > "$1/s/01.json" && echo "## Lab 01" > "$1/s/01.md"
+        device="Test GPU" gpus=1 BENCH_DIR="$1/results" seed=1 targets="01=600" speedup_target=1.9             started=$EPOCHREALTIME labs=01 sections="$1/s" publish' _ "$tmp" 2> "$tmp/err" || said="the functions failed: $(head -c 200 "$tmp/err");"
+    [ "$(ls "$tmp/class-one" 2> /dev/null | wc -l)" -eq 24 ] || said="$said not 24 submissions;"
+    [ "$(sha256sum "$tmp"/class-one/*/vector_add.cu | cut -d" " -f1 | sort -u | wc -l)" -eq 24 ] || said="$said files alike in the class;"
+    [ "$(tail -qn1 "$tmp"/class-one/*/vector_add.cu | grep -c "^// bench-grading: class-one/")" -eq 24 ] || said="$said no comment line of its own;"
+    [ "$(ls -d "$tmp"/same/copy* | wc -l)" -ge 2 ] \
+        && [ "$(sha256sum "$tmp"/same/copy*/vector_add.cu | cut -d' ' -f1 | sort -u | wc -l)" -eq 1 ] || said="$said GRADING_BENCH_DISTINCT=0 changed the copies;"
+    grep -q "one seed, the rubric's trials, " "$tmp/results/test-gpu.grading.md" \
+        && grep -q '^every submission a distinct file (no build shared), options: none (GRADING_BENCH_TRIALS=rubric GRADING_BENCH_DISTINCT=1)' "$tmp/results/test-gpu.grading.md" \
+        && grep -q '"trials": "rubric", "distinct_files": true, "options": ""' "$tmp/results/test-gpu.grading.json" \
+        || said="$said the header does not name the defaults: $(sed -n 3,5p "$tmp/results/test-gpu.grading.md" 2> /dev/null | tr '\n' ' ');"
+    if [ -z "$said" ]; then
+        pass "bench-grading by default: the rubric's trials, every submission a distinct file (24, corpus cases and copies of the reference), both named in its header and JSON"
+    else fail "bench-grading's class and defaults" "$said"; fi
+    rm -rf "$tmp"
+}
+bench_grading_class
+
 # make bench-runner (bench/runner_starts.cpp): a row of runs a second for each amount of memory
 # the grader holds, every run of /bin/true having worked.
 bench_runner() {

@@ -20,7 +20,7 @@
 # Every wait has a time limit: the cluster part has CLUSTER_WAIT seconds in all (240 by default;
 # it takes about 45), each command 60; then the cluster is stopped.
 # Needs root (the daemons and the jobs run as root) and tools/deps/cluster.txt
-# (sudo bash tools/install-deps.sh cluster); without either it is skipped (missing packages fail
+# (bash tools/install-deps.sh cluster); without either it is skipped (missing packages fail
 # in CI, which installs them). The class, the results and the daemons' logs are kept in
 # $BUILD/test-logs/cluster/.
 

@@ -65,6 +65,30 @@ colab_suite() {
     if [ "$(grep -c "^| [0-9][0-9] | \[[0-9][0-9]-[a-z0-9-]*\.ipynb, Open in Colab\]($base/[0-9][0-9]-[a-z0-9-]*\.ipynb) |\$" "$tmp/README.md")" -eq "$n" ]; then
         pass "colab.py readme: one link per lab, of the form $base/NN-topic.ipynb"
     else fail "colab.py readme" "$(grep -m2 'Open in Colab' "$tmp/README.md")"; fi
+    colab_rebuild "$tmp" "$base"
     rm -rf "$tmp"
+}
+
+# colab_rebuild TMP BASE: lab 01's notebook built by make (BUILD=TMP/build) with BASE, then with
+# another base, then with none: each build links that base's notebook, and the last none. A
+# notebook that make leaves as it was (COLAB_BASE not among its dependencies) fails.
+colab_rebuild() {
+    local tmp=$1 base=$2 other nb said="" b
+    other=${base/course-org/another-org}
+    nb=$tmp/build/handouts/student/01-vector-add.ipynb
+    for b in "$base" "$other" ""; do
+        if ! make -s --no-print-directory BUILD="$tmp/build" "$nb" COLAB_BASE="$b" > "$tmp/make.log" 2>&1; then
+            said="$said make with COLAB_BASE='$b' failed: $(tail -n 2 "$tmp/make.log");"; continue
+        fi
+        if [ -n "$b" ]; then
+            grep -q "($b/01-vector-add.ipynb)" "$nb" || said="$said no link to $b/01-vector-add.ipynb after a build with it;"
+            [ "$b" = "$base" ] || ! grep -q "$base" "$nb" || said="$said the link to $base stayed;"
+        else
+            ! grep -q 'colab.research.google.com' "$nb" || said="$said a Colab link without COLAB_BASE;"
+        fi
+    done
+    if [ -z "$said" ]; then
+        pass "make rebuilds the notebooks when COLAB_BASE changes: one base's links, then another's, then none"
+    else fail "COLAB_BASE rebuilds the notebooks" "$said"; fi
 }
 colab_suite

@@ -140,25 +140,54 @@ grade_preview_fixtures() {
     "$py" tests/tools/lab01_results.py "$tmp/fail/correct_fast.json" fast 65537
 }
 
-# 1. No GPU: one sentence, the file to hand in, exit 77, nothing previewed.
+# 1. No GPU: what needs none is checked (the build and the grader's audit, the rules named), one
+#    sentence says the tests need a GPU, the file to hand in, exit 77; nothing previewed. Here
+#    without a grader or its audit, which the output says.
 grade_preview_without_gpu() {
     local prog s
     prog=$tmp/fakelab
     printf '#!/bin/sh\n[ "$1" = --describe ] && exec cat "%s"\necho "fakelab: no usable CUDA GPU (test)." >&2\nexit 77\n' "$tmp/describe.json" > "$prog"
     chmod +x "$prog"
-    run_capture "grade preview without a GPU" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog"
+    run_capture "grade preview without a GPU" "${gp[@]}" --rubric "$tmp/01.rubric" --program "$prog" \
+        --grader "$tmp/no-grader" --auditor "$tmp/no-audit"
     if [ "$rc" -eq 77 ] && [ "$(printf '%s\n' "$err" | wc -l)" -eq 1 ] \
-        && [[ $err == *"no usable CUDA GPU here, so the grade cannot be previewed"* ]] \
-        && [ "$out" = "$hand_in" ]; then
-        pass "grade preview without a GPU: one sentence, the file to hand in, exit 77"
-    else fail "grade preview without a GPU" "exit $rc; stdout: ${out:0:200}; stderr: ${err:0:200}"; fi
+        && [[ $err == *"the tests need a GPU, and there is no usable CUDA GPU here (fakelab: no usable CUDA GPU (test)), so they were not run."* ]] \
+        && printf '%s\n' "$out" | grep -q "^Not checked: the build and the grader's audit: this copy of the course has neither" \
+        && [ "$(printf '%s\n' "$out" | tail -n1)" = "$hand_in" ]; then
+        pass "grade preview without a GPU: the audit it could not run said, one sentence for the tests, the file to hand in, exit 77"
+    else fail "grade preview without a GPU" "exit $rc; stdout: ${out:0:300}; stderr: ${err:0:200}"; fi
     for s in lab01 sol01; do
         if [ ! -x "./$s" ] || [ "$gpu" = 1 ]; then continue; fi
         run_capture "grade preview of ./$s without a GPU" "${gp[@]}" --program "./$s"
-        if [ "$rc" -eq 77 ] && [[ $err == *"cannot be previewed"* ]] && [ "$out" = "$hand_in" ]; then
+        if [ "$rc" -eq 77 ] && [[ $err == *"the tests need a GPU"* ]] && [ "$(printf '%s\n' "$out" | tail -n1)" = "$hand_in" ]; then
             pass "grade preview of ./$s without a GPU: exit 77, the file to hand in"
         else fail "grade preview of ./$s without a GPU" "exit $rc: ${err:0:200}"; fi
     done
+    grade_preview_without_gpu_audit "$prog"
+}
+
+# grade_preview_without_gpu_audit PROGRAM: without a GPU (PROGRAM exits 77), the grader's audit
+# alone (grading/audit, nvcc) still judges the file: the starter passes it, the rules it checked
+# named, exit 77; a lab 01 file calling cublasSgemm (tests/fixtures/grade_preview/sgemm/) is
+# refused, with the call named, exit 1.
+grade_preview_without_gpu_audit() {
+    local prog=$1 fixture=tests/fixtures/grade_preview/sgemm/vector_add.cu
+    if ! command -v "${NVCC:-nvcc}" > /dev/null && [ ! -x /usr/local/cuda/bin/nvcc ]; then
+        skip "grade preview without a GPU, the audit" "no nvcc"; return
+    fi
+    [ -x grading/audit ] || { skip "grade preview without a GPU, the audit" "no grading/audit in this edition"; return; }
+    run_capture "grade preview without a GPU, the starter audited" "${gp[@]}" --program "$prog" \
+        --grader "$tmp/no-grader" --file labs/01-vector-add/vector_add.cu
+    if [ "$rc" -eq 77 ] && printf '%s\n' "$out" | grep -qF "Passed: the build with the lab's driver and the grader's audit (forbidden libraries and calls: cublas*, " \
+        && [[ $(printf '%s\n' "$err" | tail -n1) == *"the tests need a GPU"* ]]; then
+        pass "grade preview without a GPU: the starter built and audited, the rules named, exit 77"
+    else fail "grade preview without a GPU, the starter audited" "exit $rc; stdout: ${out:0:400}; stderr: $(printf '%s' "$err" | tail -n 3)"; fi
+    run_capture "grade preview without a GPU, a cublasSgemm call" "${gp[@]}" --program "$prog" \
+        --grader "$tmp/no-grader" --file "$fixture"
+    if [ "$rc" -eq 1 ] && printf '%s\n' "$out" | grep -q "^The build and the grader's audit refuse your file, so each of its tests gives 0: .*cublasSgemm" \
+        && [ "$(printf '%s\n' "$out" | tail -n1)" = "$hand_in" ]; then
+        pass "grade preview without a GPU refuses a file calling cublasSgemm (the call named), exit 1"
+    else fail "grade preview without a GPU, a cublasSgemm call" "exit $rc; stdout: ${out:0:400}; stderr: $(printf '%s' "$err" | tail -n 3)"; fi
 }
 
 # 2. Every row passes: every previewed point, the other tests said not previewed.

@@ -28,7 +28,7 @@ readme_suite() {
     if command -v dpkg-query > /dev/null; then
         run_capture "make test without a package" env -u MAKEFLAGS -u MAKELEVEL -u MFLAGS \
             make -C "$deps" -n --no-print-directory test DEPS_CHECK=1
-        if [ "$rc" -ne 0 ] && printf '%s' "$err" | head -n 1 | grep -q 'missing (cudalabs-no-such-package): run  sudo bash tools/install-deps.sh'; then
+        if [ "$rc" -ne 0 ] && printf '%s' "$err" | head -n 1 | grep -q 'missing (cudalabs-no-such-package): run  bash tools/install-deps.sh'; then
             pass "make test stops in its first line when a package is missing, naming it and the command that installs it"
         else fail "make test stops when a package is missing" "exit $rc: $(printf '%s' "$out$err" | head -n 2)"; fi
     else skip "make test stops when a package is missing" "no dpkg here: nothing to check"; fi

@@ -123,7 +123,7 @@ scorecard_roofline() {
         && grep -q 'class="rl-point rl-yours rl-beyond"[^>]*fill="none"[^>]*data-variant="simple" data-size="67108864"' "$tmp/rl.svg" \
         && grep -q 'class="rl-row"[^>]*data-variant="simple" data-size="67108864">3. simple 67108864: 0.0833 FLOP/byte, 671.1 GFLOP/s (past the measured copy bandwidth: not a speed)' "$tmp/rl.svg" \
         && grep -q 'class="rl-unplaced"[^>]*data-variant="host" data-size="1048576">Not placed: host 1048576: no FP operations counted' "$tmp/rl.svg" \
-        && grep -qF 'Not placed: simple 1048576: FAIL: output never written: did you launch the kernel and store the result?; see TODO(lab01) at labs/01-vector-add/vector_add.cu:14' "$tmp/rl.svg" \
+        && grep -qF 'Not placed: simple 1048576: FAIL: output never written: did you launch the kernel and store the result?; see' "$tmp/rl.svg" \
         && grep -q '^roofline: simple at 67108864: 671.1 GFLOP/s at 0.0833 FLOP/byte is past the measured copy bandwidth: not a speed$' "$tmp/rl.txt" \
         && grep -q '^Roofline: 3 row(s) placed, 3 not placed' "$tmp/rl.txt"; then
         pass "scorecard roofline: each point where its counts and time put it, the one past the copy hollow and flagged, rows without counts or that failed listed as not placed"
@@ -137,6 +137,14 @@ scorecard_roofline() {
         && grep -q "('simple', '67108864'): .* past its ceiling but not drawn as past it" "$tmp/rl-bad.txt"; then
         pass "roofline check fails on a point out of place and on a point past its ceiling drawn as a speed"
     else fail "roofline check fails on a wrong point" "$(head -n 2 "$tmp/rl-bad.txt")"; fi
+    # Its legend and lines stay inside the picture (the check above passed), and the check fails
+    # on the same card made narrower than its lines.
+    sed '0,/<svg /s/ width="[0-9.]*"/ width="400"/' "$tmp/rl.svg" > "$tmp/rl-narrow.svg"
+    if [ "$(grep -c 'class="rl-row-more"' "$tmp/rl.svg")" -ge 1 ] \
+        && ! "$py" tests/tools/check_roofline.py "$tmp/rl-narrow.svg" "$rl" > "$tmp/rl-bad.txt" 2>&1 \
+        && grep -q "^text past the picture's edge ([0-9]* of 400 px): 1\. fast 1048576: " "$tmp/rl-bad.txt"; then
+        pass "roofline legend: its long lines wrap inside the picture, and the check fails on a line past its edge"
+    else fail "roofline legend wraps inside the picture" "$(grep -c 'rl-row-more' "$tmp/rl.svg") wrapped lines; $(head -n 2 "$tmp/rl-bad.txt")"; fi
     # A results file from before the counts: every row said not placed, and why.
     "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/rl12.svg" > /dev/null 2>&1
     if ! grep -q 'class="rl-point' "$tmp/rl12.svg" && ! grep -q 'class="rl-unplaced"' "$tmp/rl12.svg" \

@@ -10,7 +10,9 @@ and its box), independently of the scorecard's code, and fails, one line per pro
 placed row has no point, or its point is elsewhere; a point is drawn for a row that cannot be
 placed; a point past its ceiling (more than 1.15 x the copy bandwidth x its intensity, or the
 FP32 peak given with --peak) is not hollow and flagged, or one within is; a row that cannot be
-placed is not listed as not placed.
+placed is not listed as not placed; a text of the roofline (its group rl-section: the legend, each
+point in words, the rows not placed, the notes) or of the card's legend runs past the picture's
+width, taking a character of DejaVu Sans as 0.6 em wide (its mean advance is about 0.55 em).
 """
 import argparse
 import json
@@ -34,6 +36,30 @@ def position(plot, intensity, gflops):
     g = {k: float(plot.get("data-" + k)) for k in ("log-x0", "log-x1", "log-y0", "log-y1", "left", "top", "width", "height")}
     return (g["left"] + (math.log10(intensity) - g["log-x0"]) / (g["log-x1"] - g["log-x0"]) * g["width"],
             g["top"] + g["height"] - (math.log10(gflops) - g["log-y0"]) / (g["log-y1"] - g["log-y0"]) * g["height"])
+
+
+CHAR_EM = 0.6
+
+
+def texts_past_edge(svg):
+    """One line for each text of the roofline or of the legend that ends past the picture's right
+    edge (a text anchored at its start: x plus its characters at CHAR_EM of its font size)."""
+    width, size = float(svg.get("width")), float(svg.get("font-size") or 11)
+    section = next((e for e in svg.iter(NS + "g") if e.get("class") == "rl-section"), None)
+    texts = list(section.iter(NS + "text")) if section is not None else \
+        [e for e in svg.iter(NS + "text") if (e.get("class") or "").startswith(("rl-", "ceiling-note"))]
+    texts += [e for e in svg.iter(NS + "text") if e.get("class") == "legend" and e not in texts]
+    out = []
+    for e in texts:
+        if e.get("text-anchor") in ("middle", "end"):
+            continue
+        words = "".join(e.itertext())
+        end = float(e.get("x", 0)) + len(words) * float(e.get("font-size") or size) * CHAR_EM
+        if end > width:
+            out.append(f"text past the picture's edge ({end:.0f} of {width:.0f} px): {words[:80]}")
+    if section is None:
+        out.append("no roofline section (g class rl-section)")
+    return out
 
 
 def main():
@@ -83,6 +109,7 @@ def main():
                 x, y = position(plot, f / b, f / (t * 1e6))
                 if sq is None or abs(float(sq.get("x")) + 3.5 - x) > 0.06 or abs(float(sq.get("y")) + 3.5 - y) > 0.06:
                     problems.append(f"{(r['variant'], r['size'])}: the reference's point is not at ({x:.2f}, {y:.2f})")
+    problems += texts_past_edge(ET.parse(args.svg).getroot())
     for p in problems:
         print(p)
     return 1 if problems else 0
