@@ -15,7 +15,7 @@ constexpr int kBlockRows = 8; // 32 x 8 threads: each thread moves 4 elements of
 
 // handout:begin naive
 __global__ void transpose_naive_kernel(const float* in, float* out, int rows, int cols) {
-    // TODO(lab08) naive: c = column from blockIdx.x/threadIdx.x, r = row from blockIdx.y/
+    // TODO(lab08) naive (about 3 lines): c = column from blockIdx.x/threadIdx.x, r = row from blockIdx.y/
     // threadIdx.y; if both are inside the matrix, out[c * rows + r] = in[r * cols + c].
 }
 
@@ -37,7 +37,7 @@ void transpose_naive(const float* in, float* out, int rows, int cols, cudaStream
 // __shared__ float tile[kTile][kTile + Pad];
 template <int Pad>
 __global__ void transpose_tile_kernel(const float* in, float* out, int rows, int cols) {
-    // TODO(lab08) tiled: with r0 = blockIdx.y * kTile and c0 = blockIdx.x * kTile,
+    // TODO(lab08) tiled (about 12 lines): with r0 = blockIdx.y * kTile and c0 = blockIdx.x * kTile,
     //  1. for j = threadIdx.y, +kBlockRows, while j < kTile: tile[j][threadIdx.x] = in at row
     //     r0 + j, column c0 + threadIdx.x (when inside the matrix);
     //  2. __syncthreads();
@@ -55,7 +55,7 @@ void transpose_tiled(const float* in, float* out, int rows, int cols, cudaStream
 
 // handout:begin padded
 void transpose_padded(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab08) padded: launch transpose_tile_kernel<1> like transpose_tiled does. Why does
+    // TODO(lab08) padded (about 4 lines): launch transpose_tile_kernel<1> like transpose_tiled does. Why does
     // one extra float per tile row remove the bank conflicts of step 3? (Which bank holds
     // tile[tx][j] with 32, and with 33, floats per row?)
 }
@@ -69,7 +69,7 @@ void transpose_padded(const float* in, float* out, int rows, int cols, cudaStrea
 
 // handout:begin fast
 void transpose_fast(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab08) fast: write a faster kernel above and launch it here on `stream`, then
+    // TODO(lab08) fast (about 40 lines): write a faster kernel above and launch it here on `stream`, then
     // CHECK_LAUNCH(). It must stay correct for any rows and cols.
 }
 // handout:end fast

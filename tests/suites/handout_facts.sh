@@ -6,6 +6,9 @@
 # so. Where cuobjdump is at hand, the sm_75 SASS too: an LDC indexed by a register. And the checks
 # fail where they should: on a PTX whose coefficient is read at a fixed offset, and on the
 # handout's former answer ("no separate load instruction").
+# Every lab sized (tests/tools/lab_sizes.py): each lab's handout opens with three goals and a time
+# estimate, and each TODO(labNN) task of a starter says about how many lines it takes; the check
+# also finds what is missing in tests/fixtures/lab_sizes/.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -50,6 +53,17 @@ handout_facts_text() {
         grep -qF -- "$phrase" <<< "$text" && wrong="$wrong still says \"$phrase\";"
     done
     echo "${wrong# }"
+}
+
+handout_facts_sizes() {
+    if [ ! -d handouts ] || [ ! -f tests/tools/lab_sizes.py ]; then
+        skip "handout facts: every lab sized" "this edition has no handouts or no check"; return
+    fi
+    expect "handout facts: every lab handout has three goals and a time, every starter TODO its size" 0 \
+        'handouts with three goals and a time' python3 tests/tools/lab_sizes.py .
+    expect "handout facts: a handout without three goals or a time, a TODO without its size, are found" 1 \
+        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
+        bash -c 'python3 tests/tools/lab_sizes.py tests/fixtures/lab_sizes | tr "\n" " "; exit "${PIPESTATUS[0]}"'
 }
 
 handout_facts_suite() {
@@ -106,4 +120,5 @@ handout_facts_suite() {
     else fail "handout facts: the handout check refuses the former answer" "it passed"; fi
     rm -rf "$tmp"
 }
+handout_facts_sizes
 handout_facts_suite
