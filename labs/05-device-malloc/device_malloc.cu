@@ -12,7 +12,9 @@
 
 // handout:begin heap
 void set_device_heap(size_t bytes) {
-    // TODO(lab05) device (about 1 line): CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)).
+    // TODO(lab05) device (about 1 line): make the device heap `bytes` large. One runtime call sets
+    // a limit of the current device, and the heap is one of its limits (Part 1 names it); a
+    // failure must not pass unnoticed, so check what the call returns.
 }
 // handout:end heap
 

@@ -41,8 +41,10 @@ __global__ void transpose_tile_kernel(const float* in, float* out, int rows, int
     //  1. for j = threadIdx.y, +kBlockRows, while j < kTile: tile[j][threadIdx.x] = in at row
     //     r0 + j, column c0 + threadIdx.x (when inside the matrix);
     //  2. __syncthreads();
-    //  3. for the same j: out at row c0 + j, column r0 + threadIdx.x = tile[threadIdx.x][j]
-    //     (when inside out, which is cols x rows).
+    //  3. write the tile to `out`, which is cols x rows, so that the 32 threads of a warp store
+    //     32 neighbouring floats of one row of `out` (coalesced), guarded against its edges.
+    //     Work out on paper, for a 4 x 4 tile: which rows and columns of `out` does this
+    //     tile cover, and which element of the shared tile must thread x store there?
 }
 
 void transpose_tiled(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
@@ -56,8 +58,8 @@ void transpose_tiled(const float* in, float* out, int rows, int cols, cudaStream
 // handout:begin padded
 void transpose_padded(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
     // TODO(lab08) padded (about 4 lines): launch transpose_tile_kernel<1> like transpose_tiled does. Why does
-    // one extra float per tile row remove the bank conflicts of step 3? (Which bank holds
-    // tile[tx][j] with 32, and with 33, floats per row?)
+    // one extra float per tile row remove the bank conflicts of step 3? (Which banks hold the
+    // 32 floats of one column of the tile, with 32 floats per row, and with 33?)
 }
 // handout:end padded
 
