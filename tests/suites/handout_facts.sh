@@ -7,8 +7,9 @@
 # fail where they should: on a PTX whose coefficient is read at a fixed offset, and on the
 # handout's former answer ("no separate load instruction").
 # Every lab sized (tests/tools/lab_sizes.py): each lab's handout opens with three goals and a time
-# estimate, and each TODO(labNN) task of a starter says about how many lines it takes; the check
-# also finds what is missing in tests/fixtures/lab_sizes/.
+# estimate and puts its questions before the reference's measured results, and each TODO(labNN)
+# task of a starter says about how many lines it takes; the check also finds what is missing or
+# out of order in tests/fixtures/lab_sizes/.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -59,10 +60,10 @@ handout_facts_sizes() {
     if [ ! -d handouts ] || [ ! -f tests/tools/lab_sizes.py ]; then
         skip "handout facts: every lab sized" "this edition has no handouts or no check"; return
     fi
-    expect "handout facts: every lab handout has three goals and a time, every starter TODO its size" 0 \
-        'handouts with three goals and a time' python3 tests/tools/lab_sizes.py .
-    expect "handout facts: a handout without three goals or a time, a TODO without its size, are found" 1 \
-        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
+    expect "handout facts: every lab handout has three goals, a time, its questions before the results; every starter TODO its size" 0 \
+        'handouts with three goals and a time, questions before results' python3 tests/tools/lab_sizes.py .
+    expect "handout facts: a handout without three goals or a time or with results before questions, a TODO without its size, are found" 1 \
+        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*02-sample.md: .# Measured results. comes before.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
         bash -c 'python3 tests/tools/lab_sizes.py tests/fixtures/lab_sizes | tr "\n" " "; exit "${PIPESTATUS[0]}"'
 }
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Every lab sized for its student: each lab's handout opens with a "Goals" section of three goals
-and a time estimate ("Time: about 90 minutes."), and every TODO(labNN) marker of a starter says
-about how many lines it takes ("TODO(lab08) tiled (about 12 lines): ...").
+and a time estimate ("Time: about 90 minutes."), puts its questions before the reference's
+measured results (a student answers from a run of their own first), and every TODO(labNN)
+marker of a starter says about how many lines it takes ("TODO(lab08) tiled (about 12 lines): ...").
 
   lab_sizes.py ROOT     checks ROOT/handouts/NN-*.md (not the course guide, 00) and the files of
                         ROOT/labs/NN-*/; prints one line per fault and exits 1, else exits 0.
@@ -21,19 +22,24 @@ SOURCES = (".cu", ".cuh", ".h", ".cpp")
 
 
 def handout_faults(path):
-    """The handout's faults: no Goals section, not three goals, no time estimate."""
+    """The handout's faults: no Goals section, not three goals, no time estimate, the measured
+    results before the questions."""
     with open(path, encoding="utf-8") as f:
         lines = f.read().splitlines()
+    order = []
+    if "# Measured results" in lines and "# Questions" in lines \
+            and lines.index("# Measured results") < lines.index("# Questions"):
+        order = [f"{path}: '# Measured results' comes before '# Questions' (put it after them)"]
     try:
         start = lines.index("# Goals")
     except ValueError:
-        return [f"{path}: no '# Goals' section"]
+        return order + [f"{path}: no '# Goals' section"]
     section = []
     for line in lines[start + 1:]:
         if line.startswith("# "):
             break
         section.append(line)
-    faults = []
+    faults = order
     goals = [line for line in section if ITEM.match(line)]
     if len(goals) != 3:
         faults.append(f"{path}: {len(goals)} goals under '# Goals' (three expected)")
@@ -72,7 +78,7 @@ def main(argv):
         print(fault)
     if faults:
         return 1
-    print(f"{len(handouts)} handouts with three goals and a time; every TODO of "
+    print(f"{len(handouts)} handouts with three goals and a time, questions before results; every TODO of "
           f"{len(starters)} lab files sized")
     return 0
 
