@@ -38,7 +38,9 @@ __global__ void matvec_row_per_thread_shared_x(const float* A, const float* x, f
                                                int cols) {
     // TODO(lab13) matvec_shared (about 15 lines): with 256 threads per block, one row per thread as before:
     //  - declare __shared__ float xs[256] (the chunk of x) and __shared__ float partial[256]
-    //    (each thread's running sum; set partial[threadIdx.x] = 0);
+    //    (each thread's running sum; set partial[threadIdx.x] = 0). The assignment keeps the sum
+    //    there; a register is the better place (one thread's own value, no shared-memory load and
+    //    store per update): either passes;
     //  - for each chunk starting at base = 0, 256, 512, ... < cols, of len = min(256, cols - base):
     //      thread t < len copies x[base + t] into xs[t];  __syncthreads();
     //      if the thread's row exists, add A[r][base + j] * xs[j] for j < len to partial[t];
