@@ -11,18 +11,18 @@
 
 // handout:begin simple
 __global__ void add_one_per_thread(const float* a, const float* b, float* c, int n) {
-    // TODO(lab01) simple: compute the global index i of this thread; if i < n, set c[i] = a[i] + b[i].
+    // TODO(lab01) simple (about 2 lines): compute the global index i of this thread; if i < n, set c[i] = a[i] + b[i].
 }
 
 void vector_add_simple(const float* a, const float* b, float* c, int n, cudaStream_t stream) {
-    // TODO(lab01) simple: launch add_one_per_thread on `stream` with 256 threads per block and
+    // TODO(lab01) simple (about 3 lines): launch add_one_per_thread on `stream` with 256 threads per block and
     // (n + 255) / 256 blocks, then CHECK_LAUNCH().
 }
 // handout:end simple
 
 // handout:begin host
 void vector_add_host(const float* a, const float* b, float* c, int n) {
-    // TODO(lab01) host: the whole round trip.
+    // TODO(lab01) host (about 12 lines): the whole round trip.
     //  1. cudaMalloc three device arrays of n floats;
     //  2. cudaMemcpy a and b to the device (cudaMemcpyHostToDevice);
     //  3. call vector_add_simple(..., 0) on the device arrays;
@@ -43,7 +43,7 @@ void vector_add_host(const float* a, const float* b, float* c, int n) {
 
 // handout:begin fast
 void vector_add_fast(const float* a, const float* b, float* c, int n, cudaStream_t stream) {
-    // TODO(lab01) fast: write a grid-stride float4 kernel above and launch it here on `stream`
+    // TODO(lab01) fast (about 15 lines): write a grid-stride float4 kernel above and launch it here on `stream`
     // (for example 4 blocks of 256 threads per SM: cudaDeviceGetAttribute with
     // cudaDevAttrMultiProcessorCount gives the SM count), then CHECK_LAUNCH().
 }

@@ -18,13 +18,13 @@
 // handout:begin pitched
 __global__ void add_scaled_kernel(const float* a, const float* b, float* c, size_t pitch,
                                   int width, int height, float alpha) {
-    // TODO(lab02) pitched: compute col (x) and row (y) of this thread; if both are inside the
+    // TODO(lab02) pitched (about 5 lines): compute col (x) and row (y) of this thread; if both are inside the
     // matrix, find the three row pointers through the pitch and set c = alpha * a + b.
 }
 
 void add_scaled_pitched(const float* a, const float* b, float* c, size_t pitch, int width,
                         int height, float alpha, cudaStream_t stream) {
-    // TODO(lab02) pitched: launch add_scaled_kernel on `stream` with dim3 blocks of 32x8 threads
+    // TODO(lab02) pitched (about 4 lines): launch add_scaled_kernel on `stream` with dim3 blocks of 32x8 threads
     // and a dim3 grid of ceil(width/32) x ceil(height/8) blocks, then CHECK_LAUNCH().
     // (gridDim.y is limited to 65535 blocks: for taller matrices, loop over rows in the kernel.)
 }
@@ -40,7 +40,7 @@ void add_scaled_pitched(const float* a, const float* b, float* c, size_t pitch, 
 // handout:begin packed
 void add_scaled_packed(const float* a, const float* b, float* c, int width, int height,
                        float alpha, cudaStream_t stream) {
-    // TODO(lab02) packed: reuse add_scaled_pitched with the pitch of a packed matrix.
+    // TODO(lab02) packed (about 1 line): reuse add_scaled_pitched with the pitch of a packed matrix.
 }
 // handout:end packed
 
@@ -50,7 +50,7 @@ void add_scaled_packed(const float* a, const float* b, float* c, int width, int 
 
 // handout:begin host
 void add_scaled_host(const float* a, const float* b, float* c, int width, int height, float alpha) {
-    // TODO(lab02) host: the whole round trip.
+    // TODO(lab02) host (about 15 lines): the whole round trip.
     //  1. cudaMallocPitch three device matrices (the pitch comes back through a size_t*);
     //  2. cudaMemcpy2D a and b to the device: dst pitch = the device pitch, src pitch = width
     //     * sizeof(float), width in BYTES, height in rows, cudaMemcpyHostToDevice;

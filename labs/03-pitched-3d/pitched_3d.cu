@@ -13,14 +13,14 @@
 // handout:begin scale
 __global__ void scale_kernel(cudaPitchedPtr in, cudaPitchedPtr out, int width, int height,
                              int depth, float alpha) {
-    // TODO(lab03) scale: x, y, z from blockIdx/blockDim/threadIdx; if inside the volume, find
+    // TODO(lab03) scale (about 6 lines): x, y, z from blockIdx/blockDim/threadIdx; if inside the volume, find
     // the row of `in` and of `out` (base + z * slicePitch + y * pitch, in bytes) and set
     // out[x] = alpha * in[x].
 }
 
 void scale_volume(cudaPitchedPtr in, cudaPitchedPtr out, int width, int height, int depth,
                   float alpha, cudaStream_t stream) {
-    // TODO(lab03) scale: launch scale_kernel on `stream` with dim3 blocks of 32x8x1 threads and
+    // TODO(lab03) scale (about 5 lines): launch scale_kernel on `stream` with dim3 blocks of 32x8x1 threads and
     // a dim3 grid of ceil(width/32) x ceil(height/8) x depth blocks, then CHECK_LAUNCH().
     // (gridDim.y and gridDim.z are limited to 65535: larger volumes need a loop in the kernel.)
 }
@@ -37,7 +37,7 @@ void scale_volume(cudaPitchedPtr in, cudaPitchedPtr out, int width, int height, 
 // handout:begin stencil
 void stencil7_volume(cudaPitchedPtr in, cudaPitchedPtr out, int width, int height, int depth,
                      cudaStream_t stream) {
-    // TODO(lab03) stencil: write a kernel above (like scale_kernel, with a small device helper
+    // TODO(lab03) stencil (about 20 lines): write a kernel above (like scale_kernel, with a small device helper
     // that returns in(z, y, x) through the pitches) that computes
     //     out = kCenter * center + kSide * (sum of the six clamped neighbours)
     // and launch it here on `stream`, then CHECK_LAUNCH().
@@ -49,7 +49,7 @@ void stencil7_volume(cudaPitchedPtr in, cudaPitchedPtr out, int width, int heigh
 
 // handout:begin host
 void scale_volume_host(const float* in, float* out, int width, int height, int depth, float alpha) {
-    // TODO(lab03) host: the whole round trip.
+    // TODO(lab03) host (about 20 lines): the whole round trip.
     //  1. cudaExtent extent = make_cudaExtent(width * sizeof(float), height, depth) (width in
     //     BYTES); cudaMalloc3D two cudaPitchedPtr volumes with it;
     //  2. describe the packed host volume: make_cudaPitchedPtr((void*)in, width * sizeof(float),

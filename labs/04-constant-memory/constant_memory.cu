@@ -14,7 +14,7 @@ __constant__ float c_coefficients[kConstantFloats];
 
 // handout:begin upload
 void upload_coefficients(const float* host, int count) {
-    // TODO(lab04) constant: copy `count` floats from `host` into c_coefficients with
+    // TODO(lab04) constant (about 4 lines): copy `count` floats from `host` into c_coefficients with
     // cudaMemcpyToSymbol(c_coefficients, host, count * sizeof(float)) (inside CUDA_CHECK).
     // Refuse count > kConstantFloats first: it would not fit.
 }
@@ -30,7 +30,7 @@ void upload_coefficients(const float* host, int count) {
 // handout:begin global
 void poly_global(const float* coefficients, const float* x, float* y, int n, int terms,
                  cudaStream_t stream) {
-    // TODO(lab04) global: write a kernel above that, for its four points (guard each with
+    // TODO(lab04) global (about 10 lines): write a kernel above that, for its four points (guard each with
     // i < n), runs Horner's rule with four accumulators:
     //     acc = c[terms - 1]; for k = terms - 2 down to 0: acc = acc * x + c[k];
     // reading c from `coefficients` (set 0), and stores the results in y; launch it here on
@@ -43,7 +43,7 @@ void poly_global(const float* coefficients, const float* x, float* y, int n, int
 
 // handout:begin constant
 void poly_constant(const float* x, float* y, int n, int terms, cudaStream_t stream) {
-    // TODO(lab04) constant: the same kernel, reading c_coefficients[k] (a __constant__ array is
+    // TODO(lab04) constant (about 10 lines): the same kernel, reading c_coefficients[k] (a __constant__ array is
     // used directly by name in device code, never passed as a pointer); launch it here.
 }
 // handout:end constant
@@ -54,7 +54,7 @@ void poly_constant(const float* x, float* y, int n, int terms, cudaStream_t stre
 
 // handout:begin divergent
 void poly_divergent(const float* x, float* y, int n, int terms, cudaStream_t stream) {
-    // TODO(lab04) divergent: a kernel like poly_constant's that reads set i % kSets (with four
+    // TODO(lab04) divergent (about 12 lines): a kernel like poly_constant's that reads set i % kSets (with four
     // points per thread, i % kSets is the same for all four: the stride is a multiple of 32);
     // launch it the same way.
 }

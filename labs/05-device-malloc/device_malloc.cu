@@ -12,7 +12,9 @@
 
 // handout:begin heap
 void set_device_heap(size_t bytes) {
-    // TODO(lab05) device: CUDA_CHECK(cudaDeviceSetLimit(cudaLimitMallocHeapSize, bytes)).
+    // TODO(lab05) device (about 1 line): make the device heap `bytes` large. One runtime call sets
+    // a limit of the current device, and the heap is one of its limits (Part 1 names it); a
+    // failure must not pass unnoticed, so check what the call returns.
 }
 // handout:end heap
 
@@ -24,7 +26,7 @@ void set_device_heap(size_t bytes) {
 // handout:begin device
 void device_malloc_roundtrip(void** ptrs, unsigned* sums, int nthreads, size_t size,
                              cudaStream_t stream) {
-    // TODO(lab05) device: write two kernels above and launch both here on `stream` (256 threads
+    // TODO(lab05) device (about 25 lines): write two kernels above and launch both here on `stream` (256 threads
     // per block, enough blocks for nthreads; CHECK_LAUNCH() after each):
     //  1. thread t < nthreads: p = (unsigned char*)malloc(size); ptrs[t] = p; if p is NULL
     //     return; else p[j] = fill_byte(t, j) for j < size;
@@ -39,7 +41,7 @@ void device_malloc_roundtrip(void** ptrs, unsigned* sums, int nthreads, size_t s
 
 // handout:begin host
 void host_split_roundtrip(unsigned* sums, int nthreads, size_t size, cudaStream_t stream) {
-    // TODO(lab05) host: cudaMalloc one region of nthreads * size bytes; launch a fill kernel
+    // TODO(lab05) host (about 25 lines): cudaMalloc one region of nthreads * size bytes; launch a fill kernel
     // (thread t fills region + t * size with fill_byte(t, j)) and a checksum kernel (sums[t] =
     // the sum of those bytes) on `stream`; then cudaFree the region (cudaFree waits for them).
 }

@@ -12,7 +12,7 @@
 
 // handout:begin aos
 void transform_aos(const vec3* in, vec3* out, int n, cudaStream_t stream) {
-    // TODO(lab07) aos: write a kernel above: for i < n, vec3 p = in[i]; out[i] = {kScale * p.x +
+    // TODO(lab07) aos (about 8 lines): write a kernel above: for i < n, vec3 p = in[i]; out[i] = {kScale * p.x +
     // kShiftX, kScale * p.y + kShiftY, kScale * p.z + kShiftZ}; launch it here on `stream`
     // ((n + 255) / 256 blocks of 256 threads), then CHECK_LAUNCH().
 }
@@ -20,7 +20,7 @@ void transform_aos(const vec3* in, vec3* out, int n, cudaStream_t stream) {
 
 // handout:begin aos16
 void transform_aos16(const vec3a* in, vec3a* out, int n, cudaStream_t stream) {
-    // TODO(lab07) aos16: the same kernel on the 16-byte aligned vec3a, launched the same way.
+    // TODO(lab07) aos16 (about 8 lines): the same kernel on the 16-byte aligned vec3a, launched the same way.
 }
 // handout:end aos16
 
@@ -31,7 +31,7 @@ void transform_aos16(const vec3a* in, vec3a* out, int n, cudaStream_t stream) {
 // handout:begin soa
 void transform_soa(const float* in_x, const float* in_y, const float* in_z, float* out_x,
                    float* out_y, float* out_z, int n, cudaStream_t stream) {
-    // TODO(lab07) soa: a kernel that computes out_x[i] = kScale * in_x[i] + kShiftX, and the
+    // TODO(lab07) soa (about 10 lines): a kernel that computes out_x[i] = kScale * in_x[i] + kShiftX, and the
     // same for y and z; launch it here.
 }
 // handout:end soa
@@ -41,13 +41,13 @@ void transform_soa(const float* in_x, const float* in_y, const float* in_z, floa
 
 // handout:begin strided
 void scale_strided(const float* in, float* out, int n, cudaStream_t stream) {
-    // TODO(lab07) strided: a kernel with out[i] = kScale * in[(size_t)i * kStride] + kShiftX
+    // TODO(lab07) strided (about 6 lines): a kernel with out[i] = kScale * in[(size_t)i * kStride] + kShiftX
     // (size_t: i * kStride may not fit in an int); launch it here.
 }
 // handout:end strided
 
 // handout:begin offset
 void scale_offset(const float* in, float* out, int n, cudaStream_t stream) {
-    // TODO(lab07) offset: a kernel with out[i] = kScale * in[i + kOffset] + kShiftX; launch it.
+    // TODO(lab07) offset (about 6 lines): a kernel with out[i] = kScale * in[i + kOffset] + kShiftX; launch it.
 }
 // handout:end offset

@@ -15,7 +15,7 @@ constexpr int kBlockRows = 8; // 32 x 8 threads: each thread moves 4 elements of
 
 // handout:begin naive
 __global__ void transpose_naive_kernel(const float* in, float* out, int rows, int cols) {
-    // TODO(lab08) naive: c = column from blockIdx.x/threadIdx.x, r = row from blockIdx.y/
+    // TODO(lab08) naive (about 3 lines): c = column from blockIdx.x/threadIdx.x, r = row from blockIdx.y/
     // threadIdx.y; if both are inside the matrix, out[c * rows + r] = in[r * cols + c].
 }
 
@@ -37,12 +37,14 @@ void transpose_naive(const float* in, float* out, int rows, int cols, cudaStream
 // __shared__ float tile[kTile][kTile + Pad];
 template <int Pad>
 __global__ void transpose_tile_kernel(const float* in, float* out, int rows, int cols) {
-    // TODO(lab08) tiled: with r0 = blockIdx.y * kTile and c0 = blockIdx.x * kTile,
+    // TODO(lab08) tiled (about 12 lines): with r0 = blockIdx.y * kTile and c0 = blockIdx.x * kTile,
     //  1. for j = threadIdx.y, +kBlockRows, while j < kTile: tile[j][threadIdx.x] = in at row
     //     r0 + j, column c0 + threadIdx.x (when inside the matrix);
     //  2. __syncthreads();
-    //  3. for the same j: out at row c0 + j, column r0 + threadIdx.x = tile[threadIdx.x][j]
-    //     (when inside out, which is cols x rows).
+    //  3. write the tile to `out`, which is cols x rows, so that the 32 threads of a warp store
+    //     32 neighbouring floats of one row of `out` (coalesced), guarded against its edges.
+    //     Work out on paper, for a 4 x 4 tile: which rows and columns of `out` does this
+    //     tile cover, and which element of the shared tile must thread x store there?
 }
 
 void transpose_tiled(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
@@ -55,9 +57,9 @@ void transpose_tiled(const float* in, float* out, int rows, int cols, cudaStream
 
 // handout:begin padded
 void transpose_padded(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab08) padded: launch transpose_tile_kernel<1> like transpose_tiled does. Why does
-    // one extra float per tile row remove the bank conflicts of step 3? (Which bank holds
-    // tile[tx][j] with 32, and with 33, floats per row?)
+    // TODO(lab08) padded (about 4 lines): launch transpose_tile_kernel<1> like transpose_tiled does. Why does
+    // one extra float per tile row remove the bank conflicts of step 3? (Which banks hold the
+    // 32 floats of one column of the tile, with 32 floats per row, and with 33?)
 }
 // handout:end padded
 
@@ -69,7 +71,7 @@ void transpose_padded(const float* in, float* out, int rows, int cols, cudaStrea
 
 // handout:begin fast
 void transpose_fast(const float* in, float* out, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab08) fast: write a faster kernel above and launch it here on `stream`, then
+    // TODO(lab08) fast (about 40 lines): write a faster kernel above and launch it here on `stream`, then
     // CHECK_LAUNCH(). It must stay correct for any rows and cols.
 }
 // handout:end fast

@@ -19,7 +19,7 @@ constexpr int kBlock = 16;  // 16 x 16 threads per block, one element of C each
 // One template for float and double: the arithmetic is the same, only the type differs.
 template <class T>
 __global__ void matmul_flat_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
-    // TODO(lab09) flat: col from blockIdx.x/threadIdx.x, row from blockIdx.y/threadIdx.y; a
+    // TODO(lab09) flat (about 8 lines): col from blockIdx.x/threadIdx.x, row from blockIdx.y/threadIdx.y; a
     // thread outside C returns; otherwise sum a[row * k + p] * b[p * n + col] over p in a T
     // and store it in c[row * n + col].
 }
@@ -39,7 +39,7 @@ void matmul_flat(const float* a, const float* b, float* c, int m, int n, int k, 
 
 // handout:begin flat_double
 void matmul_flat(const double* a, const double* b, double* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab09) flat_double: the same launch in double (launch_flat does it for any T).
+    // TODO(lab09) flat_double (about 1 line): the same launch in double (launch_flat does it for any T).
     // Compare the two rows of the table: how much does double cost on this GPU?
 }
 // handout:end flat_double
@@ -51,18 +51,18 @@ void matmul_flat(const double* a, const double* b, double* c, int m, int n, int 
 // handout:begin struct
 template <class T>
 __device__ T get_element(const Matrix<T> mat, int row, int col) {
-    // TODO(lab09) struct: return the element at (row, col): mind the stride.
+    // TODO(lab09) struct (about 1 line): return the element at (row, col): mind the stride.
     return T(0);
 }
 
 template <class T>
 __device__ void set_element(Matrix<T> mat, int row, int col, T value) {
-    // TODO(lab09) struct: store value at (row, col).
+    // TODO(lab09) struct (about 1 line): store value at (row, col).
 }
 
 template <class T>
 __global__ void matmul_struct_kernel(const Matrix<T> a, const Matrix<T> b, Matrix<T> c) {
-    // TODO(lab09) struct: as matmul_flat_kernel, with c.height rows, c.width columns and
+    // TODO(lab09) struct (about 8 lines): as matmul_flat_kernel, with c.height rows, c.width columns and
     // a.width terms, reading with get_element and writing with set_element.
 }
 
@@ -81,7 +81,7 @@ void matmul_struct(Matrix<float> a, Matrix<float> b, Matrix<float> c, cudaStream
 
 // handout:begin struct_double
 void matmul_struct(Matrix<double> a, Matrix<double> b, Matrix<double> c, cudaStream_t stream) {
-    // TODO(lab09) struct_double: launch the struct kernel in double.
+    // TODO(lab09) struct_double (about 1 line): launch the struct kernel in double.
 }
 // handout:end struct_double
 
@@ -91,7 +91,7 @@ void matmul_struct(Matrix<double> a, Matrix<double> b, Matrix<double> c, cudaStr
 
 // handout:begin uncoalesced
 __global__ void matmul_uncoalesced_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
-    // TODO(lab09) uncoalesced: row = blockIdx.x * blockDim.x + threadIdx.x, col from the y
+    // TODO(lab09) uncoalesced (about 8 lines): row = blockIdx.x * blockDim.x + threadIdx.x, col from the y
     // indices; then the same guard, sum and store as the flat kernel.
 }
 

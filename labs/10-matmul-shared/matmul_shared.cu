@@ -22,7 +22,7 @@ template <class T, int Tile>
 __global__ void matmul_tiled_kernel(const T* a, const T* b, T* c, int m, int n, int k) {
     __shared__ T as[Tile][Tile];
     __shared__ T bs[Tile][Tile];
-    // TODO(lab10) tiled16: with tx, ty = threadIdx.x, .y, row = blockIdx.y * Tile + ty,
+    // TODO(lab10) tiled16 (about 15 lines): with tx, ty = threadIdx.x, .y, row = blockIdx.y * Tile + ty,
     // col = blockIdx.x * Tile + tx and a sum of type T starting at 0, for p0 = 0, Tile, 2*Tile, ... < k:
     //   as[ty][tx] = A[row][p0 + tx] (or 0 outside A); bs[ty][tx] = B[p0 + ty][col] (or 0);
     //   __syncthreads(); sum += as[ty][p] * bs[p][tx] for p < Tile; __syncthreads();
@@ -44,13 +44,13 @@ void matmul_tiled16(const float* a, const float* b, float* c, int m, int n, int 
 
 // handout:begin tiled32
 void matmul_tiled32(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) tiled32: the same kernel with 32 x 32 tiles (launch_tiled<float, 32>).
+    // TODO(lab10) tiled32 (about 1 line): the same kernel with 32 x 32 tiles (launch_tiled<float, 32>).
 }
 // handout:end tiled32
 
 // handout:begin tiled32_double
 void matmul_tiled32(const double* a, const double* b, double* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) tiled32_double: the same in double. Compare its GFLOP/s with tiled32's.
+    // TODO(lab10) tiled32_double (about 1 line): the same in double. Compare its GFLOP/s with tiled32's.
 }
 // handout:end tiled32_double
 
@@ -70,7 +70,7 @@ __global__ void matmul_transposed_kernel(const T* a, const T* b, T* c, int m, in
     constexpr int Tile = 32;
     __shared__ T as[Tile][Tile + Pad];
     __shared__ T bs[Tile][Tile + Pad];
-    // TODO(lab10) conflict: the tiled kernel with the transposed stores and reads above
+    // TODO(lab10) conflict (about 15 lines): the tiled kernel with the transposed stores and reads above
     // (guards as in Part 1).
 }
 
@@ -89,19 +89,19 @@ void matmul_conflict(const float* a, const float* b, float* c, int m, int n, int
 
 // handout:begin conflict_double
 void matmul_conflict(const double* a, const double* b, double* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) conflict_double: launch_transposed<double, 0>.
+    // TODO(lab10) conflict_double (about 1 line): launch_transposed<double, 0>.
 }
 // handout:end conflict_double
 
 // handout:begin padded
 void matmul_padded(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) padded: launch_transposed<float, 1>: one extra word per tile row.
+    // TODO(lab10) padded (about 1 line): launch_transposed<float, 1>: one extra word per tile row.
 }
 // handout:end padded
 
 // handout:begin padded_double
 void matmul_padded(const double* a, const double* b, double* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) padded_double: launch_transposed<double, 1>. A double is two banks wide and a
+    // TODO(lab10) padded_double (about 1 line): launch_transposed<double, 1>. A double is two banks wide and a
     // warp's 64-bit accesses are served in two halves: does [32][33] still help?
 }
 // handout:end padded_double
@@ -115,13 +115,13 @@ void matmul_padded(const double* a, const double* b, double* c, int m, int n, in
 // handout:begin dynamic
 __global__ void matmul_dynamic_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
     extern __shared__ float smem[];
-    // TODO(lab10) dynamic: the tile size is whatever the launch chose (square blocks:
+    // TODO(lab10) dynamic (about 15 lines): the tile size is whatever the launch chose (square blocks:
     // tile = blockDim.x); carve as and bs out of smem, then the tiled product with
     // as[ty * tile + tx] in place of as[ty][tx].
 }
 
 void matmul_dynamic(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab10) dynamic: launch matmul_dynamic_kernel with tile x tile blocks (tile = 32), a grid that
+    // TODO(lab10) dynamic (about 6 lines): launch matmul_dynamic_kernel with tile x tile blocks (tile = 32), a grid that
     // covers C, and the bytes of both tiles as the third launch parameter; then CHECK_LAUNCH().
 }
 // handout:end dynamic

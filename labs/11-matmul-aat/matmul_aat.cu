@@ -20,7 +20,7 @@
 // handout:begin unpadded
 template <int Tile, int Pad>
 __global__ void aat_kernel(const float* a, float* c, int n, int k) {
-    // TODO(lab11) unpadded: declare the tiles (Pad = 0 gives the unpadded variants, Pad = 1
+    // TODO(lab11) unpadded (about 20 lines): declare the tiles (Pad = 0 gives the unpadded variants, Pad = 1
     // the padded ones):
     //   __shared__ float as[Tile][Tile];
     //   __shared__ float ats[Tile][Tile + Pad];
@@ -42,19 +42,19 @@ void aat_unpadded(const float* a, float* c, int n, int k, cudaStream_t stream) {
 
 // handout:begin padded
 void aat_padded(const float* a, float* c, int n, int k, cudaStream_t stream) {
-    // TODO(lab11) padded: launch_aat<32, 1>. Target: at least twice as fast as unpadded.
+    // TODO(lab11) padded (about 1 line): launch_aat<32, 1>. Target: at least twice as fast as unpadded.
 }
 // handout:end padded
 
 // handout:begin unpadded16
 void aat_unpadded16(const float* a, float* c, int n, int k, cudaStream_t stream) {
-    // TODO(lab11) unpadded16: the book's 16 x 16 tiles, launch_aat<16, 0>. A warp now holds
+    // TODO(lab11) unpadded16 (about 1 line): the book's 16 x 16 tiles, launch_aat<16, 0>. A warp now holds
     // two rows of the block: how many ways does its read of ats conflict?
 }
 // handout:end unpadded16
 
 // handout:begin padded16
 void aat_padded16(const float* a, float* c, int n, int k, cudaStream_t stream) {
-    // TODO(lab11) padded16: launch_aat<16, 1>.
+    // TODO(lab11) padded16 (about 1 line): launch_aat<16, 1>.
 }
 // handout:end padded16

@@ -29,7 +29,7 @@ namespace {
 constexpr int kTile = 32;
 
 __global__ void sgemm_tiled_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
-    // TODO(lab12) tiled: your tiled32 kernel of lab 10 (shared as[32][32] and bs[32][32],
+    // TODO(lab12) tiled (about 20 lines): your tiled32 kernel of lab 10 (shared as[32][32] and bs[32][32],
     // zeros past the edges, two __syncthreads per tile, a guarded store).
 }
 // handout:end tiled
@@ -58,7 +58,7 @@ __device__ __forceinline__ float load_or_zero(const float* p, int row, int col, 
 [[maybe_unused]] constexpr int k1BM = 64, k1BN = 64, k1BK = 8, k1TM = 8;
 
 __global__ void __launch_bounds__(512) sgemm_coarse1d_kernel(const float* a, const float* b, float* c, int m, int n, int k) {
-    // TODO(lab12) coarse1d: __shared__ float as[64][8], bs[8][64]; for each slice p0 of k:
+    // TODO(lab12) coarse1d (about 25 lines): __shared__ float as[64][8], bs[8][64]; for each slice p0 of k:
     //   as[t / 8][t % 8] = A at (m0 + t / 8, p0 + t % 8);  bs[t / 64][t % 64] = B at
     //   (p0 + t / 64, n0 + t % 64)  (load_or_zero handles the edges);  __syncthreads();
     //   for p < 8: bv = bs[p][tcol]; acc[i] += as[trow + i][p] * bv for i < 8;  __syncthreads();
@@ -154,7 +154,7 @@ void launch_tiles(Kernel kernel, dim3 tiles, int threads, size_t shared, int per
 
 __global__ void __launch_bounds__(k2Threads, 2)
 sgemm_coarse2d_kernel(const float* a, const float* b, float* c, int m, int n, int k, int chunk) {
-    // TODO(lab12) coarse2d: shared as[128][16 + 1] (one float of padding: the two rows 8 apart
+    // TODO(lab12) coarse2d (about 35 lines): shared as[128][16 + 1] (one float of padding: the two rows 8 apart
     // that a warp reads at once fall in different banks) and bs[16][128]; 2048 elements of each
     // tile, 8 loads per thread (i = t, t + 256, ...) with load_or_zero; per p: ra[i] =
     // as[trow + i][p], rb[j] = bs[p][tcol + 16 * j], then acc[i][j] += ra[i] * rb[j]; finally
@@ -201,7 +201,7 @@ namespace {
 
 __global__ void __launch_bounds__(k2Threads, 2)
 sgemm_vectorized_kernel(const float* a, const float* b, float* c, int m, int n, int k, int chunk) {
-    // TODO(lab12) vectorized: coarse2d with
+    // TODO(lab12) vectorized (about 50 lines): coarse2d with
     //  - __shared__ __align__(16) float ast[16][128 + 4] (A's tile transposed: ast[p][row]; the
     //    4 floats of padding keep rows 16-byte aligned and send the 4 transposed stores of a
     //    float4 to different banks) and bs[16][128];
@@ -246,7 +246,7 @@ sgemm_warptile_kernel(const float* __restrict__ a, const float* __restrict__ b, 
     // This thread (t = threadIdx.x, lane = t % 32, warp = t / 32) in the block's tile at
     // m0 = blockIdx.y * BM, n0 = blockIdx.x * BN: its first row and column in the tile are
     //   tm = (warp / WarpsN) * WM + (lane / LanesN) * 4,  tn = (warp % WarpsN) * WN + (lane % LanesN) * 4.
-    // TODO(lab12) warptile: with two buffers __shared__ __align__(16) float ast[2][BK][BM + 4]
+    // TODO(lab12) warptile (about 60 lines): with two buffers __shared__ __align__(16) float ast[2][BK][BM + 4]
     // and bs[2][BK][BN] (ast padded as in vectorized), and float4 registers ra[BM * BK / 4 /
     // threads], rb[BK * BN / 4 / threads] for one slice of A and B:
     //   load the first slice (k_begin(chunk)) into the registers, store them into buffer 0,
@@ -308,7 +308,7 @@ __device__ __forceinline__ void async_wait() {
 #endif
 }
 
-// TODO(lab12) fast: write the pipelined kernel here. Suggested schedule, with shared
+// TODO(lab12) fast (about 80 lines): write the pipelined kernel here. Suggested schedule, with shared
 // ast[Stages][BK][BM] and bs[Stages][BK][BN] and this block's part of k from k_begin(chunk):
 //   issue slices 0 .. Stages-2 (each followed by async_commit(), even when there is no slice,
 //   so that the count of groups stays exact);
@@ -336,7 +336,7 @@ void sgemm_warptile(const float* a, const float* b, float* c, int m, int n, int 
 
 // handout:begin fast
 void sgemm_fast(const float* a, const float* b, float* c, int m, int n, int k, cudaStream_t stream) {
-    // TODO(lab12) fast: pack A (transposed) and launch your pipelined kernel with launch_tiles
+    // TODO(lab12) fast (about 20 lines): pack A (transposed) and launch your pipelined kernel with launch_tiles
     // (it splits k when the tiles are too few) when m, n and k are multiples of its tile, else
     // launch_warptile(...). Start with 128 x 128 tiles, 16-deep slices, 3 stages and 8 x 8 per
     // thread; then 256 x 128 tiles, 8 x 16 per thread, 3 stages.

@@ -19,12 +19,12 @@ inline int blocks_for(int n, int per_block) { return (n - 1) / per_block + 1; }
 
 // handout:begin matvec_naive
 __global__ void matvec_row_per_thread(const float* A, const float* x, float* y, int rows, int cols) {
-    // TODO(lab13) matvec_naive: thread r = blockIdx.x * blockDim.x + threadIdx.x computes row r:
+    // TODO(lab13) matvec_naive (about 5 lines): thread r = blockIdx.x * blockDim.x + threadIdx.x computes row r:
     // if r < rows, add A[r][c] * x[c] over every column c into a float, then store y[r] once.
 }
 
 void matvec_naive(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) matvec_naive: launch matvec_row_per_thread on `stream` with 256 threads per block
+    // TODO(lab13) matvec_naive (about 2 lines): launch matvec_row_per_thread on `stream` with 256 threads per block
     // and blocks_for(rows, 256) blocks, then CHECK_LAUNCH().
     // Afterwards, think about which addresses the 32 threads of one warp read at the same step.
 }
@@ -36,9 +36,11 @@ void matvec_naive(const float* A, const float* x, float* y, int rows, int cols, 
 // of 256, so the last chunk is shorter.
 __global__ void matvec_row_per_thread_shared_x(const float* A, const float* x, float* y, int rows,
                                                int cols) {
-    // TODO(lab13) matvec_shared: with 256 threads per block, one row per thread as before:
+    // TODO(lab13) matvec_shared (about 15 lines): with 256 threads per block, one row per thread as before:
     //  - declare __shared__ float xs[256] (the chunk of x) and __shared__ float partial[256]
-    //    (each thread's running sum; set partial[threadIdx.x] = 0);
+    //    (each thread's running sum; set partial[threadIdx.x] = 0). The assignment keeps the sum
+    //    there; a register is the better place (one thread's own value, no shared-memory load and
+    //    store per update): either passes;
     //  - for each chunk starting at base = 0, 256, 512, ... < cols, of len = min(256, cols - base):
     //      thread t < len copies x[base + t] into xs[t];  __syncthreads();
     //      if the thread's row exists, add A[r][base + j] * xs[j] for j < len to partial[t];
@@ -48,7 +50,7 @@ __global__ void matvec_row_per_thread_shared_x(const float* A, const float* x, f
 }
 
 void matvec_shared(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) matvec_shared: launch matvec_row_per_thread_shared_x on `stream` (256 threads per
+    // TODO(lab13) matvec_shared (about 2 lines): launch matvec_row_per_thread_shared_x on `stream` (256 threads per
     // block, blocks_for(rows, 256) blocks), then CHECK_LAUNCH().
 }
 // handout:end matvec_shared
@@ -57,7 +59,7 @@ void matvec_shared(const float* A, const float* x, float* y, int rows, int cols,
 // The rows are the problem: give each row a whole warp, so that the 32 lanes read 32 neighbouring
 // floats (one 128-byte line) at each step, and add the lanes' sums with shuffles.
 __global__ void matvec_warp_per_row(const float* A, const float* x, float* y, int rows, int cols) {
-    // TODO(lab13) matvec_warp: with 8 warps (256 threads) per block, warp w of block b takes row
+    // TODO(lab13) matvec_warp (about 15 lines): with 8 warps (256 threads) per block, warp w of block b takes row
     // r = b * 8 + w (lane = threadIdx.x % 32):
     //  - lane adds A[r][c] * x[c] for c = lane, lane + 32, lane + 64, ... < cols;
     //  - reduce the 32 sums: sum += __shfl_down_sync(0xffffffff, sum, offset) for offset
@@ -67,7 +69,7 @@ __global__ void matvec_warp_per_row(const float* A, const float* x, float* y, in
 }
 
 void matvec_warp(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) matvec_warp: launch matvec_warp_per_row on `stream` with 256 threads per block and
+    // TODO(lab13) matvec_warp (about 2 lines): launch matvec_warp_per_row on `stream` with 256 threads per block and
     // blocks_for(rows, 8) blocks, then CHECK_LAUNCH().
 }
 // handout:end matvec_warp
@@ -77,12 +79,12 @@ void matvec_warp(const float* A, const float* x, float* y, int rows, int cols, c
 
 // handout:begin vecmat_naive
 __global__ void vecmat_column_per_thread(const float* A, const float* x, float* y, int rows, int cols) {
-    // TODO(lab13) vecmat_naive: thread c = blockIdx.x * blockDim.x + threadIdx.x computes column c:
+    // TODO(lab13) vecmat_naive (about 5 lines): thread c = blockIdx.x * blockDim.x + threadIdx.x computes column c:
     // if c < cols, add x[r] * A[r][c] over every row r, then store y[c] once.
 }
 
 void vecmat_naive(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) vecmat_naive: launch vecmat_column_per_thread on `stream` with 256 threads per
+    // TODO(lab13) vecmat_naive (about 2 lines): launch vecmat_column_per_thread on `stream` with 256 threads per
     // block and blocks_for(cols, 256) blocks, then CHECK_LAUNCH(). Are its reads coalesced? How
     // many blocks does a 4096-column matrix get, and how many SMs does your GPU have?
 }
@@ -101,11 +103,11 @@ void vecmat_naive(const float* A, const float* x, float* y, int rows, int cols, 
 // thread block cluster and let them add their sums through distributed shared memory (the
 // handout explains how; the reference solution does it).
 __global__ void vecmat_strip(const float* A, const float* x, float* y, int rows, int cols) {
-    // TODO(lab13) vecmat_shared: the kernel described above (change its parameters as you need).
+    // TODO(lab13) vecmat_shared (about 50 lines): the kernel described above (change its parameters as you need).
 }
 
 void vecmat_shared(const float* A, const float* x, float* y, int rows, int cols, cudaStream_t stream) {
-    // TODO(lab13) vecmat_shared: choose the grid (strips x row splits: about 4 blocks per SM,
+    // TODO(lab13) vecmat_shared (about 10 lines): choose the grid (strips x row splits: about 4 blocks per SM,
     // cudaDevAttrMultiProcessorCount gives the SM count), launch on `stream`, then CHECK_LAUNCH().
     // Target: cublas_vecmat (its ratio is in the note column).
 }

@@ -6,6 +6,13 @@
 # so. Where cuobjdump is at hand, the sm_75 SASS too: an LDC indexed by a register. And the checks
 # fail where they should: on a PTX whose coefficient is read at a fixed offset, and on the
 # handout's former answer ("no separate load instruction").
+# Lab 07: the aligned vec3a is read with one 16-byte load but written with an 8-byte and a 4-byte
+# store (the padding is no member), as the handout says; the check fails on a PTX whose store is
+# one 16-byte store.
+# Every lab sized (tests/tools/lab_sizes.py): each lab's handout opens with three goals and a time
+# estimate and puts its questions before the reference's measured results, and each TODO(labNN)
+# task of a starter says about how many lines it takes; the check also finds what is missing or
+# out of order in tests/fixtures/lab_sizes/.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -52,6 +59,42 @@ handout_facts_text() {
     echo "${wrong# }"
 }
 
+# handout_facts_aos16 PTX: nothing when lab 07's aos16 kernel in PTX loads a point with one
+# 16-byte load and stores it with an 8-byte and a 4-byte store; else what differs, in one line.
+handout_facts_aos16() {
+    local body
+    body=$(handout_facts_entry "$1" transform_aos16_kernel | grep -oE '(ld|st)\.global(\.nc)?(\.v[24])?\.f32' | tr '\n' ' ')
+    [ "$body" = "ld.global.nc.v4.f32 st.global.v2.f32 st.global.f32 " ] \
+        || echo "transform_aos16_kernel's global accesses: ${body:-none} (expected ld.global.nc.v4.f32 st.global.v2.f32 st.global.f32)"
+}
+
+handout_facts_07() {
+    local nvcc=$1 tmp=$2 why
+    run_capture "lab 07 PTX" "$nvcc" -std=c++17 -O3 -arch=sm_75 -Icommon -Ilabs/07-coalescing \
+        -ptx solutions/07-coalescing/coalescing.cu -o "$tmp/sol07.ptx"
+    why=$([ "$rc" -eq 0 ] && handout_facts_aos16 "$tmp/sol07.ptx" || echo "nvcc: exit $rc")
+    if [ -z "$why" ]; then pass "handout facts: lab 07's aos16 loads a point with one 16-byte load, stores it with an 8- and a 4-byte store"
+    else fail "handout facts: lab 07's aos16 loads a point with one 16-byte load, stores it with an 8- and a 4-byte store" "$why"; fi
+    sed -E '/\.entry .*transform_aos16_kernel/,$ s/st\.global\.v2\.f32([[:space:]]+\[%rd[0-9]+\]),[[:space:]]*\{(%f[0-9]+), (%f[0-9]+)\}/st.global.v4.f32\1, {\2, \3, \2, \3}/' \
+        "$tmp/sol07.ptx" > "$tmp/v4.ptx"
+    if [ -n "$(handout_facts_aos16 "$tmp/v4.ptx")" ]; then pass "handout facts: the PTX check finds a 16-byte store of aos16"
+    else fail "handout facts: the PTX check finds a 16-byte store of aos16" "it passed"; fi
+    if tr -s ' \n' '  ' < handouts/07-coalescing.md | grep -qF '(`st.global.v2.f32` and `st.global.f32` in the PTX)'; then
+        pass "handout facts: lab 07's handout names the two stores of aos16"
+    else fail "handout facts: lab 07's handout names the two stores of aos16" "handouts/07-coalescing.md lacks '(\`st.global.v2.f32\` and \`st.global.f32\` in the PTX)'"; fi
+}
+
+handout_facts_sizes() {
+    if [ ! -d handouts ] || [ ! -f tests/tools/lab_sizes.py ]; then
+        skip "handout facts: every lab sized" "this edition has no handouts or no check"; return
+    fi
+    expect "handout facts: every lab handout has three goals, a time, its questions before the results; every starter TODO its size" 0 \
+        'handouts with three goals and a time, questions before results' python3 tests/tools/lab_sizes.py .
+    expect "handout facts: a handout without three goals or a time or with results before questions, a TODO without its size, are found" 1 \
+        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*02-sample.md: .# Measured results. comes before.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
+        bash -c 'python3 tests/tools/lab_sizes.py tests/fixtures/lab_sizes | tr "\n" " "; exit "${PIPESTATUS[0]}"'
+}
+
 handout_facts_suite() {
     local nvcc tmp why cuobjdump sass
     if [ ! -f "$HANDOUT_FACTS_04_SOL" ] || [ ! -f "$HANDOUT_FACTS_04" ]; then
@@ -60,6 +103,7 @@ handout_facts_suite() {
     nvcc=$(make -s --no-print-directory arch 2> /dev/null | sed -n 's/^nvcc: \(\/[^ ]*\).*/\1/p')
     [ -n "$nvcc" ] || { skip "handout facts: lab 04's constant loads" "no nvcc (make arch)"; return; }
     tmp=$(mktemp -d)
+    [ -f solutions/07-coalescing/coalescing.cu ] && handout_facts_07 "$nvcc" "$tmp"
 
     run_capture "lab 04 PTX" "$nvcc" -std=c++17 -O3 -arch=sm_75 -Icommon -Ilabs/04-constant-memory \
         -ptx "$HANDOUT_FACTS_04_SOL" -o "$tmp/sol04.ptx"
@@ -106,4 +150,5 @@ handout_facts_suite() {
     else fail "handout facts: the handout check refuses the former answer" "it passed"; fi
     rm -rf "$tmp"
 }
+handout_facts_sizes
 handout_facts_suite
