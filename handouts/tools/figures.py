@@ -115,11 +115,16 @@ def tiles():
     return svg(700, 350, b)
 
 
+def bank_label(x, y, bank, marked):
+    """The bank of one word, written in its cell (white on the marked column's colour)."""
+    return text(x, y, str(bank), "middle", 'class="bank" font-size="8"' + (' fill="white"' if marked else ""))
+
+
 def banks():
     b = []
     x0, y0, cw, rh = 70, 50, 17, 17
     cols, rows = 32, 6
-    b.append(text(x0, 20, "float tile[32][32]: column 0 (tile[r][0], r = 0..31) is word 32·r: all in bank 0",
+    b.append(text(x0, 20, "float tile[32][32]: each cell shows its bank; column 0 (tile[r][0]) is word 32·r: all in bank 0",
                   extra='font-weight="bold"'))
     for c in range(cols):
         b.append(text(x0 + c * cw + cw / 2, y0 - 6, str(c), "middle", 'font-size="8"'))
@@ -127,6 +132,7 @@ def banks():
         b.append(text(x0 - 6, y0 + r * rh + 12, f"row {r}", "end", 'font-size="10"'))
         for c in range(cols):
             b.append(rect(x0 + c * cw, y0 + r * rh, cw, rh, RED if c == 0 else LIGHT))
+            b.append(bank_label(x0 + c * cw + cw / 2, y0 + r * rh + 12, (r * 32 + c) % 32, c == 0))
     b.append(text(x0 + cols * cw + 8, y0 + 12, "bank = word index mod 32", extra='font-size="10"'))
     b.append(text(x0 + cols * cw + 8, y0 + 28, "→ 32-way conflict", extra=f'font-size="10" fill="{RED}"'))
     y1 = y0 + rows * rh + 50
@@ -138,8 +144,8 @@ def banks():
             bank = (r * 33 + c) % 32
             fill = GREEN if c == 0 else (GREY if c == 32 else LIGHT)
             b.append(rect(x0 + c * cw, y1 + r * rh, cw, rh, fill))
-            if c == 0:
-                b.append(text(x0 + c * cw + cw / 2, y1 + r * rh + 12, str(bank), "middle", 'font-size="9" fill="white"'))
+            if c < 32:  # (column 32 is the padding word, which no thread reads)
+                b.append(bank_label(x0 + c * cw + cw / 2, y1 + r * rh + 12, bank, c == 0))
     b.append(text(x0 + (cols + 1) * cw + 8, y1 + 12, "column 0 in banks 0, 1, 2, …", extra='font-size="10"'))
     b.append(text(x0 + (cols + 1) * cw + 8, y1 + 28, "→ no conflict", extra=f'font-size="10" fill="{GREEN}"'))
     return svg(x0 + (cols + 1) * cw + 190, y1 + rows * rh + 20, b)

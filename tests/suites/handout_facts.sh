@@ -13,6 +13,8 @@
 # estimate and puts its questions before the reference's measured results, and each TODO(labNN)
 # task of a starter says about how many lines it takes; the check also finds what is missing or
 # out of order in tests/fixtures/lab_sizes/.
+# The bank figure of labs 08 and 11 (tests/tools/check_bank_figure.py): every word of both tiles
+# shows its bank, and the padded tile's are shifted by one each row.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -150,5 +152,19 @@ handout_facts_suite() {
     else fail "handout facts: the handout check refuses the former answer" "it passed"; fi
     rm -rf "$tmp"
 }
+# handout_facts_banks: the bank figure shows every word's bank, right in both tiles (the padded
+# tile's diagonal shift), and the check refuses a figure whose padded tile is drawn unpadded.
+handout_facts_banks() {
+    local tmp
+    expect "handout facts: the bank figure shows each word's bank, in both tiles" 0 '' \
+        python3 tests/tools/check_bank_figure.py handouts/figures/banks.svg
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudalabs-banks.XXXXXX")
+    sed 's/class="bank" font-size="8" fill="white">1</class="bank" font-size="8" fill="white">0</' \
+        handouts/figures/banks.svg > "$tmp/wrong.svg"
+    expect "handout facts: the bank check refuses a padded tile drawn with column 0 all in bank 0" 1 'tile\[32\]\[33\] row 1' \
+        python3 tests/tools/check_bank_figure.py "$tmp/wrong.svg"
+    rm -rf "$tmp"
+}
 handout_facts_sizes
+handout_facts_banks
 handout_facts_suite
