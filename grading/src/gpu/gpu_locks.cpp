@@ -24,17 +24,6 @@ std::string safe_name(const std::string& s) {
 
 namespace {
 
-// Waits for flock `mode` on `fd`, calling `on_wait` first (once, where it is given and not yet
-// called) when it is not free at once. Returns errno, 0 when held.
-int wait_for_flock(int fd, int mode, const std::function<void()>& on_wait, bool& said) {
-    if (flock(fd, mode | LOCK_NB) == 0) return 0;
-    if (on_wait && !said) on_wait();
-    said = true;
-    while (flock(fd, mode) != 0)
-        if (errno != EINTR) return errno;
-    return 0;
-}
-
 // Waits for the door's flock on `fd` like wait_for_flock, but calls `on_wait` only once the door
 // has stayed shut for kDoorQuietWait: a taker passing it holds it for a moment (the lanes of one
 // grading run pass it at once all the time), and only a taker waiting behind it for the lock --

@@ -57,6 +57,15 @@ std::string lock_folder() {
     return folder;
 }
 
+int wait_for_flock(int fd, int mode, const std::function<void()>& on_wait, bool& said) {
+    if (flock(fd, mode | LOCK_NB) == 0) return 0;
+    if (on_wait && !said) on_wait();
+    said = true;
+    while (flock(fd, mode) != 0)
+        if (errno != EINTR) return errno;
+    return 0;
+}
+
 // ---- one make at a time in a build folder ----
 
 std::string build_folder_of(const std::string& root) {
@@ -68,10 +77,10 @@ std::string build_folder_of(const std::string& root) {
 HeldLock lock_build_folder(const std::string& folder) {
     make_dirs(folder);
     HeldLock lock(open_lock_file(folder, ".make.lock"));
-    if (flock(lock.fd(), LOCK_EX | LOCK_NB) == 0) return lock;
-    std::fprintf(stderr, "grade: waiting for another grading run's build in %s...\n", folder.c_str());
-    while (flock(lock.fd(), LOCK_EX) != 0)
-        if (errno != EINTR) throw std::runtime_error("cannot lock " + folder + "/.make.lock: " + std::strerror(errno));
+    bool said = false;
+    const auto say = [&] { std::fprintf(stderr, "grade: waiting for another grading run's build in %s...\n", folder.c_str()); };
+    if (const int err = wait_for_flock(lock.fd(), LOCK_EX, say, said))
+        throw std::runtime_error("cannot lock " + folder + "/.make.lock: " + std::strerror(err));
     return lock;
 }
 

@@ -3,6 +3,7 @@
 // folder (a record lock that names its holder). Depends on nothing of the grader. Host-only:
 // unit-tested.
 #pragma once
+#include <functional>
 #include <string>
 
 namespace grading {
@@ -34,6 +35,11 @@ std::string lock_folder();
 // The lock file `name` in `folder`, opened without following a link (a file any grader can open:
 // a lock only needs a descriptor, read-only will do). Throws std::runtime_error naming it.
 int open_lock_file(const std::string& folder, const std::string& name);
+
+// Waits for flock `mode` (LOCK_EX or LOCK_SH) on `fd`, calling `on_wait` first (once, where it is
+// given and `said` is false; `said` is then set) when it is not free at once. Returns errno, 0
+// when held.
+int wait_for_flock(int fd, int mode, const std::function<void()>& on_wait, bool& said);
 
 // One make at a time in a build folder: an exclusive flock on FOLDER/.make.lock (the folder is
 // made when missing), waited for, saying so once on stderr. Several grading runs of one clone each
