@@ -15,6 +15,14 @@
 # out of order in tests/fixtures/lab_sizes/.
 # The bank figure of labs 08 and 11 (tests/tools/check_bank_figure.py): every word of both tiles
 # shows its bank, and the padded tile's are shifted by one each row.
+# The topics each handout owns (tests/tools/handout_topics.py): warp divergence in lab 01,
+# __device__ variables and their symbols in 04, unified addressing and peer copies in 06, the
+# carveout in 10, each a section of the idea with a question, every question of every handout
+# answered, the corrections of the sources' cc 1.x char/short conflicts (08) and shared-memory
+# accumulator (13) still written, and every cuda*/cublas* name of the handouts declared in the
+# CUDA headers; the check finds what is missing in tests/fixtures/handout_topics/. Lab 04's
+# snippet compiles, with c_limit in .const and g_above in .global as the handout says; a kernel's
+# assignment to a __constant__ variable is an error, a store through a pointer a warning and no store.
 
 if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
@@ -165,6 +173,84 @@ handout_facts_banks() {
         python3 tests/tools/check_bank_figure.py "$tmp/wrong.svg"
     rm -rf "$tmp"
 }
+# handout_facts_nvcc: the nvcc of `make arch`, or nothing.
+handout_facts_nvcc() {
+    make -s --no-print-directory arch 2> /dev/null | sed -n 's/^nvcc: \(\/[^ ]*\).*/\1/p'
+}
+
+handout_facts_topics() {
+    local nvcc include
+    if [ ! -d handouts ] || [ ! -f tests/tools/handout_topics.py ]; then
+        skip "handout facts: each topic in the handout that owns it" "this edition has no handouts or no check"; return
+    fi
+    nvcc=$(handout_facts_nvcc)
+    include=${nvcc:+$(dirname "$(dirname "$nvcc")")/include}
+    if [ -n "$include" ] && [ -f "$include/cuda_runtime_api.h" ]; then
+        expect "handout facts: each topic in its handout with a question, every question answered, every CUDA name declared in the headers" 0 \
+            'CUDA names declared in the headers' python3 tests/tools/handout_topics.py . "$include"
+        expect "handout facts: a missing topic, an unanswered question and a made-up CUDA name are found" 1 \
+            "01-sample.md: 2 questions but answers numbered \\[1\\].*01-sample.md: the section on warp divergence does not name warp-uniform.*04-sample.md: no section .## .__device__. variables.*no handout 06-.*no handout 10-.*01-sample.md:21: cudaMemcpyPeerToPeer is declared in none" \
+            bash -c 'python3 tests/tools/handout_topics.py tests/fixtures/handout_topics "$1" | tr "\n" " "; exit "${PIPESTATUS[0]}"' _ "$include"
+    else
+        expect "handout facts: each topic in its handout with a question, every question answered" 0 \
+            '4 topics in their handouts' python3 tests/tools/handout_topics.py .
+        skip "handout facts: every CUDA name of the handouts declared in the headers" "no nvcc (make arch) or no cuda_runtime_api.h beside it"
+    fi
+}
+
+# handout_facts_symbols_ptx PTX: nothing when the PTX of lab 04's snippet declares c_limit in
+# .const and g_above in .global; else what differs, in one line.
+handout_facts_symbols_ptx() {
+    local c g
+    c=$(grep -cE '^\.const [^;]*[[:space:]]c_limit;' "$1")
+    g=$(grep -cE '^\.global [^;]*[[:space:]]g_above;' "$1")
+    [ "$c" -eq 1 ] && [ "$g" -eq 1 ] || echo "c_limit declared in .const $c times, g_above in .global $g times (once each expected)"
+}
+
+handout_facts_symbols() {
+    local nvcc tmp why name="handout facts: lab 04's snippet puts c_limit in .const and g_above in .global"
+    [ -f handouts/04-constant-memory.md ] || { skip "$name" "this edition has no handouts"; return; }
+    nvcc=$(handout_facts_nvcc)
+    [ -n "$nvcc" ] || { skip "$name" "no nvcc (make arch)"; return; }
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/cudalabs-symbols.XXXXXX")
+    # The ```cuda block of the handout that holds count_above.
+    awk '/^```cuda$/ {on = 1; buf = ""; next}
+         /^```$/ && on {on = 0; if (buf ~ /count_above/) printf "%s", buf; next}
+         on {buf = buf $0 "\n"}' handouts/04-constant-memory.md > "$tmp/count.cu"
+    if [ ! -s "$tmp/count.cu" ]; then
+        fail "$name" "handouts/04-constant-memory.md has no \`\`\`cuda block with count_above"; rm -rf "$tmp"; return
+    fi
+    run_capture "lab 04 snippet PTX" "$nvcc" -arch=sm_75 -ptx "$tmp/count.cu" -o "$tmp/count.ptx"
+    why=$([ "$rc" -eq 0 ] && handout_facts_symbols_ptx "$tmp/count.ptx" || echo "nvcc: exit $rc: $(printf '%s' "$err" | grep -m 1 error)")
+    if [ -z "$why" ]; then pass "$name"; else fail "$name" "$why"; fi
+    if tr -s ' \n' '  ' < handouts/04-constant-memory.md | grep -qF '`.const .align 4 .f32 c_limit` and `.global .align 4 .u32 g_above`' \
+        && grep -qF '.const .align 4 .f32 c_limit;' "$tmp/count.ptx" && grep -qF '.global .align 4 .u32 g_above;' "$tmp/count.ptx"; then
+        pass "handout facts: lab 04's answer quotes the two PTX declarations as nvcc writes them"
+    else fail "handout facts: lab 04's answer quotes the two PTX declarations as nvcc writes them" \
+        "$(grep -E 'c_limit;|g_above;' "$tmp/count.ptx" | tr '\n' ' ')against the handout's answer 5"; fi
+    # The check itself: g_above declared in .const is refused.
+    sed -E 's/^\.global ([^;]*g_above;)/.const \1/' "$tmp/count.ptx" > "$tmp/wrong.ptx"
+    if [ -n "$(handout_facts_symbols_ptx "$tmp/wrong.ptx")" ]; then pass "handout facts: the symbol check refuses g_above in .const"
+    else fail "handout facts: the symbol check refuses g_above in .const" "it passed"; fi
+    # "depending on how a store into it is written, nvcc rejects it or warns and leaves it out":
+    # an assignment by name is an error; a store through a pointer compiles with a warning and
+    # is not in the PTX.
+    { cat "$tmp/count.cu"; printf '%s\n' '__global__ void store_limit(float v) { c_limit = v; }'; } > "$tmp/assign.cu"
+    run_capture "an assignment to a __constant__ variable" "$nvcc" -arch=sm_75 -ptx "$tmp/assign.cu" -o "$tmp/assign.ptx"
+    if [ "$rc" -ne 0 ]; then pass "handout facts: nvcc rejects a kernel's assignment to a __constant__ variable"
+    else fail "handout facts: nvcc rejects a kernel's assignment to a __constant__ variable" "it compiled"; fi
+    { cat "$tmp/count.cu"; printf '%s\n' '__global__ void store_limit(float v) { float* p = &c_limit; *p = v; }'; } > "$tmp/store.cu"
+    run_capture "a store through a pointer into a __constant__ variable" "$nvcc" -arch=sm_75 -ptx "$tmp/store.cu" -o "$tmp/store.ptx"
+    if [ "$rc" -eq 0 ] && grep -qi 'constant' <<< "$err" \
+        && ! handout_facts_entry "$tmp/store.ptx" store_limit | grep -qE '^[[:space:]]*st\.'; then
+        pass "handout facts: a kernel's store through a pointer into a __constant__ variable is warned about and left out"
+    else fail "handout facts: a kernel's store through a pointer into a __constant__ variable is warned about and left out" \
+        "exit $rc, stderr: $(printf '%s' "$err" | head -c 200)"; fi
+    rm -rf "$tmp"
+}
+
 handout_facts_sizes
 handout_facts_banks
+handout_facts_topics
+handout_facts_symbols
 handout_facts_suite
