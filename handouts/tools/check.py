@@ -181,6 +181,13 @@ def inline_code(tex_path):
     return words
 
 
+def is_code(joined, w):
+    """Whether the word `joined`, put together from the two lines, is the inline code word `w`
+    or a piece of it. A plain lowercase word inside a longer code word is prose ('de-' + 'vice'
+    is the word "device", not a piece of `__device__`)."""
+    return joined == w or w in joined or (joined in w and not re.fullmatch(r"[a-z]+", joined))
+
+
 def hyphenated_code(lines, code):
     """Inline code broken across two lines at a hyphen: 'cudaMemcpy-' + 'ToSymbol', or at the
     hyphen of 'labs/01-vector-' + 'add/'."""
@@ -190,7 +197,7 @@ def hyphenated_code(lines, code):
             continue  # not a word broken at a hyphen (a table's "-" cell is not)
         head, tail = a.split()[-1], b.split()[0]
         for joined in (head + tail, head[:-1] + tail):
-            if any(joined in w or w in joined for w in code if len(joined) >= 6):
+            if len(joined) >= 6 and any(is_code(joined, w) for w in code):
                 found.append(f"{head} / {tail}")
                 break
     return found

@@ -210,6 +210,14 @@ handouts_print() {
     (cd "$tmp" && lualatex -interaction=nonstopmode alone.tex > /dev/null 2>&1)
     expect "handouts: the page check finds a heading alone at a page's end" 1 "page 1 ends with the heading 'A heading left alone'" \
         python3 handouts/tools/check.py pages "$tmp/alone.pdf" "$tmp/alone.tex"
+    # Inline code broken at a hyphen is found; the prose word "device" hyphenated on a page that
+    # also shows `__device__` is not.
+    expect "handouts: the page check finds inline code broken at a hyphen, not a prose word inside a code word" 0 '^found 2, prose 0$' \
+        python3 -c 'import sys; sys.path.insert(0, "handouts/tools"); import check
+code = {"__device__", "cudaMemcpyToSymbol(c_limit,"}
+found = check.hyphenated_code(["with cudaMemcpy-", "ToSymbol(c_limit, then a __de-", "vice__ variable"], code)
+prose = check.hyphenated_code(["a copy from de-", "vice to device"], code)
+print(f"found {len(found)}, prose {len(prose)}")'
 }
 
 # handouts_pdf NAME ED F: the PDF F.pdf has at least two pages, numbered (the last page's footer
