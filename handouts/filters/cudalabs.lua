@@ -400,6 +400,10 @@ function svg_to_pdf(img)
   local ok = os.execute("rsvg-convert -f pdf -o '" .. out .. "' '" .. src .. "'")
   if not ok then fail("rsvg-convert could not convert " .. src) end
   img.src = out
+  -- In print every figure spans the text's width (493 pt on A4), the width its fonts are drawn
+  -- for: its smallest text prints at 8 pt or more (tests/tools/figure_fonts.py). The width the
+  -- source gives holds for the web page.
+  img.attributes.width = "100%"
   return img
 end
 

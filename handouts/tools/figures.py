@@ -37,8 +37,8 @@ def bold(x, y, s, anchor="start"):
     return text(x, y, s, anchor, 'font-weight="bold"')
 
 
-def small(x, y, s, anchor="start", color=None):
-    return text(x, y, s, anchor, 'font-size="10"' + (f' fill="{color}"' if color else ""))
+def small(x, y, s, anchor="start", color=None, size=10):
+    return text(x, y, s, anchor, f'font-size="{size}"' + (f' fill="{color}"' if color else ""))
 
 
 def cells(b, x, y, n, cw, rh, fill_of, stroke="#555"):
@@ -60,7 +60,7 @@ def matrix(b, x, y, rows, cols, s, label=None):
 
 def pitch():
     b = []
-    x0, y0, cw, rh, cols, pad, rows = 60, 40, 28, 26, 13, 3, 5
+    x0, y0, cw, rh, cols, pad, rows = 60, 40, 25, 26, 13, 3, 5  # 720 units: 12 prints at 8.2 pt
     for r in range(rows):
         for c in range(cols + pad):
             fill = LIGHT if c < cols else GREY
@@ -117,38 +117,39 @@ def tiles():
 
 def bank_label(x, y, bank, marked):
     """The bank of one word, written in its cell (white on the marked column's colour)."""
-    return text(x, y, str(bank), "middle", 'class="bank" font-size="8"' + (' fill="white"' if marked else ""))
+    return text(x, y, str(bank), "middle", 'class="bank" font-size="9"' + (' fill="white"' if marked else ""))
 
 
 def banks():
+    """Labs 08 and 11: the bank of every word of a 32 x 32 tile's rows and of a 32 x 33 one's. For
+    print: 535 units wide at the text's width, its 9-unit bank numbers print at 8.3 pt."""
     b = []
-    x0, y0, cw, rh = 70, 50, 17, 17
+    x0, y0, cw, rh = 36, 56, 15, 15
     cols, rows = 32, 6
-    b.append(text(x0, 20, "float tile[32][32]: each cell shows its bank; column 0 (tile[r][0]) is word 32·r: all in bank 0",
-                  extra='font-weight="bold"'))
+    b.append(text(8, 18, "float tile[32][32]: each cell shows its bank (word index mod 32)",
+                  extra='font-weight="bold" font-size="11"'))
+    b.append(text(8, 34, "column 0 (tile[r][0]) is word 32·r: all in bank 0 → 32-way conflict",
+                  extra=f'font-size="11" fill="{RED}"'))
     for c in range(cols):
-        b.append(text(x0 + c * cw + cw / 2, y0 - 6, str(c), "middle", 'font-size="8"'))
+        b.append(text(x0 + c * cw + cw / 2, y0 - 5, str(c), "middle", 'font-size="9"'))
     for r in range(rows):
-        b.append(text(x0 - 6, y0 + r * rh + 12, f"row {r}", "end", 'font-size="10"'))
+        b.append(text(x0 - 4, y0 + r * rh + 11, f"row {r}", "end", 'font-size="9"'))
         for c in range(cols):
             b.append(rect(x0 + c * cw, y0 + r * rh, cw, rh, RED if c == 0 else LIGHT))
-            b.append(bank_label(x0 + c * cw + cw / 2, y0 + r * rh + 12, (r * 32 + c) % 32, c == 0))
-    b.append(text(x0 + cols * cw + 8, y0 + 12, "bank = word index mod 32", extra='font-size="10"'))
-    b.append(text(x0 + cols * cw + 8, y0 + 28, "→ 32-way conflict", extra=f'font-size="10" fill="{RED}"'))
-    y1 = y0 + rows * rh + 50
-    b.append(text(x0, y1 - 30, "float tile[32][33]: one padding word per row shifts each row by one bank",
-                  extra='font-weight="bold"'))
+            b.append(bank_label(x0 + c * cw + cw / 2, y0 + r * rh + 11, (r * 32 + c) % 32, c == 0))
+    y1 = y0 + rows * rh + 44
+    b.append(text(8, y1 - 26, "float tile[32][33]: one padding word per row (grey) shifts each row by one bank",
+                  extra='font-weight="bold" font-size="11"'))
+    b.append(text(8, y1 - 10, "column 0 in banks 0, 1, 2, … → no conflict", extra=f'font-size="11" fill="{GREEN}"'))
     for r in range(rows):
-        b.append(text(x0 - 6, y1 + r * rh + 12, f"row {r}", "end", 'font-size="10"'))
+        b.append(text(x0 - 4, y1 + r * rh + 11, f"row {r}", "end", 'font-size="9"'))
         for c in range(cols + 1):
             bank = (r * 33 + c) % 32
             fill = GREEN if c == 0 else (GREY if c == 32 else LIGHT)
             b.append(rect(x0 + c * cw, y1 + r * rh, cw, rh, fill))
             if c < 32:  # (column 32 is the padding word, which no thread reads)
-                b.append(bank_label(x0 + c * cw + cw / 2, y1 + r * rh + 12, bank, c == 0))
-    b.append(text(x0 + (cols + 1) * cw + 8, y1 + 12, "column 0 in banks 0, 1, 2, …", extra='font-size="10"'))
-    b.append(text(x0 + (cols + 1) * cw + 8, y1 + 28, "→ no conflict", extra=f'font-size="10" fill="{GREEN}"'))
-    return svg(x0 + (cols + 1) * cw + 190, y1 + rows * rh + 20, b)
+                b.append(bank_label(x0 + c * cw + cw / 2, y1 + r * rh + 11, bank, c == 0))
+    return svg(x0 + (cols + 1) * cw + 4, y1 + rows * rh + 8, b)
 
 
 def coalescing():
@@ -175,65 +176,68 @@ def coalescing():
 
 def grid_1d():
     """Lab 01: a grid of blocks over an array (the global index, the last block's idle threads),
-    then a grid-stride loop over a longer array."""
+    then a grid-stride loop over a longer array. For print: 608 units wide, its 10-unit numbers
+    print at 8.1 pt at the text's width."""
     b = []
     block, n = 8, 29                      # threads per block, elements (small, to be drawn)
     blocks = (n + block - 1) // block     # rounded up, as the lab's launch does
-    x0, cw, rh = 150, 22, 22
+    x0, cw, rh = 84, 16, 20
     pick_b, pick_t = 2, 5                 # the thread whose index is worked out
-    b.append(bold(20, 20, f"n = {n}, blockDim.x = {block}: ({n} + {block - 1}) / {block} = {blocks} blocks"))
-    y = 50
+    b.append(bold(8, 18, f"n = {n}, blockDim.x = {block}: ({n} + {block - 1}) / {block} = {blocks} blocks"))
+    y = 34
     for bi in range(blocks):
         bx = x0 + bi * block * cw
         b.append(rect(bx, y, block * cw, 18, LIGHT, BLUE))
-        b.append(text(bx + block * cw / 2, y + 13, f"blockIdx.x = {bi}", "middle", 'font-size="11"'))
-    b.append(text(x0 - 8, y + 13, "blocks", "end"))
+        b.append(text(bx + block * cw / 2, y + 13, f"blockIdx.x = {bi}", "middle", 'font-size="10"'))
+    b.append(text(x0 - 6, y + 13, "blocks", "end", 'font-size="11"'))
     for bi in range(blocks):
         for t in range(block):
             i = bi * block + t
             fill = ORANGE if (bi, t) == (pick_b, pick_t) else (GREY if i >= n else "white")
             cx = x0 + i * cw
             b.append(rect(cx, y + 22, cw, rh, fill))
-            b.append(text(cx + cw / 2, y + 22 + 15, str(t), "middle", 'font-size="10"'))
-            b.append(rect(cx, y + 48, cw, rh, fill if i < n else "white",
+            b.append(text(cx + cw / 2, y + 22 + 14, str(t), "middle", 'font-size="10"'))
+            b.append(rect(cx, y + 46, cw, rh, fill if i < n else "white",
                           "#555" if i < n else "#bbb", "" if i < n else 'stroke-dasharray="3,2"'))
-            b.append(text(cx + cw / 2, y + 48 + 15, str(i), "middle",
+            b.append(text(cx + cw / 2, y + 46 + 14, str(i), "middle",
                           'font-size="10"' + ("" if i < n else ' fill="#999"')))
-    b.append(text(x0 - 8, y + 22 + 15, "threadIdx.x", "end"))
-    b.append(text(x0 - 8, y + 48 + 15, "i: its element", "end"))
+    b.append(text(x0 - 6, y + 22 + 14, "threadIdx.x", "end", 'font-size="11"'))
+    b.append(text(x0 - 6, y + 46 + 14, "i: element", "end", 'font-size="11"'))
     xe = x0 + n * cw
-    b.append(line(xe, y + 18, xe, y + 78, RED, 2))
-    b.append(small(xe + (blocks * block - n) * cw / 2, y + 88, f"i ≥ n: {blocks * block - n} idle threads", "middle", RED))
-    b.append(small(xe + (blocks * block - n) * cw / 2, y + 100, "(the guard if (i < n))", "middle", RED))
-    b.append(text(x0, y + 92, f"orange: i = blockIdx.x · blockDim.x + threadIdx.x = {pick_b} · {block} + {pick_t}"
-                  f" = {pick_b * block + pick_t}", extra=f'fill="{RED}"'))
+    b.append(line(xe, y + 18, xe, y + 74, RED, 2))
+    b.append(small(x0 + blocks * block * cw, y + 82, f"i ≥ n: {blocks * block - n} idle threads", "end", RED))
+    b.append(small(x0 + blocks * block * cw, y + 94, "(the guard if (i < n))", "end", RED))
+    b.append(text(8, y + 86, f"orange: i = blockIdx.x · blockDim.x + threadIdx.x", extra=f'fill="{RED}"'))
+    b.append(text(8, y + 102, f"= {pick_b} · {block} + {pick_t} = {pick_b * block + pick_t}", extra=f'fill="{RED}"'))
 
     # Grid-stride loop: a fixed grid walks over a longer array, one pass after another.
-    gblocks, m = 2, 40
+    gblocks, m, sw = 2, 40, 14            # blocks, elements, a cell's width
     stride = gblocks * block
-    y2 = y + 140
-    b.append(bold(20, y2, f"Grid-stride loop: {gblocks} blocks × {block} threads = {stride} threads, n = {m}: "
-                  f"for (i = global index; i < n; i += {stride})"))
+    y2 = y + 136
+    b.append(bold(8, y2, f"Grid-stride loop: {gblocks} blocks × {block} threads = {stride} threads, n = {m}:"))
+    b.append(text(8, y2 + 16, f"for (i = global index; i < n; i += {stride})", extra='font-family="DejaVu Sans Mono"'))
     pass_fill = [LIGHT, "#9fc3ea", "#5f95d0"]
-    y2 += 14
+    y2 += 26
     for i in range(m):
-        cx = 20 + i * (cw - 3)
+        cx = 8 + i * sw
         fill = ORANGE if i % stride == pick_t else pass_fill[i // stride]
-        b.append(rect(cx, y2, cw - 3, rh, fill))
-        b.append(text(cx + (cw - 3) / 2, y2 + 15, str(i % stride), "middle", 'font-size="9"'))
+        b.append(rect(cx, y2, sw, rh, fill))
+        b.append(text(cx + sw / 2, y2 + 14, str(i % stride), "middle", 'font-size="10"'))
     for p in range((m + stride - 1) // stride):
-        px = 20 + p * stride * (cw - 3)
+        px = 8 + p * stride * sw
         b.append(small(px + 2, y2 + rh + 14, f"pass {p}: i = {p * stride} … {min(m, (p + 1) * stride) - 1}"))
-    b.append(text(20, y2 + rh + 36, f"numbers: the thread's global index; orange: thread {pick_t} handles "
+    b.append(text(8, y2 + rh + 36, "numbers: the thread's global index;", extra=f'fill="{RED}"'))
+    b.append(text(8, y2 + rh + 52, f"orange: thread {pick_t} handles "
                   + ", ".join(str(i) for i in range(pick_t, m, stride)), extra=f'fill="{RED}"'))
-    return svg(max(x0 + blocks * block * cw, 20 + m * (cw - 3)) + 30, y2 + rh + 50, b)
+    return svg(max(x0 + blocks * block * cw, 8 + m * sw) + 12, y2 + rh + 62, b)
 
 
 def volume():
-    """Lab 03: a pitched volume in memory: slices of padded rows, slicePitch = pitch · height."""
+    """Lab 03: a pitched volume in memory: slices of padded rows, slicePitch = pitch · height. For
+    print: 652 units wide, its 11-unit labels print at 8.3 pt at the text's width."""
     b = []
     width, pad, height, depth = 8, 3, 3, 3   # elements per row, padding, rows, slices
-    cw, rh, gap = 24, 20, 14
+    cw, rh, gap = 22, 20, 14
     x0, y0 = 110, 40
     pick = (1, 2, 5)                         # (z, y, x)
     pw = (width + pad) * cw
@@ -243,74 +247,79 @@ def volume():
             ry = sy + y * rh
             cells(b, x0, ry, width + pad,
                   cw, rh, lambda c: ORANGE if (z, y, c) == pick else (LIGHT if c < width else GREY))
-            b.append(small(x0 - 6, ry + 14, f"z = {z}, y = {y}", "end"))
+            b.append(small(x0 - 6, ry + 14, f"z = {z}, y = {y}", "end", size=11))
         # the slice's extent: pitch · height bytes
         bx = x0 + pw + 10
         b.append(line(bx, sy, bx, sy + height * rh, RED, 2))
         b.append(line(bx - 4, sy, bx + 4, sy, RED, 2))
         b.append(line(bx - 4, sy + height * rh, bx + 4, sy + height * rh, RED, 2))
         b.append(small(bx + 8, sy + height * rh / 2 + 4, f"slice {z}" + (": slicePitch = pitch × height bytes"
-                                                                        if z == 0 else ""), color=RED))
+                                                                        if z == 0 else ""), color=RED, size=11))
     b.append(line(x0, y0 - 12, x0 + width * cw, y0 - 12, BLUE, 2))
-    b.append(small(x0 + width * cw / 2, y0 - 17, "width × sizeof(T): the data", "middle", BLUE))
+    b.append(small(x0 + width * cw / 2, y0 - 17, "width × sizeof(T): the data", "middle", BLUE, size=11))
     b.append(line(x0 + width * cw, y0 - 12, x0 + pw, y0 - 12, "#888", 2))
-    b.append(small(x0 + width * cw + pad * cw / 2, y0 - 17, "padding", "middle", "#666"))
+    b.append(small(x0 + width * cw + pad * cw / 2, y0 - 17, "padding", "middle", "#666", size=11))
     yb = y0 + depth * (height * rh + gap) - gap + 14
     b.append(line(x0, yb, x0 + pw, yb, RED, 2))
-    b.append(small(x0 + pw / 2, yb + 14, "pitch bytes: one row as allocated", "middle", RED))
+    b.append(small(x0 + pw / 2, yb + 14, "pitch bytes: one row as allocated", "middle", RED, size=11))
     z, y, x = pick
-    b.append(text(x0, yb + 40, f"orange: element (z, y, x) = ({z}, {y}, {x}) at "
-                  f"(T*)((char*)p.ptr + {z} · pitch · height + {y} · pitch) + {x}", extra=f'fill="{RED}"'))
-    b.append(text(x0, yb + 58, "Slices follow one another: the padded rows of slice 0, then those of slice 1, …"))
-    return svg(x0 + pw + 300, yb + 72, b)
+    b.append(text(8, yb + 40, f"orange: element (z, y, x) = ({z}, {y}, {x}) at "
+                  f"(T*)((char*)p.ptr + {z} · pitch · height", extra=f'fill="{RED}"'))
+    b.append(text(8, yb + 56, f"    + {y} · pitch) + {x}", extra=f'fill="{RED}" xml:space="preserve"'))
+    b.append(text(8, yb + 72, "Slices follow one another: the padded rows of slice 0, then those of slice 1, …"))
+    return svg(x0 + pw + 300, yb + 84, b)
 
 
 def broadcast():
     """Lab 04: at Horner step k a warp reads c[k] (one address, one read for all 32 lanes) or, in
-    the divergent variant, word k of 32 different sets (32 addresses, read one after another)."""
+    the divergent variant, word k of 32 different sets (32 addresses, read one after another).
+    For print: 540 units wide, its 10-unit numbers print at 9.1 pt at the text's width."""
     b = []
     lanes, terms, k = 32, 6, 3            # a warp, coefficients per set drawn, the step shown
-    x0, cw, rh = 120, 18, 16
+    x0, cw, rh = 84, 14, 16
     def lane_row(y):
         cells(b, x0, y, lanes, cw, rh, lambda i: LIGHT)
         for i in range(0, lanes, 4):
-            b.append(text(x0 + i * cw + cw / 2, y + 12, str(i), "middle", 'font-size="9"'))
-        b.append(small(x0 - 8, y + 12, "lanes 0–31", "end"))
+            b.append(text(x0 + i * cw + cw / 2, y + 12, str(i), "middle", 'font-size="10"'))
+        b.append(small(x0 - 6, y + 12, "lanes 0–31", "end", size=11))
     # Uniform: every lane reads c[k] of the one set.
-    y = 40
-    b.append(bold(20, 20, f"constant: at step k = {k} every lane reads c[{k}]: one address, one read, broadcast"))
+    b.append(bold(8, 18, f"constant: at step k = {k} every lane reads c[{k}]:"))
+    b.append(text(8, 34, "one address, one read, broadcast"))
+    y = 48
     lane_row(y)
-    ty = y + 90
-    cx = x0 + (lanes * cw - terms * cw) / 2
-    cells(b, cx, ty, terms, cw * 1, rh, lambda i: ORANGE if i == k else LIGHT)
+    ty = y + 80
+    cc = 20                               # a coefficient's cell
+    cx = x0 + (lanes * cw - terms * cc) / 2
+    cells(b, cx, ty, terms, cc, rh, lambda i: ORANGE if i == k else LIGHT)
     for i in range(terms):
-        b.append(text(cx + i * cw + cw / 2, ty + 12, f"c{i}", "middle", 'font-size="8"'))
-    b.append(small(x0 - 8, ty + 12, "__constant__ c[T]", "end"))
+        b.append(text(cx + i * cc + cc / 2, ty + 12, f"c{i}", "middle", 'font-size="10"'))
+    b.append(small(cx - 8, ty + 12, "__constant__ c[T]", "end", size=11))
     for i in range(lanes):
-        b.append(line(x0 + i * cw + cw / 2, y + rh, cx + k * cw + cw / 2, ty, ORANGE))
-    b.append(rect(x0 + lanes * cw + 16, ty + 2, 5, 12, ORANGE, "#fff"))
-    b.append(small(x0 + lanes * cw + 26, ty + 12, "1 read serves 32 lanes", color=GREEN))
+        b.append(line(x0 + i * cw + cw / 2, y + rh, cx + k * cc + cc / 2, ty, ORANGE))
+    b.append(rect(cx + terms * cc + 10, ty + 2, 5, 12, ORANGE, "#fff"))
+    b.append(small(cx + terms * cc + 20, ty + 12, "1 read serves 32 lanes", color=GREEN, size=11))
     # Divergent: lane l reads word k of set l: the table as 32 columns (sets) of T words.
-    y = ty + 60
-    b.append(bold(20, y - 20, f"divergent: lane l reads word {k} of set l, address l · T + {k}: "
-                  f"{lanes} addresses, {lanes} reads one after another"))
+    y = ty + 66
+    b.append(bold(8, y - 30, f"divergent: lane l reads word {k} of set l, address l · T + {k}:"))
+    b.append(text(8, y - 14, f"{lanes} addresses, {lanes} reads one after another"))
     lane_row(y)
-    ty = y + 40
+    ty = y + 36
     for s in range(lanes):
         for i in range(terms):
             b.append(rect(x0 + s * cw, ty + i * rh, cw, rh, ORANGE if i == k else LIGHT))
         b.append(line(x0 + s * cw + cw / 2, y + rh, x0 + s * cw + cw / 2, ty + k * rh, ORANGE))
     for i in range(terms):
-        b.append(small(x0 - 8, ty + i * rh + 12, f"word {i}", "end"))
-    b.append(small(x0 + lanes * cw / 2, ty + terms * rh + 14,
-                   f"constant table: {lanes} sets (columns) of T coefficients; set s holds c[s·T] … c[s·T + T − 1]",
-                   "middle"))
+        b.append(small(x0 - 6, ty + i * rh + 12, f"word {i}", "end", size=11))
+    ny = ty + terms * rh + 16
+    b.append(small(8, ny, f"constant table: {lanes} sets (columns) of T coefficients;", size=11))
+    b.append(small(8, ny + 15, "set s holds c[s·T] … c[s·T + T − 1]", size=11))
     # The reads of one step in time: one, against 32 in a row.
-    tx, q = x0 + lanes * cw + 16, 5
-    b.append(small(tx, ty + 12, "reads in time →", color=RED))
-    cells(b, tx, ty + 20, lanes, q, 12, lambda i: ORANGE, "#fff")
-    b.append(small(tx, ty + 46, f"{lanes} reads", color=RED))
-    return svg(x0 + lanes * cw + 200, ty + terms * rh + 26, b)
+    ry = ny + 34
+    b.append(small(8, ry + 10, "reads in time →", color=RED, size=11))
+    q = 8
+    cells(b, x0 + 30, ry, lanes, q, 12, lambda i: ORANGE, "#fff")
+    b.append(small(x0 + 30 + lanes * q + 8, ry + 10, f"{lanes} reads", color=RED, size=11))
+    return svg(x0 + lanes * cw + 8, ry + 22, b)
 
 
 def heap():
@@ -462,8 +471,8 @@ def matmul_thread():
     b.append(rect(ax + k * s, ay + row * s, s, s, ORANGE, RED))
     b.append(rect(bx + col * s, by + k * s, s, s, ORANGE, RED))
     b.append(rect(cx + col * s, cy + row * s, s, s, BLUE, BLUE))
-    b.append(small(ax + n * s + 4, ay + row * s + 12, "row"))
-    b.append(small(bx + col * s + s / 2, by - 5, "col", "middle"))
+    b.append(small(ax + n * s + 4, ay + row * s + 12, "row", size=12))
+    b.append(small(bx + col * s + s / 2, by - 5, "col", "middle", size=12))
     tx = 400
     for i, line_ in enumerate(["One thread per element of C:",
                                "col = blockIdx.x · blockDim.x + threadIdx.x",
