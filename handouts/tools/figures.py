@@ -41,6 +41,21 @@ def small(x, y, s, anchor="start", color=None, size=10):
     return text(x, y, s, anchor, f'font-size="{size}"' + (f' fill="{color}"' if color else ""))
 
 
+def wrapped(b, x, y, s, chars, step=15, extra='font-size="11"'):
+    """s from (x, y) in lines of at most `chars` characters, broken between words; returns the y
+    of the line after the last."""
+    lines, cur = [], ""
+    for word in s.split(" "):
+        if cur and len(cur) + 1 + len(word) > chars:
+            lines.append(cur)
+            cur = word
+        else:
+            cur = f"{cur} {word}" if cur else word
+    for i, l in enumerate(lines + [cur]):
+        b.append(text(x, y + i * step, l, extra=extra))
+    return y + (len(lines) + 1) * step
+
+
 def cells(b, x, y, n, cw, rh, fill_of, stroke="#555"):
     """A row of n cells; fill_of(i) gives each cell's fill."""
     for i in range(n):
@@ -324,20 +339,21 @@ def broadcast():
 
 def heap():
     """Lab 05: each thread mallocs its own block from the device heap and keeps the pointer in an
-    array; when the heap is full, malloc returns NULL. Below: one cudaMalloc split among threads."""
+    array; when the heap is full, malloc returns NULL. Below: one cudaMalloc split among threads.
+    For print: 600 units wide, its 10-unit labels print at 8.2 pt at the text's width."""
     b = []
     threads, fits = 8, 6                   # threads of the example; blocks the heap has room for
     order = [3, 0, 5, 1, 7, 2]             # where the allocator happens to place them: any order
-    x0, cw, rh = 130, 56, 22
+    x0, cw, rh = 98, 56, 22
     bw, hdr, gap = 44, 8, 6                # a block, its allocator header, the space between
-    b.append(bold(20, 20, f"device: each of {threads} threads calls malloc(size) and keeps the pointer in ptrs[t]"))
+    b.append(bold(8, 20, f"device: each of {threads} threads calls malloc(size) and keeps the pointer in ptrs[t]"))
     y = 40
     cells(b, x0, y, threads, cw, rh, lambda t: RED if order.count(t) == 0 else LIGHT)
     for t in range(threads):
         got = t in order
         b.append(text(x0 + t * cw + cw / 2, y + 15, f"ptrs[{t}]" if got else "NULL", "middle",
                       'font-size="10"' + ("" if got else ' fill="white"')))
-    b.append(small(x0 - 8, y + 15, "ptrs (global)", "end"))
+    b.append(small(x0 - 6, y + 15, "ptrs (global)", "end", size=11))
     hy = y + 80
     step = hdr + bw + gap
     hw = fits * step + gap
@@ -348,23 +364,23 @@ def heap():
         b.append(rect(bx + hdr, hy, bw, rh, ORANGE))
         b.append(text(bx + hdr + bw / 2, hy + 15, f"t = {t}", "middle", 'font-size="10"'))
         b.append(line(x0 + t * cw + cw / 2, y + rh, bx + hdr + bw / 2, hy, "#888"))
-    b.append(small(x0 - 8, hy + 15, "device heap", "end"))
+    b.append(small(x0 - 6, hy + 15, "device heap", "end", size=11))
     b.append(line(x0 + hw, hy - 8, x0 + hw, hy + rh + 8, RED, 2))
-    b.append(small(x0 + hw + 6, hy + 10, "end of the heap: its size is", color=RED))
-    b.append(small(x0 + hw + 6, hy + 23, "cudaLimitMallocHeapSize", color=RED))
-    b.append(small(x0, hy + rh + 16, "grey: the allocator's own bookkeeping; the blocks land anywhere in the heap, "
+    b.append(small(x0 + hw + 6, hy + 10, "end of the heap (its size:", color=RED))
+    b.append(small(x0 + hw + 6, hy + 23, "cudaLimitMallocHeapSize)", color=RED))
+    b.append(small(8, hy + rh + 16, "grey: the allocator's own bookkeeping; the blocks land anywhere in the heap, "
                    "in any order"))
     missing = [t for t in range(threads) if t not in order]
-    b.append(small(x0, hy + rh + 30, f"threads {' and '.join(map(str, missing))} get NULL: they record the failure "
+    b.append(small(8, hy + rh + 30, f"threads {' and '.join(map(str, missing))} get NULL: they record the failure "
                    "and write nothing", color=RED))
     # The alternative: one host-side allocation, thread t at t · size.
     y2 = hy + rh + 70
-    b.append(bold(20, y2 - 14, f"host: one cudaMalloc(nthreads · size), thread t uses the slice at t · size"))
+    b.append(bold(8, y2 - 14, f"host: one cudaMalloc(nthreads · size), thread t uses the slice at t · size"))
     cells(b, x0, y2, threads, bw, rh, lambda t: LIGHT)
     for t in range(threads):
         b.append(text(x0 + t * bw + bw / 2, y2 + 15, f"t = {t}", "middle", 'font-size="10"'))
-    b.append(small(x0 - 8, y2 + 15, "one buffer", "end"))
-    return svg(x0 + max(threads * cw, hw) + 170, y2 + rh + 16, b)
+    b.append(small(x0 - 6, y2 + 15, "one buffer", "end", size=11))
+    return svg(600, y2 + rh + 16, b)
 
 
 BENCH = os.path.join(ROOT, "bench", "results", "nvidia-h200.json")  # the run the handouts quote
@@ -401,7 +417,8 @@ def overlap_schedule(n, rates, streams=2, max_chunks=8):
 
 def overlap():
     """Lab 06: the serial round trip against chunks on two streams, to scale, from the largest
-    size of the H200 run: its one-way copy rates, the kernel at the device's copy bandwidth."""
+    size of the H200 run: its one-way copy rates, the kernel at the device's copy bandwidth. For
+    print: 598 units wide, its 10-unit labels print at 8.2 pt at the text's width."""
     device, rows = bench_rows("06")
     n = max(int(r["size"]) for r in rows)
     row = {r["variant"]: r for r in rows if int(r["size"]) == n}
@@ -409,15 +426,15 @@ def overlap():
     per_float = lambda gbs: 4 / (gbs * 1e6)                  # ms per float at gbs GB/s
     rates = {"in": per_float(h2d), "kernel": per_float(device["copy_gbs"] / 2), "out": per_float(d2h)}
     fill = {"in": BLUE, "kernel": ORANGE, "out": GREEN}
-    x0, scale, lh = 150, 60, 26                               # left margin, px per ms, lane height
+    x0, scale, lh = 118, 44, 26                               # left margin, px per ms, lane height
     ops = overlap_schedule(n, rates)
     serial = overlap_schedule(n, rates, 1, 1)               # one chunk: the pinned round trip
     tmax = int(max(o[4] for o in serial)) + 1                # the time axis, in whole ms
     b = []
-    b.append(bold(20, 20, f"{n} floats ({n * 4 >> 20} MiB) each way, to scale, from the {device['name']} run: "
-                  f"H2D {h2d:g} GB/s, D2H {d2h:g} GB/s one way"))
+    b.append(bold(8, 18, f"{n} floats ({n * 4 >> 20} MiB) each way, to scale, from the {device['name']} run:"))
+    b.append(text(8, 34, f"H2D {h2d:g} GB/s, D2H {d2h:g} GB/s one way"))
     def lane(y, label, items, chunk_labels):
-        b.append(text(x0 - 8, y + 17, label, "end"))
+        b.append(text(x0 - 6, y + 17, label, "end", 'font-size="11"'))
         b.append(line(x0, y + lh, x0 + tmax * scale, y + lh, "#ccc"))
         for _, c, kind, start, end in sorted(items, key=lambda o: o[2] == "kernel"):  # kernels on top
             w = max((end - start) * scale, 3)             # a kernel is short: keep it visible
@@ -426,11 +443,11 @@ def overlap():
             if chunk_labels and kind != "kernel":
                 b.append(text(round(x0 + (start + end) / 2 * scale, 1), y + 17, str(c), "middle",
                               'font-size="10" fill="white"'))
-    y = 40
+    y = 50
     lane(y, "serial (pinned)", serial, False)
     end_serial = serial[-1][4]
-    b.append(small(round(x0 + end_serial * scale + 6, 1), y + 17, f"{end_serial:.1f} ms; measured "
-                   f"{row['pinned']['time_ms']:.1f} ms"))
+    b.append(text(round(x0 + end_serial * scale - 6, 1), y + 17, f"{end_serial:.1f} ms; measured "
+                  f"{row['pinned']['time_ms']:.1f} ms", "end", 'font-size="10" fill="white"'))
     streams = 1 + max(s for s, *_ in ops)
     y += 50
     for s in range(streams):
@@ -443,15 +460,15 @@ def overlap():
     for t in range(0, tmax + 1):
         b.append(line(x0 + t * scale, ya, x0 + t * scale, ya + 5))
         b.append(small(x0 + t * scale, ya + 17, str(t), "middle"))
-    b.append(small(x0 + (tmax + 0.5) * scale, ya + 17, "ms"))
+    b.append(small(x0 + tmax * scale + 12, ya + 17, "ms"))
     ly = ya + 40
     for i, (kind, label) in enumerate([("in", "copy host → device"), ("kernel", "kernel y = 2x + 1"),
                                        ("out", "copy device → host")]):
-        b.append(rect(x0 + i * 180, ly - 11, 14, 14, fill[kind], "white"))
-        b.append(text(x0 + i * 180 + 20, ly, label))
-    b.append(small(x0, ly + 22, f"numbers: chunk c, on stream c mod {streams}; thin orange: its kernel. "
-                   "One copy engine per direction: chunk c + 1 comes in as chunk c goes out."))
-    return svg(x0 + tmax * scale + 150, ly + 34, b)
+        b.append(rect(8 + i * 190, ly - 11, 14, 14, fill[kind], "white"))
+        b.append(text(8 + i * 190 + 20, ly, label))
+    b.append(small(8, ly + 22, f"numbers: chunk c, on stream c mod {streams}; thin orange: its kernel.", size=11))
+    b.append(small(8, ly + 37, "One copy engine per direction: chunk c + 1 comes in as chunk c goes out.", size=11))
+    return svg(x0 + tmax * scale + 40, ly + 46, b)
 
 
 def matmul_thread():
@@ -497,7 +514,8 @@ BM, BN, BK, WARPS_M, WARPS_N, LANES_M = 128, 128, 8, 2, 4, 8
 
 def tiling():
     """Lab 12: the block's tile of C, its warps' tiles, and one thread's 8 × 8 outputs as 2 × 2
-    blocks of 4 × 4 within its warp's tile; the block walks k in BK-deep slices of A and B."""
+    blocks of 4 × 4 within its warp's tile; the block walks k in BK-deep slices of A and B. For
+    print: 560 units wide, its 10-unit lane numbers print at 8.8 pt at the text's width."""
     b = []
     lanes_n = 32 // LANES_M
     wm, wn = BM // WARPS_M, BN // WARPS_N           # a warp's tile
@@ -505,13 +523,13 @@ def tiling():
     lr, lc = (lane // lanes_n) * 4, (lane % lanes_n) * 4
     # Left: the matrices, in tiles: the block's tile of C, its row strip of A and its column strip
     # of B, with the k slice of this step in orange (BK of the tile's side, to scale).
-    t, tiles = 26, 4                                 # a tile's side in px, tiles per matrix side
+    t, tiles = 20, 4                                 # a tile's side in px, tiles per matrix side
     ti, tj, k0 = 1, 2, 1.5 * t                       # the block's tile, where this step's slice lies
-    ax, ay = 20, 60 + tiles * t + 12
-    bx, by = ax + tiles * t + 12, 60
+    ax, ay = 8, 60 + tiles * t + 12
+    bx, by = ax + tiles * t + 10, 60
     sl = t * BK / BM                                 # a slice's depth in px
-    b.append(bold(20, 20, f"C in {BM} × {BN} tiles, one per block; {WARPS_M} × {WARPS_N} warps of {wm} × {wn} "
-                  "each; 8 × 8 outputs per thread"))
+    b.append(bold(8, 18, f"C in {BM} × {BN} tiles, one per block; {WARPS_M} × {WARPS_N} warps of {wm} × {wn} each;"))
+    b.append(bold(8, 34, "8 × 8 outputs per thread"))
     matrix(b, ax, ay, tiles, tiles, t, "A")
     matrix(b, bx, by, tiles, tiles, t, None)
     b.append(small(bx + tiles * t + 4, by + 12, "B"))
@@ -522,19 +540,20 @@ def tiling():
     b.append(rect(bx + tj * t, round(by + k0, 1), t, round(sl, 1), ORANGE, RED))
     b.append(rect(bx + tj * t, ay + ti * t, t, t, BLUE, BLUE))
     # Middle: the block's tile (1.5 px per element), split among the warps.
-    p = 1.5
-    cx, cy = bx + tiles * t + 50, 60
+    p = 1.25
+    cx, cy = bx + tiles * t + 30, 60
     b.append(line(bx + (tj + 1) * t, ay + ti * t, cx, cy, "#aaa", 1, 'stroke-dasharray="3,2"'))
     b.append(line(bx + (tj + 1) * t, ay + (ti + 1) * t, cx, cy + BM * p, "#aaa", 1, 'stroke-dasharray="3,2"'))
     for w in range(WARPS_M * WARPS_N):
         wr, wc = w // WARPS_N, w % WARPS_N
         b.append(rect(cx + wc * wn * p, cy + wr * wm * p, wn * p, wm * p, ORANGE if w == 0 else "white", "#555"))
         b.append(small(cx + (wc + 0.5) * wn * p, cy + (wr + 0.5) * wm * p + 4, f"warp {w}", "middle"))
-    b.append(small(cx + BN * p / 2, cy + BM * p + 14, f"the block's tile of C, {BM} × {BN}", "middle"))
+    b.append(small(cx + BN * p / 2, cy + BM * p + 14, "the block's tile of C,", "middle"))
+    b.append(small(cx + BN * p / 2, cy + BM * p + 27, f"{BM} × {BN}", "middle"))
     # Right: warp 0's tile, 4 px per element; lanes as LANES_M x lanes_n blocks of 4 x 4 in each
     # quadrant; the chosen lane's four blocks in blue.
-    q = 4
-    wx, wy = cx + BN * p + 40, 60
+    q = 5
+    wx, wy = cx + BN * p + 24, 60
     b.append(line(cx + wn * p, cy, wx, wy, "#aaa", 1, 'stroke-dasharray="3,2"'))
     b.append(line(cx + wn * p, cy + wm * p, wx, wy + wm * q, "#aaa", 1, 'stroke-dasharray="3,2"'))
     for hr in range(2):
@@ -546,26 +565,22 @@ def tiling():
                     mine = r * lanes_n + c == lane
                     b.append(rect(x, y, 4 * q, 4 * q, BLUE if mine else LIGHT, "#fff"))
                     b.append(text(x + 2 * q, y + 2 * q + 4, str(r * lanes_n + c), "middle",
-                                  'font-size="8"' + (' fill="white"' if mine else "")))
+                                  'font-size="10"' + (' fill="white"' if mine else "")))
     b.append(rect(wx, wy, wn * q, wm * q, "none", "#555", 'stroke-width="1.5"'))
     b.append(line(wx, wy + wm * q / 2, wx + wn * q, wy + wm * q / 2, "#555"))
     b.append(line(wx + wn * q / 2, wy, wx + wn * q / 2, wy + wm * q, "#555"))
     b.append(small(wx + wn * q / 2, wy + wm * q + 14, f"warp 0's tile, {wm} × {wn}:", "middle"))
     b.append(small(wx + wn * q / 2, wy + wm * q + 27, "the lane of each 4 × 4 block", "middle"))
-    tx, ty = 20, wy + wm * q + 60
-    notes = [[f"Lane {lane} (blue) owns rows {lr}–{lr + 3} and {lr + wm // 2}–{lr + wm // 2 + 3}, "
-              f"columns {lc}–{lc + 3} and {lc + wn // 2}–{lc + wn // 2 + 3}",
-              "of its warp's tile: 8 × 8 outputs, kept in 64 registers.",
-              f"The block walks k in slices: {BM} × {BK} of A and {BK} × {BN} of B",
-              "(orange, left) go to shared memory, then every thread multiplies."],
-             ["At each p of a slice a thread loads",
-              "two float4 of A (its rows) and two of B",
-              "(its columns) from shared memory: 4 loads,",
-              "64 multiply–adds; a warp's pieces lie side by side."]]
-    for col, lines_ in enumerate(notes):
-        for i, s in enumerate(lines_):
-            b.append(text(tx + col * 440, ty + i * 18, s))
-    return svg(max(wx + wn * q + 20, tx + 440 + 330), ty + 4 * 18, b)
+    ty = wy + wm * q + 50
+    for note in [f"Lane {lane} (blue) owns rows {lr}–{lr + 3} and {lr + wm // 2}–{lr + wm // 2 + 3}, "
+                 f"columns {lc}–{lc + 3} and {lc + wn // 2}–{lc + wn // 2 + 3} of its warp's tile: 8 × 8 outputs, "
+                 "kept in 64 registers.",
+                 f"The block walks k in slices: {BM} × {BK} of A and {BK} × {BN} of B (orange, left) go to "
+                 "shared memory, then every thread multiplies.",
+                 "At each p of a slice a thread loads two float4 of A (its rows) and two of B (its columns) "
+                 "from shared memory: 4 loads, 64 multiply–adds; a warp's pieces lie side by side."]:
+        ty = wrapped(b, 8, ty, note, 80, 16, "") + 4
+    return svg(int(wx + wn * q + 8), ty - 12, b)
 
 
 def vector(b, x, y, n, s, vertical, fill_of, label):
@@ -581,9 +596,10 @@ def vector(b, x, y, n, s, vertical, fill_of, label):
 
 def matvec():
     """Lab 13: what one warp reads of the row-major A at one step, in three assignments, with the
-    vectors they read and write."""
+    vectors they read and write. For print: 608 units wide, its 10-unit labels print at 8.1 pt at
+    the text's width."""
     b = []
-    rows, cols, s = 34, 40, 7             # the part of A drawn (at least a warp of rows), cell size
+    rows, cols, s = 34, 40, 4             # the part of A drawn (at least a warp of rows), cell size
     warp, k = 32, 6                       # lanes, the step shown
     # (kernel, who, verdict, its colour, the cells the warp walks over, the cells it reads at step k,
     #  matvec: x across the top and y down the right; vecmat: x down the left and y along the bottom)
@@ -593,12 +609,13 @@ def matvec():
                lambda r, c: r == 0, lambda r, c: r == 0 and c < warp, True),
               ("vecmat_naive", "a thread per column", "32 consecutive words: 4 sectors", GREEN,
                lambda r, c: c < warp, lambda r, c: r == k and c < warp, False)]
-    x0, y0, pw = 30, 78, cols * s + 70
-    b.append(bold(20, 20, "A warp's reads of the row-major A at one step: orange; over all its steps: light blue"))
+    x0, y0, pw = 20, 96, cols * s + 36
+    b.append(bold(8, 18, "A warp's reads of the row-major A at one step: orange;"))
+    b.append(bold(8, 34, "over all its steps: light blue"))
     for i, (name, who, verdict, color, walks, reads, by_rows) in enumerate(panels):
         x = x0 + i * pw + (0 if by_rows else 14)
-        b.append(bold(x, y0 - 38, name))
-        b.append(text(x + 100, y0 - 38, who, extra='font-size="11"'))
+        b.append(bold(x, y0 - 42, name))
+        b.append(text(x, y0 - 27, who, extra='font-size="11"'))
         matrix(b, x, y0, rows, cols, s)
         for r in range(rows):                        # each row's runs of one fill, one rect each
             fills = [ORANGE if reads(r, c) else (LIGHT if walks(r, c) else None) for c in range(cols)]
@@ -614,18 +631,18 @@ def matvec():
         used = lambda j, along: any(walks(r, c) for r, c in
                                     ([(r, j) for r in range(rows)] if along == "c" else [(j, c) for c in range(cols)]))
         if by_rows:   # y = A·x: x[c] meets column c, y[r] collects row r
-            vector(b, x, y0 - 12, cols, s, False, lambda c: ORANGE if any(reads(r, c) for r in range(rows))
+            vector(b, x, y0 - 8, cols, s, False, lambda c: ORANGE if any(reads(r, c) for r in range(rows))
                    else "white", "x")
-            vector(b, x + cols * s + 6, y0, rows, s, True, lambda r: BLUE if used(r, "r") else "white", "y")
+            vector(b, x + cols * s + 4, y0, rows, s, True, lambda r: BLUE if used(r, "r") else "white", "y")
         else:         # yᵀ = xᵀ·A: x[r] meets row r, y[c] collects column c
-            vector(b, x - 12, y0, rows, s, True, lambda r: ORANGE if any(reads(r, c) for c in range(cols))
+            vector(b, x - 8, y0, rows, s, True, lambda r: ORANGE if any(reads(r, c) for c in range(cols))
                    else "white", "x")
-            vector(b, x, y0 + rows * s + 5, cols, s, False, lambda c: BLUE if used(c, "c") else "white", "")
-            b.append(small(x + cols * s + 4, y0 + rows * s + 12, "y"))
-        b.append(text(x, y0 + rows * s + 30, verdict, extra=f'font-size="11" fill="{color}"'))
-    b.append(small(x0, y0 + rows * s + 50, "matvec: y = A·x, y[r] from row r of A; vecmat: yᵀ = xᵀ·A, y[c] from "
-                   "column c of A; dark blue: the elements of y the warp writes. A row of A is N consecutive floats."))
-    return svg(x0 + 3 * pw, y0 + rows * s + 62, b)
+            vector(b, x, y0 + rows * s + 4, cols, s, False, lambda c: BLUE if used(c, "c") else "white", "")
+            b.append(small(x + cols * s + 4, y0 + rows * s + 9, "y"))
+        wrapped(b, x, y0 + rows * s + 26, verdict, 22, 14, f'font-size="11" fill="{color}"')
+    y = wrapped(b, 8, y0 + rows * s + 64, "matvec: y = A·x, y[r] from row r of A; vecmat: yᵀ = xᵀ·A, y[c] from "
+                "column c of A; dark blue: the elements of y the warp writes. A row of A is N consecutive floats.", 86)
+    return svg(x0 + 3 * pw, y - 4, b)
 
 FIGURES = [("pitch", pitch), ("tiles", tiles), ("banks", banks), ("coalescing", coalescing),
            ("grid", grid_1d), ("volume", volume), ("broadcast", broadcast), ("heap", heap),
