@@ -494,20 +494,22 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
     out = ['<g class="rl-section">']  # the roofline's elements, every text inside the picture
     add = out.append
     y = top + 16
-    add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
-        f'{esc(rm["device"])}</text>')
-    y += 14
-    roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
-    y = text_lines(add, y, f"Ceilings: {roofs}. Hollow red: past a ceiling, not a speed.", "rl-ceilings",
-                   ' fill="#555"', size=11, step=12)
-    plot_top = y + 6
+    # Nothing to place: no plot, no empty panel; one line says so (and, where the rows were
+    # counted, each row's reason follows).
     if not rm["counted"]:  # one line, not one per row
-        add(f'<text class="rl-not-counted" x="8" y="{y + 14}" fill="#555">Nothing placed: {esc(NOT_COUNTED)}.</text>')
-        return "\n".join(out + ["</g>"]), y + 22 - top
+        y += 13 * wrapped_text(add, 8, y, f'{title}: nothing placed: {NOT_COUNTED}.', "rl-not-counted", ' fill="#555"')
+        return "\n".join(out + ["</g>"]), y - 5 - top
     if not rm["points"]:
-        add(f'<text class="rl-empty" x="8" y="{y + 14}" fill="#c0392b">No row placed on the roofline (below: why).</text>')
-        y += 22
+        y += 13 * wrapped_text(add, 8, y, f'{title}: no row placed (why, row by row, below).', "rl-empty",
+                               ' fill="#c0392b"') + 3
     else:
+        add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
+            f'{esc(rm["device"])}</text>')
+        y += 14
+        roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
+        y = text_lines(add, y, f"Ceilings: {roofs}. Hollow red: past a ceiling, not a speed.", "rl-ceilings",
+                       ' fill="#555"', size=11, step=12)
+        plot_top = y + 6
         xs = [p["intensity"] for p in rm["points"]] + [r["intensity"] for p in rm["points"] for r in p["refs"] if "intensity" in r]
         ys = [p["gflops"] for p in rm["points"]] + [r["gflops"] for p in rm["points"] for r in p["refs"] if "gflops" in r]
         copy, peak = rm["copy_gbs"], rm["fp32_peak_gflops"]
@@ -561,7 +563,8 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
         y = plot_top + height + 34
     # The legend, then each point in words, yours and the reference's.
     # Each line broken to stay inside the picture (text_lines).
-    y = legend_line(add, y, subject, rm["references"]) + 24
+    if rm["points"]:
+        y = legend_line(add, y, subject, rm["references"]) + 24
     for i, p in enumerate(rm["points"], 1):
         colour = "#c0392b" if p["beyond"] else "#000"
         y = text_lines(add, y, roofline_words(i, p, rm), "rl-row",

@@ -179,8 +179,9 @@ scorecard_roofline() {
     # A results file from before the counts: every row said not placed, and why.
     "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/rl12.svg" > /dev/null 2>&1
     if ! grep -q 'class="rl-point' "$tmp/rl12.svg" && ! grep -q 'class="rl-unplaced"' "$tmp/rl12.svg" \
-        && grep -q 'class="rl-not-counted"[^>]*>Nothing placed: these results count no roofline bytes or FP operations (a run from before they were counted)' "$tmp/rl12.svg"; then
-        pass "scorecard roofline of results without counts: no point, and one line that says why"
+        && grep -q 'class="rl-not-counted"[^>]*>Roofline: nothing placed: these results count no roofline bytes or FP operations (a run from before they were counted)' "$tmp/rl12.svg" \
+        && [ "$(grep -c '<text' <(sed -n '/class="rl-section"/,/<\/g>/p' "$tmp/rl12.svg"))" -eq 1 ] && ! grep -q 'rl-plot\|rl-ceilings' "$tmp/rl12.svg"; then
+        pass "scorecard roofline of results without counts: no point, no panel, one line that says why"
     else fail "scorecard roofline of results without counts" "$(grep -m1 'rl-' "$tmp/rl12.svg" | head -c 300)"; fi
     # The grader's figures (NAME.roofline.json beside a submission's feedback): yours and the
     # reference's point per performance test, on one GPU; a broken file refused in one sentence.
