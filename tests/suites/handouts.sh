@@ -141,6 +141,17 @@ handouts_results() {
         && grep -q '`padded16` over `unpadded16` | 2048 | 2.67× |' "$tmp/gen/results-11.md"; then
         pass "handouts: results tables hold the fixture's rows, its contrasts and the C2070 figures; one chart, no other"
     else fail "handouts: results tables" "see $tmp/gen"; fi
+    # The chart of the committed results: a bar of each GPU for every timed row, with its ratio;
+    # and the check finds a bar that is not the results'.
+    local nn bad=""
+    python3 handouts/tools/results.py --bench-dir bench/results --out "$tmp/gen-bench" 01 06 08 12 13
+    for nn in 01 06 08 12 13; do
+        python3 tests/tools/check_results_chart.py "$tmp/gen-bench/results-$nn-chart.svg" bench/results "$nn" > /dev/null || bad="$bad $nn"
+    done
+    sed '0,/data-ratio="[^"]*"/s//data-ratio="9.5"/' "$tmp/gen-bench/results-08-chart.svg" > "$tmp/gen-bench/bad-chart.svg"
+    if [ -z "$bad" ] && ! python3 tests/tools/check_results_chart.py "$tmp/gen-bench/bad-chart.svg" bench/results 08 > /dev/null; then
+        pass "handouts: the results chart has a bar of every GPU for every timed row of bench/results, with its ratio (labs 01 06 08 12 13), and the check finds a wrong bar"
+    else fail "handouts: the results chart's bars are the results'" "wrong in labs:${bad:- none}; or the check missed a wrong bar"; fi
 }
 
 # 5. Build everything (make -k: one broken handout does not hide the others).
