@@ -13,7 +13,7 @@ number given on the command line:
                        them, the formulas. The reference's numbers once: no chart per GPU and no
                        scorecard (the student's own card, make scorecard, draws the roofline)
   OUT/results-NN-chart.svg   the chart: each variant's ratio to its yardstick, one bar per GPU,
-                       the speed targets marked; its text prints at 8.8 pt at the text's width
+                       the speed targets marked; its text prints at 9.5 pt at the text's width
 
 Standard library only. Usage: results.py --bench-dir bench/results --out DIR 01 02 ...
 """
@@ -74,9 +74,11 @@ def size_matches(size, n):
     return all(p == str(n) for p in parts)
 
 
-# The chart: printed at the text's full width (493 pt on A4) its 560 units are 0.88 pt each, so
-# that its smallest text (10 units) prints at 8.8 pt (tests/tools/figure_fonts.py: at least 8).
-CHART_WIDTH, CHART_FONT = 560, 10
+# The chart: printed at the text's full width (493 pt on A4) its 520 units are 0.95 pt each, so
+# that its smallest text (10 units) prints at 9.5 pt (tests/tools/figure_fonts.py: at least 8); and
+# it is at most CHART_HEIGHT units tall (660 pt), so that with its caption it fits a page (740 pt
+# of text height): the bars get thinner where a lab has many rows.
+CHART_WIDTH, CHART_FONT, CHART_HEIGHT = 520, 10, 695
 GPU_COLOURS = ["#2f6db5", "#c98b2b", "#6b8e23", "#8e44ad", "#16a085"]
 
 
@@ -106,8 +108,13 @@ def chart_svg(measured, names, targets):
     rows = chart_rows(measured)
     font, width = CHART_FONT, CHART_WIDTH
     nd = len(names)
-    bar_h = 10 if len(rows) * nd <= 60 else 7
-    group_h = nd * (bar_h + 1) + 7
+    legend_h = 16 + 15 * (1 if targets else 0) + 15 * int(sum(24 + scorecard.text_width(n, font) for n in names) / width)
+    room_h = CHART_HEIGHT - legend_h - 12 - 18  # the groups' height: less the legend, the axis line
+    per_group = room_h / max(1, len(rows))
+    gap = 7 if per_group >= nd * 11 + 7 else 5  # between the groups: less where room is short
+    bar_h = max(3, min(10, int((per_group - gap) / nd) - 1))
+    group_h = nd * (bar_h + 1) + gap
+    values = bar_h >= 9  # a ratio beside its bar where the bars are thick enough for its text
     left = 12 + max(scorecard.text_width(f"{v} {s}", font) for v, s, _ in rows)
     room = width - left - 40  # the value after the longest bar
     peak = max([x for _, _, rs in rows for x in rs if x is not None] + [t["min_ratio"] for t in targets] + [1.0])
@@ -140,7 +147,8 @@ def chart_svg(measured, names, targets):
             out.append(f'<rect class="bar" x="{left}" y="{by}" width="{w:.1f}" height="{bar_h}" '
                        f'fill="{GPU_COLOURS[i % len(GPU_COLOURS)]}" data-device="{html.escape(names[i])}" '
                        f'data-variant="{html.escape(variant)}" data-size="{html.escape(size)}" data-ratio="{ratio:.6g}"/>')
-            out.append(f'<text x="{left + w + 3:.1f}" y="{by + bar_h - 1}">{ratio:.2f}</text>')
+            if values:
+                out.append(f'<text x="{left + w + 3:.1f}" y="{by + bar_h - 1}">{ratio:.2f}</text>')
         for t in targets:
             if (t["variant"], str(t["size"])) == (variant, size):
                 x = left + t["min_ratio"] * scale
