@@ -6,13 +6,17 @@ results-NN-chart.svg) against the benchmark files it was drawn from.
 
 Fails, one line per problem, when a timed row of lab NN in a BENCH_DIR/<device>.json (every
 variant and size with a ratio, the yardstick's own rows aside) has no bar of its GPU with its
-ratio, when a bar has no such row, or when a GPU measured is not in the legend. Standard library.
+ratio, when a bar has no such row, when a GPU measured is not in the legend, or when a text runs
+past the picture's edge (tests/tools/check_scorecard.py texts_outside). Standard library.
 """
 import glob
 import json
 import os
 import sys
 import xml.etree.ElementTree as ET
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from check_scorecard import texts_outside  # noqa: E402
 
 NS = "{http://www.w3.org/2000/svg}"
 
@@ -44,6 +48,7 @@ def main():
             problems.append(f"{key}: bar {bars[key]:g}, the results say {ratio:g}")
     for key in sorted(set(bars) - set(want)):
         problems.append(f"a bar with no row in the results: {key}")
+    problems += texts_outside(root)
     for p in problems:
         print(f"{svg}: {p}")
     if not problems:
