@@ -357,6 +357,29 @@ def text_lines(add, y, text, cls, attrs="", size=10, x=8, step=13, width=PICTURE
     return y
 
 
+def keep_pointer(text):
+    """text with the spaces of its TODO pointer ("TODO(lab12) at FILE:LINE") made unbreakable, so
+    that wrapping keeps the pointer on one line (wrapped_text turns them back into spaces)."""
+    return re.sub(r"TODO\(lab\d+\) at [^\s;]+", lambda m: m.group(0).replace(" ", "\u00a0"), text)
+
+
+def wrapped_text(add, x, y, text, cls, attrs="", size=11, step=13, right=PICTURE_WIDTH - 8, indent=16):
+    """text from (x, y) as one <text> of class cls with attrs, its lines broken between words to
+    end before `right` (tspans after the first, indented): one element, so that its whole text is
+    still read as one (a test, a screen reader), and the line's words stay inside the picture.
+    Returns the number of lines."""
+    first = max(12, int((right - x) / (size * CHAR_EM)))
+    more = max(12, int((right - x - indent) / (size * CHAR_EM)))
+    lines = wrap_words(keep_pointer(text), first)
+    if len(lines) > 1:
+        lines = lines[:1] + wrap_words(" ".join(lines[1:]), more)
+    lines = [l.replace("\u00a0", " ") for l in lines]
+    size_attr = f' font-size="{size}"' if size != 11 else ""
+    body = esc(lines[0]) + "".join(f' <tspan x="{x + indent}" dy="{step}">{esc(l)}</tspan>' for l in lines[1:])
+    add(f'<text{f" class={chr(34)}{cls}{chr(34)}" if cls else ""} x="{x}" y="{y}"{size_attr}{attrs}>{body}</text>')
+    return len(lines)
+
+
 def legend_line(add, y, subject, references, width=PICTURE_WIDTH):
     """The legend from y: the subject's colour, then each reference GPU's, on as many lines as
     keep it inside the picture. Returns the y of its last line."""
@@ -471,20 +494,22 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
     out = ['<g class="rl-section">']  # the roofline's elements, every text inside the picture
     add = out.append
     y = top + 16
-    add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
-        f'{esc(rm["device"])}</text>')
-    y += 14
-    roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
-    y = text_lines(add, y, f"Ceilings: {roofs}. Hollow red: past a ceiling, not a speed.", "rl-ceilings",
-                   ' fill="#555"', size=11, step=12)
-    plot_top = y + 6
+    # Nothing to place: no plot, no empty panel; one line says so (and, where the rows were
+    # counted, each row's reason follows).
     if not rm["counted"]:  # one line, not one per row
-        add(f'<text class="rl-not-counted" x="8" y="{y + 14}" fill="#555">Nothing placed: {esc(NOT_COUNTED)}.</text>')
-        return "\n".join(out + ["</g>"]), y + 22 - top
+        y += 13 * wrapped_text(add, 8, y, f'{title}: nothing placed: {NOT_COUNTED}.', "rl-not-counted", ' fill="#555"')
+        return "\n".join(out + ["</g>"]), y - 5 - top
     if not rm["points"]:
-        add(f'<text class="rl-empty" x="8" y="{y + 14}" fill="#c0392b">No row placed on the roofline (below: why).</text>')
-        y += 22
+        y += 13 * wrapped_text(add, 8, y, f'{title}: no row placed (why, row by row, below).', "rl-empty",
+                               ' fill="#c0392b"') + 3
     else:
+        add(f'<text x="8" y="{y}" font-weight="bold">{esc(title)}: GFLOP/s against FLOP per byte (log-log), '
+            f'{esc(rm["device"])}</text>')
+        y += 14
+        roofs = ceiling_words(rm["copy_gbs"], rm["fp32_peak_gflops"], (" (the slope)", " (the flat roof)"))
+        y = text_lines(add, y, f"Ceilings: {roofs}. Hollow red: past a ceiling, not a speed.", "rl-ceilings",
+                       ' fill="#555"', size=11, step=12)
+        plot_top = y + 6
         xs = [p["intensity"] for p in rm["points"]] + [r["intensity"] for p in rm["points"] for r in p["refs"] if "intensity" in r]
         ys = [p["gflops"] for p in rm["points"]] + [r["gflops"] for p in rm["points"] for r in p["refs"] if "gflops" in r]
         copy, peak = rm["copy_gbs"], rm["fp32_peak_gflops"]
@@ -538,7 +563,8 @@ def draw_roofline(rm, top=0, title="Roofline", subject="yours"):
         y = plot_top + height + 34
     # The legend, then each point in words, yours and the reference's.
     # Each line broken to stay inside the picture (text_lines).
-    y = legend_line(add, y, subject, rm["references"]) + 24
+    if rm["points"]:
+        y = legend_line(add, y, subject, rm["references"]) + 24
     for i, p in enumerate(rm["points"], 1):
         colour = "#c0392b" if p["beyond"] else "#000"
         y = text_lines(add, y, roofline_words(i, p, rm), "rl-row",
@@ -573,9 +599,14 @@ REF_COLOURS = ["#9a9a9a", "#c98b2b", "#6b8e23", "#8e44ad", "#16a085"]
 def draw(m, target_table=True, subject="Your run", legend="yours"):
     """The card as SVG text: every bar and line carries data-* attributes with its values.
     target_table=False leaves out the list of targets (a handout has its own table of them)."""
-    left, width, bar_h, sub_h = 190, 430, 14, 9
+    bar_h, sub_h = 14, 9
+    # The labels' column as wide as its longest label, the bars taking what is left of the
+    # picture's width (and a value or a note after them): long names stay inside the picture.
+    labels = [f'{g["variant"]} {g["size"]}' for g in m["groups"]] + \
+             [f'{p["variant"]} {p["size"]}' for p in m["hardware"]]
+    left = max([190] + [int(14 + text_width(l)) for l in labels])
+    width = max(200, min(430, PICTURE_WIDTH - 300 - left))
     nref = len(m["references"])
-    group_h = bar_h + nref * (sub_h + 2) + 10
     ratios = [g["ratio"] for g in m["groups"] if g["ratio"] is not None]
     ratios += [x for g in m["groups"] for x in g["refs"] if x is not None]
     ratios += [t for g in m["groups"] for t in g["targets"]]
@@ -586,37 +617,39 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
     add = out.append
     add(f'<text x="8" y="{y}" font-size="13" font-weight="bold">{esc("Lab " + str(m["title"]) + ": scorecard")}</text>')
     y += 17
-    add(f'<text class="device" x="8" y="{y}" data-device="{esc(m["device"])}">{esc(subject)}: '
-        f'{esc(m["device"])}{esc(", " + m["date"] if m["date"] else "")}'
-        f'{esc(", mode " + m["mode"] if m["mode"] else "")}</text>')
-    y += 15
+    y += 15 * wrapped_text(add, 8, y, f'{subject}: {m["device"]}' + (", " + m["date"] if m["date"] else "")
+                           + (", mode " + m["mode"] if m["mode"] else ""), "device",
+                           f' data-device="{esc(m["device"])}"', step=15)
     refs_text = ", ".join(m["references"]) if m["references"] else "none shipped"
-    add(f'<text x="8" y="{y}">Reference solution measured on: {esc(refs_text)}</text>')
-    y += 15
-    add(f'<text x="8" y="{y}" fill="#555">Ratio to {esc(m["ratio_to"])} (1.0 = as fast as the yardstick);'
-        f' red marks: speed targets.</text>')
-    y += 12
+    y += 15 * wrapped_text(add, 8, y, f"Reference solution measured on: {refs_text}", "", step=15)
+    y += 15 * wrapped_text(add, 8, y, f'Ratio to {m["ratio_to"]} (1.0 = as fast as the yardstick); red marks: '
+                           "speed targets.", "", ' fill="#555"', step=15) - 3
     y = legend_line(add, y, legend, m["references"]) + 22
     top = y
     for g in m["groups"]:
         label = f'{g["variant"]} {g["size"]}'
         add(f'<text class="label" x="{left - 6}" y="{y + 11}" text-anchor="end" '
             f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}">{esc(label)}</text>')
+        extra = 0  # the lines a note takes below its first, which push the group down
         if g["ratio"] is None:
             fill = "#555" if g["status"] in ("PASS", "REF") else "#c0392b"
-            add(f'<text class="nobar" x="{left + 4}" y="{y + 11}" fill="{fill}" data-variant="{esc(g["variant"])}"'
-                f' data-size="{esc(g["size"])}" data-status="{esc(g["status"])}">{esc(g["note"])}</text>')
+            extra = 12 * (wrapped_text(add, left + 4, y + 11, g["note"], "nobar",
+                                       f' fill="{fill}" data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}"'
+                                       f' data-status="{esc(g["status"])}"', step=12) - 1)
         else:
             w = max(1.0, g["ratio"] * scale)
             add(f'<rect class="bar yours" x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{YOURS}" '
                 f'data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" data-ratio="{g["ratio"]:.6g}"/>')
             add(f'<text x="{left + w + 4:.1f}" y="{y + 11}">{g["ratio"]:.2f}</text>')
-        ry = y + bar_h + 2
+        ry = y + extra + bar_h + 2
         for i, (name, r, note) in enumerate(zip(m["references"], g["refs"], g["ref_notes"])):
             colour = REF_COLOURS[i % len(REF_COLOURS)]
             if r is None:
+                said = f"{name}: {note}"
+                room = int((PICTURE_WIDTH - 8 - left - 4) / (9 * CHAR_EM))
+                said = said if len(said) <= room else said[:room - 1] + "…"  # one line: the bars' pitch
                 add(f'<text class="noref" x="{left + 4}" y="{ry + 8}" font-size="9" fill="#777" '
-                    f'data-device="{esc(name)}">{esc(name)}: {esc(note)}</text>')
+                    f'data-device="{esc(name)}">{esc(said)}</text>')
             else:
                 w = max(1.0, r * scale)
                 add(f'<rect class="bar ref" x="{left}" y="{ry}" width="{w:.1f}" height="{sub_h}" fill="{colour}" '
@@ -630,7 +663,7 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
                 f'stroke-width="2" data-variant="{esc(g["variant"])}" data-size="{esc(g["size"])}" '
                 f'data-min-ratio="{t:.6g}"/>')
             add(f'<text x="{x + 3:.1f}" y="{y - 3}" font-size="9" fill="#c0392b">≥ {t:.2f}</text>')
-        y += group_h
+        y = ry + 10
     if not m["groups"]:
         add(f'<text x="8" y="{y + 10}" fill="#c0392b">Your results have no timed variant.</text>')
         y += 20
@@ -639,9 +672,8 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
     add(f'<text x="{one:.1f}" y="{y + 12}" text-anchor="middle" fill="#444">1.0</text>')
     y += 26
     for v in m["missing"]:
-        add(f'<text class="missing" x="8" y="{y}" fill="#c0392b" data-variant="{esc(v)}">Missing: {esc(v)} '
-            f'is not in your results (not run, or the run stopped before it).</text>')
-        y += 15
+        y += 15 * wrapped_text(add, 8, y, f"Missing: {v} is not in your results (not run, or the run stopped before it).",
+                               "missing", f' fill="#c0392b" data-variant="{esc(v)}"', step=15)
     if m["targets"] and target_table:
         y += 6
         add(f'<text x="8" y="{y}" font-weight="bold">Speed targets (from {esc(m["targets_from"])})</text>')
@@ -649,11 +681,10 @@ def draw(m, target_table=True, subject="Your run", legend="yours"):
         for t in m["targets"]:
             verdict = "failed" if t.get("failed") else {True: "met", False: "missed", None: "not measured"}[t["met"]]
             refs = "; ".join(f"{n}: {fmt(r)}" for n, r in zip(m["references"], t["refs"]))
-            add(f'<text class="target-row" x="8" y="{y}" data-variant="{esc(t["variant"])}" '
-                f'data-size="{esc(t["size"])}" data-min-ratio="{t["min_ratio"]:.6g}" data-met="{esc(verdict)}">'
-                f'{esc(t["variant"])} at {esc(t["size"])} ≥ {t["min_ratio"]:.2f} × {esc(t["yardstick"])}: '
-                f'yours {fmt(t["ratio"])} ({esc(t.get("failed") or verdict)}); reference {esc(refs or "–")}</text>')
-            y += 14
+            y += 14 * wrapped_text(add, 8, y, f'{t["variant"]} at {t["size"]} ≥ {t["min_ratio"]:.2f} × {t["yardstick"]}: '
+                                   f'yours {fmt(t["ratio"])} ({t.get("failed") or verdict}); reference {refs or "–"}',
+                                   "target-row", f' data-variant="{esc(t["variant"])}" data-size="{esc(t["size"])}" '
+                                   f'data-min-ratio="{t["min_ratio"]:.6g}" data-met="{esc(verdict)}"', step=14)
     if m["hardware"]:
         y += 10
         add(f'<text x="8" y="{y}" font-weight="bold">Against the hardware (roofline ceilings; the largest '

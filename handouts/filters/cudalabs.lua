@@ -363,8 +363,11 @@ local function keep_together(blocks)
         need = 6 + math.min(lines_of(blocks[i + 2]), KEEP_MAX)
       end
     elseif (el.t == "Table" or el.t == "CodeBlock") and lines_of(el) <= KEEP_MAX then
-      local before = out[#out]
-      if not (before and before.t == "RawBlock" and before.text:match("keeptogether")) then need = lines_of(el) end
+      -- not again after its lead-in's (a float placed at the top of the new page in between
+      -- would part them: the lead-in alone at the foot of a page)
+      local before, lead = out[#out], out[#out - 1]
+      local kept = function(b) return b and b.t == "RawBlock" and b.text:match("keeptogether") end
+      if not kept(before) and not (before and before.t == "Para" and kept(lead)) then need = lines_of(el) end
     elseif el.t == "Para" and after and (after.t == "Table" or after.t == "CodeBlock")
         and lines_of(after) <= KEEP_MAX and (i == 1 or blocks[i - 1].t ~= "Header") then
       need = 3 + lines_of(after)
@@ -397,6 +400,10 @@ function svg_to_pdf(img)
   local ok = os.execute("rsvg-convert -f pdf -o '" .. out .. "' '" .. src .. "'")
   if not ok then fail("rsvg-convert could not convert " .. src) end
   img.src = out
+  -- In print every figure spans the text's width (493 pt on A4), the width its fonts are drawn
+  -- for: its smallest text prints at 8 pt or more (tests/tools/figure_fonts.py). The width the
+  -- source gives holds for the web page.
+  img.attributes.width = "100%"
   return img
 end
 

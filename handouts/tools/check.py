@@ -10,6 +10,10 @@ the notebook check.
   check.py pages PDF TEX             the printed pages (pdftotext): no page ends with a heading
                                      (those of TEX, the PDF's LaTeX source) or a table's caption,
                                      no page starts with a figure's caption; exit 1 with the page
+  check.py fill PDF [MAX]            no page but the last is more than MAX (0.5 unless told) empty
+                                     below its last ink, within the text's height (A4, 1.8 cm
+                                     margins; rendered by pdftoppm): a half-empty page before a
+                                     float or a kept-together block; exit 1 with the page
   check.py figures MD...             each handout shows at least one figure of handouts/figures/
                                      (![caption](figures/NAME.svg)), with a caption, and each
                                      figure it names exists and is an SVG document (well-formed
@@ -237,6 +241,34 @@ def check_pages(pdf_path, tex_path):
     return reported(pdf_path, problems, f"{len(pages)} pages, no heading or caption alone at a page's end")
 
 
+def page_fill(pdf_path, top_mm=18.0, bottom_mm=18.0, height_mm=297.0, dpi=30):
+    """[(page, fraction of the text's height left blank below its last ink)] of a PDF: each page
+    rendered in grey (pdftoppm), its rows between the top and bottom margins read; the running
+    head and the page number lie outside them."""
+    import glob
+    import tempfile
+    with tempfile.TemporaryDirectory() as tmp:
+        subprocess.run(["pdftoppm", "-r", str(dpi), "-gray", pdf_path, os.path.join(tmp, "p")], check=True)
+        files = sorted(glob.glob(os.path.join(tmp, "p*.pgm")), key=lambda f: int(re.findall(r"(\d+)\.pgm$", f)[0]))
+        out = []
+        for number, f in enumerate(files, 1):
+            with open(f, "rb") as fh:
+                rows, _ = pnm_pixels(fh.read())
+            px_mm = len(rows) / height_mm
+            first, last = int(top_mm * px_mm) + 2, int((height_mm - bottom_mm) * px_mm) - 1
+            ink = [y for y in range(first, last + 1) if min(rows[y]) < 160]
+            end = ink[-1] if ink else first
+            out.append((number, (last - end) / (last - first)))
+    return out
+
+
+def check_fill(pdf_path, most=0.5):
+    problems = [f"page {n} is {blank:.0%} empty below its last line (at most {most:.0%} but on the last page)"
+                for n, blank in page_fill(pdf_path)[:-1] if blank > most]
+    fills = ", ".join(f"{1 - b:.0%}" for _, b in page_fill(pdf_path))
+    return reported(pdf_path, problems, f"no page but the last more than {most:.0%} empty (filled: {fills})")
+
+
 def svg_problem(path):
     """Why the file at path is not a usable SVG figure, or None."""
     if not os.path.isfile(path):
@@ -277,6 +309,8 @@ def check_figures(md_paths):
 def main(argv):
     if len(argv) == 3 and argv[0] == "pages":
         return 0 if check_pages(argv[1], argv[2]) else 1
+    if len(argv) in (2, 3) and argv[0] == "fill":
+        return 0 if check_fill(argv[1], float(argv[2]) if len(argv) == 3 else 0.5) else 1
     if len(argv) >= 2 and argv[0] == "nonblank":
         return 0 if all(nonblank(p) for p in argv[1:]) else 1
     if len(argv) == 4 and argv[0] == "notebook":

@@ -6,11 +6,14 @@ Reads every bench/results/<device>.json that `make bench` wrote (bench/run.sh: {
 and handouts/data/book-c2070.json (the book's Tesla C2070 timings), and writes, for each lab
 number given on the command line:
 
-  OUT/results-NN.md    Markdown: one table per device, the speed targets, the lab's contrasts
-                       (how much faster one variant is than another), a plot, the times
-                       predicted for GPUs nobody measured (predictions.py), the book's
-                       figures beside today's where the book has them, the formulas
-  OUT/results-NN-<device>.svg   the plot (ratio of every variant to its yardstick)
+  OUT/results-NN.md    Markdown: one chart of every GPU's ratios, then one table per device,
+                       the speed targets, the lab's contrasts (how much faster one variant is
+                       than another), the times predicted for GPUs nobody measured
+                       (predictions.py), the book's figures beside today's where the book has
+                       them, the formulas. The reference's numbers once: no chart per GPU and no
+                       scorecard (the student's own card, make scorecard, draws the roofline)
+  OUT/results-NN-chart.svg   the chart: each variant's ratio to its yardstick, one bar per GPU,
+                       the speed targets marked; its text prints at 9.5 pt at the text's width
 
 Standard library only. Usage: results.py --bench-dir bench/results --out DIR 01 02 ...
 """
@@ -71,32 +74,119 @@ def size_matches(size, n):
     return all(p == str(n) for p in parts)
 
 
-def plot_svg(rows, title):
-    """A horizontal bar chart of rows [(label, ratio, passed)] as SVG text."""
-    bar_h, gap, left, width = 16, 6, 230, 380
-    top = 34
-    peak = max([r for _, r, _ in rows] + [1.0])
-    scale = width / (peak * 1.08)
-    height = top + len(rows) * (bar_h + gap) + 30
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{left + width + 70}" '
-           f'height="{height}" font-family="DejaVu Sans" font-size="11">',
-           f'<rect width="100%" height="100%" fill="white"/>',
-           f'<text x="8" y="18" font-size="12" font-weight="bold">{html.escape(title)}</text>']
-    for i, (label, ratio, _) in enumerate(rows):
-        y = top + i * (bar_h + gap)
-        w = max(1.0, ratio * scale)
-        colour = "#2f6db5" if ratio < 1.0 else "#2e8b57"
-        out.append(f'<text x="{left - 6}" y="{y + 12}" text-anchor="end">{html.escape(label)}</text>')
-        out.append(f'<rect x="{left}" y="{y}" width="{w:.1f}" height="{bar_h}" fill="{colour}"/>')
-        out.append(f'<text x="{left + w + 4:.1f}" y="{y + 12}">{ratio:.2f}</text>')
-    axis_y = top + len(rows) * (bar_h + gap)
+# The chart: printed at the text's full width (493 pt on A4) its 520 units are 0.95 pt each, so
+# that its smallest text (10 units) prints at 9.5 pt (tests/tools/figure_fonts.py: at least 8); and
+# it is at most CHART_HEIGHT units tall (660 pt), so that with its caption it fits a page (740 pt
+# of text height): the bars get thinner where a lab has many rows.
+CHART_WIDTH, CHART_FONT, CHART_HEIGHT = 520, 10, 695
+GPU_COLOURS = ["#2f6db5", "#c98b2b", "#6b8e23", "#8e44ad", "#16a085"]
+
+
+def chart_rows(measured):
+    """[(variant, size, [ratio or None per GPU])] of every timed variant and size in the order the
+    first GPU measured them (the yardstick's own rows left out: 1.0 by definition)."""
+    groups = []
+    for i, (_, _, runs) in enumerate(measured):
+        for run in runs:
+            for r in run.get("results", []):
+                if r.get("status") == "REF":
+                    continue
+                key = (r.get("variant"), str(r.get("size")))
+                g = next((g for g in groups if g[:2] == key), None)
+                if g is None:
+                    g = (key[0], key[1], [None] * len(measured))
+                    groups.append(g)
+                if r.get("ratio") is not None and g[2][i] is None:
+                    g[2][i] = float(r["ratio"])
+    return [g for g in groups if any(x is not None for x in g[2])]
+
+
+def chart_svg(measured, names, targets):
+    """One horizontal bar chart of every GPU's ratios (one bar per GPU in each variant's group, the
+    speed targets as red lines across the groups they judge), as SVG text. Every bar carries its
+    GPU, variant, size and ratio in data-* attributes."""
+    rows = chart_rows(measured)
+    font, width = CHART_FONT, CHART_WIDTH
+    nd = len(names)
+    legend_h = 16 + 15 * (1 if targets else 0) + 15 * int(sum(24 + scorecard.text_width(n, font) for n in names) / width)
+    room_h = CHART_HEIGHT - legend_h - 12 - 18  # the groups' height: less the legend, the axis line
+    per_group = room_h / max(1, len(rows))
+    gap = 7 if per_group >= nd * 11 + 7 else 5  # between the groups: less where room is short
+    bar_h = max(3, min(10, int((per_group - gap) / nd) - 1))
+    group_h = nd * (bar_h + 1) + gap
+    values = bar_h >= 9  # a ratio beside its bar where the bars are thick enough for its text
+    left = 12 + max(scorecard.text_width(f"{v} {s}", font) for v, s, _ in rows)
+    room = width - left - 40  # the value after the longest bar
+    peak = max([x for _, _, rs in rows for x in rs if x is not None] + [t["min_ratio"] for t in targets] + [1.0])
+    scale = room / peak
+    out, y = [], 16
+    lx = 8
+    for i, name in enumerate(names):  # the legend: one colour per GPU, on as many lines as needed
+        w = 14 + scorecard.text_width(name, font)
+        if lx > 8 and lx + w > width - 8:
+            lx, y = 8, y + 15
+        out.append(f'<rect x="{lx}" y="{y - 9}" width="10" height="10" fill="{GPU_COLOURS[i % len(GPU_COLOURS)]}"/>')
+        out.append(f'<text class="legend" x="{lx + 14}" y="{y}">{html.escape(name)}</text>')
+        lx += w + 12
+    if targets:
+        y += 15
+        out.append(f'<line x1="10" y1="{y - 10}" x2="10" y2="{y + 1}" stroke="#c0392b" stroke-width="2"/>')
+        out.append(f'<text class="legend" x="18" y="{y}" fill="#c0392b">a speed target (its table above)</text>')
+    top = y + 12
+    y = top
+    for variant, size, ratios in rows:
+        out.append(f'<text class="label" x="{left - 6}" y="{y + (nd * (bar_h + 1)) / 2 + 3.5:.1f}" text-anchor="end" '
+                   f'data-variant="{html.escape(variant)}" data-size="{html.escape(size)}">{html.escape(f"{variant} {size}")}</text>')
+        for i, ratio in enumerate(ratios):
+            by = y + i * (bar_h + 1)
+            if ratio is None:
+                out.append(f'<text class="nobar" x="{left + 4}" y="{by + bar_h - 1}" fill="#777" '
+                           f'data-device="{html.escape(names[i])}">–</text>')
+                continue
+            w = max(1.0, ratio * scale)
+            out.append(f'<rect class="bar" x="{left}" y="{by}" width="{w:.1f}" height="{bar_h}" '
+                       f'fill="{GPU_COLOURS[i % len(GPU_COLOURS)]}" data-device="{html.escape(names[i])}" '
+                       f'data-variant="{html.escape(variant)}" data-size="{html.escape(size)}" data-ratio="{ratio:.6g}"/>')
+            if values:
+                out.append(f'<text x="{left + w + 3:.1f}" y="{by + bar_h - 1}">{ratio:.2f}</text>')
+        for t in targets:
+            if (t["variant"], str(t["size"])) == (variant, size):
+                x = left + t["min_ratio"] * scale
+                out.append(f'<line class="target" x1="{x:.1f}" y1="{y - 2}" x2="{x:.1f}" y2="{y + nd * (bar_h + 1) + 1}" '
+                           f'stroke="#c0392b" stroke-width="2" data-variant="{html.escape(variant)}" '
+                           f'data-size="{html.escape(size)}" data-min-ratio="{t["min_ratio"]:.6g}"/>')
+        y += group_h
     one = left + scale
-    out.append(f'<line x1="{one:.1f}" y1="{top - 4}" x2="{one:.1f}" y2="{axis_y}" '
-               'stroke="#c0392b" stroke-dasharray="4,3"/>')
-    out.append(f'<text x="{one:.1f}" y="{axis_y + 14}" text-anchor="middle" fill="#c0392b">'
-               '1.0 = yardstick</text>')
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    out.append(f'<line x1="{one:.1f}" y1="{top - 4}" x2="{one:.1f}" y2="{y}" stroke="#444" stroke-dasharray="4,3"/>')
+    out.append(f'<text x="{min(one, width - 60):.1f}" y="{y + 12}" text-anchor="middle" fill="#444">1.0 = the yardstick</text>')
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{y + 18}" '
+            f'font-family="DejaVu Sans" font-size="{font}">\n<rect width="100%" height="100%" fill="white"/>\n'
+            + "\n".join(out) + "\n</svg>\n")
+
+
+def chart_section(nn, measured, out_dir, current):
+    """The one chart of the measured results: every GPU's ratios side by side, the targets the lab
+    declares now marked on the bars they judge; then where the student's own card is."""
+    names = []
+    for fname, data, runs in measured:
+        dev = runs[0].get("device", {})
+        names.append(dev.get("name") or data.get("device", "unknown GPU"))
+    first = measured[0][2][0]
+    declared = current if current is not None else first.get("targets", [])
+    marks = [t for t in declared if scorecard.on_bar(first, t.get("yardstick", t.get("against")))]
+    if not chart_rows(measured):
+        return []
+    svg = f"results-{nn}-chart.svg"
+    with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
+        f.write(chart_svg(measured, names, marks))
+    ratio_to = first.get("ratio_to") or "the measured copy bandwidth"
+    return [f"![Lab {nn}, the reference solution on {' and '.join(names)}: each variant's rate as a ratio "
+            f"to its yardstick measured in the same run ({ratio_to}; 1.0 = as fast as the yardstick), "
+            f"one bar per GPU; red lines: the speed targets.]({os.path.join(out_dir, svg)}){{width=100%}}\n",
+            "The chart shows the ratios of the tables below, every GPU's side by side. Your own run's "
+            f"scorecard (`make scorecard LAB={nn}`, or the notebook's last cell) draws your GPU's bars "
+            "beside these, with each variant against the copy bandwidth and the FP32 peak and its "
+            "place on the roofline.\n"]
 
 
 def load_optional(path):
@@ -106,7 +196,7 @@ def load_optional(path):
         return json.load(f)
 
 
-def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretch=()):
+def device_section(nn, fname, data, runs, heading, current=None, stretch=()):
     md = []
     dev = runs[0].get("device", {})
     name = dev.get("name") or data.get("device", "unknown GPU")
@@ -117,7 +207,6 @@ def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretc
               f"{fmt(dev.get('memory_gib'), 0)} GiB, L2 {dev.get('l2_mib', '?')} MiB, measured "
               f"device-to-device copy {fmt(dev.get('copy_gbs'), 0)} GB/s; CUDA runtime "
               f"{dev.get('cuda_runtime', '?')}, driver {dev.get('cuda_driver', '?')}.\n")
-    bars = []
     for run in runs:
         ratio_to = run.get("ratio_to") or "the measured copy bandwidth"
         rows = run.get("results", [])
@@ -142,9 +231,6 @@ def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretc
                 cells.append(fmt(r.get("gflops"), 1))
             cells += [fmt(r.get("ratio"), 2), r.get("status", "")]
             md.append("| " + " | ".join(cells) + " |")
-            if r.get("ratio") is not None and r.get("status") != "REF":
-                bars.append((f"{r.get('variant')} {r.get('size')}", float(r["ratio"]),
-                             r.get("status") == "PASS"))
         md.append("")
         # The targets the lab declares now (bench/targets.json), judged on this run's rows: the
         # file records those of its day, which may have moved since.
@@ -174,36 +260,7 @@ def device_section(nn, fname, data, runs, out_dir, heading, current=None, stretc
                 md.append(f"| {c.get('label')}: `{c.get('variant')}` over `{c.get('over')}` | "
                           f"{c.get('size')} | {fmt(c.get('gain'), 2)}× |")
             md.append("")
-    if bars:
-        svg = f"results-{nn}-{os.path.splitext(fname)[0]}.svg"  # fname: <device slug>.json
-        with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
-            f.write(plot_svg(bars, f"Lab {nn} on {name}: ratio to the yardstick"))
-        md.append(f"![Lab {nn} on {name}: each variant's rate as a ratio to the yardstick "
-                  f"measured in the same run (1.0 = as fast as the yardstick).]"
-                  f"({os.path.join(out_dir, svg)}){{width=95%}}\n")
     return md
-
-
-def scorecard_section(nn, bench_dir, out_dir, current):
-    """The reference's scorecard (tools/scorecard.py), the card a student draws with make
-    scorecard: the first GPU's run beside every GPU measured, the targets marked."""
-    refs = scorecard.references([bench_dir], nn)
-    if not refs:
-        return []
-    name, run = refs[0]
-    card = scorecard.model(run, refs[1:], current)
-    svg = f"results-{nn}-scorecard.svg"
-    with open(os.path.join(out_dir, svg), "w", encoding="utf-8") as f:
-        f.write(scorecard.draw(card, target_table=False, subject="The reference solution's run",
-                               legend=f"reference, {name}"))
-    return ["### Scorecard\n",
-            f"The card `make scorecard LAB={nn}` draws from a run (`tools/scorecard.py`), here for the "
-            f"reference solution on the {name} beside the other GPUs it was measured on; your own run's "
-            f"card (`make scorecard LAB={nn}`, or the notebook's last cell) sets your GPU's bars "
-            "beside all of these.\n",
-            f"![Lab {nn}, the reference solution's scorecard: each variant's ratio to the yardstick "
-            f"on every GPU measured, the speed targets marked, and each variant against the copy "
-            f"bandwidth and the FP32 peak.]({os.path.join(out_dir, svg)}){{width=85%}}\n"]
 
 
 def book_section(nn, book, bench):
@@ -305,19 +362,19 @@ def main():
         measured = [(fname, data, lab_runs(data, nn)) for fname, data in bench]
         measured = [m for m in measured if m[2]]
         if measured:
+            md += chart_section(nn, measured, args.out, current.get(nn))
             for fname, data, runs in measured:
-                md += device_section(nn, fname, data, runs, args.out, "###", current.get(nn),
+                md += device_section(nn, fname, data, runs, "###", current.get(nn),
                                      stretch.get(nn, []))
         else:
             md.append("*Results pending.* No file in `bench/results/` holds lab "
                       f"{nn} yet. On a machine with a GPU, `make bench` runs every solution at its "
                       "benchmark sizes and writes `bench/results/<device>.json`; "
-                      "`make handouts` then builds this section from it: one table per GPU, the "
-                      "speed targets and a plot.\n")
+                      "`make handouts` then builds this section from it: one chart of every GPU, "
+                      "one table per GPU and the speed targets.\n")
         if measured:
             runs = [run for _, _, lab_runs_of_file in measured for run in lab_runs_of_file]
             md += predictions.section(nn, predictions.basis(runs, gpus), gpus)
-            md += scorecard_section(nn, args.bench_dir, args.out, current.get(nn))
         md += book_section(nn, book, [(f, d) for f, d, _ in measured])
         md += ncu_section(nn, args.bench_dir)
         md.append(FORMULAS)

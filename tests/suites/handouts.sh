@@ -8,7 +8,9 @@
 # in headless Chromium without errors and its screenshot is not blank; each notebook validates
 # (nbformat) and its cells are in order; the instructor handouts' rubric tables are the grader's
 # rubrics; each handout's figures are in its HTML page (the SVG file itself, embedded) and in its
-# PDF (converted, in the LaTeX source).
+# PDF (converted, in the LaTeX source); in print, every figure's text is at least 8 pt
+# (tests/tools/figure_fonts.py) and no page but the last is more than half empty (check.py fill).
+# HANDOUTS="08-transpose 12-matmul-fast" builds and checks those handouts only.
 # The tools: tools/deps/handouts.txt. Missing tools skip these tests, except in CI where they fail.
 
 if ! declare -F expect > /dev/null; then
@@ -127,22 +129,44 @@ handouts_filter_failures() {
 
 # 4. Results from a benchmark file (a fixture in the format of bench/run.sh).
 handouts_results() {
-    expect "handouts: results.py builds tables, plot and the book comparison" 0 '' \
+    expect "handouts: results.py builds tables, the chart and the book comparison" 0 '' \
         python3 handouts/tools/results.py --bench-dir handouts/tests/bench --out "$tmp/gen" 01 11
+    # The reference's numbers once: one table per GPU and one chart (results-NN-chart.svg, a bar
+    # per GPU), no chart per GPU and no scorecard.
     if grep -q '| `fast` | 67108864 |' "$tmp/gen/results-01.md" 2> /dev/null \
-        && ls "$tmp"/gen/results-01-*.svg > /dev/null 2>&1 \
+        && [ "$(ls "$tmp"/gen/results-01-*.svg 2> /dev/null)" = "$tmp/gen/results-01-chart.svg" ] \
+        && [ "$(grep -c '!\[' "$tmp/gen/results-01.md")" -eq 1 ] \
+        && grep -q 'class="bar"[^>]*data-variant="fast" data-size="67108864"' "$tmp/gen/results-01-chart.svg" \
         && grep -q '`padded16`' "$tmp/gen/results-11.md" && grep -q '| 596.6 |' "$tmp/gen/results-11.md" \
         && grep -q '`padded16` over `unpadded16` | 2048 | 2.67× |' "$tmp/gen/results-11.md"; then
-        pass "handouts: results tables hold the fixture's rows, its contrasts and the C2070 figures"
+        pass "handouts: results tables hold the fixture's rows, its contrasts and the C2070 figures; one chart, no other"
     else fail "handouts: results tables" "see $tmp/gen"; fi
+    # The chart of the committed results: a bar of each GPU for every timed row, with its ratio;
+    # and the check finds a bar that is not the results'.
+    local nn bad=""
+    python3 handouts/tools/results.py --bench-dir bench/results --out "$tmp/gen-bench" 01 06 08 12 13
+    for nn in 01 06 08 12 13; do
+        python3 tests/tools/check_results_chart.py "$tmp/gen-bench/results-$nn-chart.svg" bench/results "$nn" > /dev/null || bad="$bad $nn"
+    done
+    sed '0,/data-ratio="[^"]*"/s//data-ratio="9.5"/' "$tmp/gen-bench/results-08-chart.svg" > "$tmp/gen-bench/bad-chart.svg"
+    if [ -z "$bad" ] && ! python3 tests/tools/check_results_chart.py "$tmp/gen-bench/bad-chart.svg" bench/results 08 > /dev/null; then
+        pass "handouts: the results chart has a bar of every GPU for every timed row of bench/results, with its ratio (labs 01 06 08 12 13), and the check finds a wrong bar"
+    else fail "handouts: the results chart's bars are the results'" "wrong in labs:${bad:- none}; or the check missed a wrong bar"; fi
 }
 
 # 5. Build everything (make -k: one broken handout does not hide the others).
 handouts_build() {
-    run_capture "make handouts handouts-instructor" make -k -s --no-print-directory \
-        handouts handouts-instructor BUILD="$BUILD"
-    if [ "$rc" -eq 0 ]; then pass "make handouts handouts-instructor"
-    else fail "make handouts handouts-instructor" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
+    local what="handouts handouts-instructor" name
+    if [ -n "${HANDOUTS:-}" ]; then
+        what=""
+        for name in $HANDOUTS; do
+            what="$what $(printf "$BUILD/handouts/%s/$name.pdf $BUILD/handouts/%s/$name.html " student student instructor instructor)"
+            [ "${name%%-*}" = 00 ] || what="$what $BUILD/handouts/student/$name.ipynb $BUILD/handouts/instructor/$name.ipynb"
+        done
+    fi
+    run_capture "make $what" make -k -s --no-print-directory $what BUILD="$BUILD"
+    if [ "$rc" -eq 0 ]; then pass "make ${HANDOUTS:-handouts handouts-instructor}"
+    else fail "make ${HANDOUTS:-handouts handouts-instructor}" "exit $rc: $(printf '%s' "$err" | grep -v '^make' | head -n 3)"; fi
     if printf '%s' "$err" | grep -qiE '\[WARNING\]|warning:'; then
         fail "handouts build without warnings" "$(printf '%s' "$err" | grep -iE 'warning' | head -n 2)"
     else pass "handouts build without warnings"; fi
@@ -156,7 +180,7 @@ handouts_rubric_tables() {
     for rubric in grading/rubrics/[0-9][0-9].rubric; do
         nn=$(basename "$rubric" .rubric)
         f=$(ls "$out_dir"/instructor/"$nn"-*.html 2> /dev/null | head -n 1)
-        [ -n "$f" ] || continue
+        [ -n "$f" ] && handouts_chosen "$(basename "$f" .html)" || continue
         total=$(rubric_as_graded "$rubric" | head -n 1)
         page=$(tr -s ' \n' '  ' < "$f")  # the page's text on one line: HTML wraps long cells
         missing_tests=$(rubric_as_graded "$rubric" | tail -n +2 | while IFS= read -r name; do
@@ -171,7 +195,7 @@ handouts_rubric_tables() {
     for rubric in grading/rubrics/[0-9][0-9].rubric; do
         nn=$(basename "$rubric" .rubric)
         f=$(ls "$out_dir"/student/"$nn"-*.html 2> /dev/null | head -n 1)
-        [ -n "$f" ] || continue
+        [ -n "$f" ] && handouts_chosen "$(basename "$f" .html)" || continue
         handin_file=$(basename "$(ls labs/"$nn"-*/*.cu | grep -v '/driver\.cu$')")
         total=$(rubric_as_graded "$rubric" | head -n 1)
         page=$(tr -s ' \n' '  ' < "$f")
@@ -218,6 +242,22 @@ code = {"__device__", "cudaMemcpyToSymbol(c_limit,"}
 found = check.hyphenated_code(["with cudaMemcpy-", "ToSymbol(c_limit, then a __de-", "vice__ variable"], code)
 prose = check.hyphenated_code(["a copy from de-", "vice to device"], code)
 print(f"found {len(found)}, prose {len(prose)}")'
+    # A page half empty before a page break (a float or a block kept together would leave the
+    # same), and a figure whose text prints below 8 pt, are found.
+    printf '%s\n' '\documentclass{article}\usepackage[margin=1.8cm,a4paper]{geometry}\begin{document}' \
+        'A few lines.\par More.\newpage' "$(for f in $(seq 1 60); do printf 'Line %s.\\par ' "$f"; done)" \
+        '\newpage The end.' '\end{document}' > "$tmp/empty.tex"
+    (cd "$tmp" && lualatex -interaction=nonstopmode empty.tex > /dev/null 2>&1)
+    expect "handouts: the fill check finds a half-empty page" 1 "page 1 is [0-9]+% empty below its last line" \
+        python3 handouts/tools/check.py fill "$tmp/empty.pdf"
+    expect "handouts: the fill check passes full pages and an empty last one" 0 "no page but the last" \
+        python3 handouts/tools/check.py fill "$tmp/empty.pdf" 0.999
+    mkdir -p "$tmp/fonts/gen/pdf"
+    printf '<svg xmlns="http://www.w3.org/2000/svg" width="1000" height="100" font-size="12"><text x="4" y="40">wide</text><g font-size="9"><text x="4" y="80">small</text></g></svg>\n' > "$tmp/fonts/gen/small.svg"
+    printf '%s\n' '\usepackage[margin=1.8cm,a4paper]{geometry}' \
+        "\\includegraphics[width=0.9\\textwidth,height=\\textheight]{$tmp/fonts/gen/pdf/x_md-student-$(printf '%s' "$tmp/fonts/gen/small.svg" | tr '/.' '__').pdf}" > "$tmp/fonts/x.tex"
+    expect "handouts: figure text printed below 8 pt is found (9 units at 444 pt for 1000: 4.0 pt)" 1 \
+        "small.svg: 2 of 2 texts print below 8 pt, the smallest at 4.0 pt" python3 tests/tools/figure_fonts.py "$tmp/fonts/x.tex"
 }
 
 # handouts_pdf NAME ED F: the PDF F.pdf has at least two pages, numbered (the last page's footer
@@ -234,6 +274,12 @@ handouts_pdf() {
         else pass "$name.pdf ($ed): $pages numbered pages"; fi
         expect "$name.pdf ($ed): no heading or caption alone at a page's end" 0 'no heading' \
             python3 handouts/tools/check.py pages "$f.pdf" "$out_dir/tex/$ed/$name.tex"
+        run_capture "$name.pdf ($ed): no page but the last half empty" python3 handouts/tools/check.py fill "$f.pdf"
+        if [ "$rc" -eq 0 ]; then pass "$name.pdf ($ed): no page but the last half empty"
+        else fail "$name.pdf ($ed): no page but the last half empty" "$(printf '%s' "$out" | head -n 2)"; fi
+        run_capture "$name.pdf ($ed): figure text at 8 pt or more" python3 tests/tools/figure_fonts.py "$out_dir/tex/$ed/$name.tex"
+        if [ "$rc" -eq 0 ]; then pass "$name.pdf ($ed): every figure's text prints at 8 pt or more"
+        else fail "$name.pdf ($ed): every figure's text prints at 8 pt or more" "$(printf '%s' "$out" | head -n 3)"; fi
         pdftoppm -r 40 -gray -f 1 -l 1 "$f.pdf" "$tmp/page" > /dev/null 2>&1
         expect "$name.pdf ($ed): first page is not blank" 0 'not background' \
             "$py" handouts/tools/check.py nonblank "$(ls "$tmp"/page*.pgm | head -n 1)"
@@ -286,11 +332,15 @@ handouts_figures_shown() {
     fi
 }
 
+# handouts_chosen NAME: whether the handout NAME is among those checked ($HANDOUTS, else all).
+handouts_chosen() { [ -z "${HANDOUTS:-}" ] || [[ " $HANDOUTS " == *" $1 "* ]]; }
+
 # handouts_each_output: every handout's PDF, HTML page and (labs only) notebook, in both editions.
 handouts_each_output() {
     local md name nn ed f starter
     for md in handouts/[0-9][0-9]-*.md; do
         name=$(basename "$md" .md); nn=${name%%-*}
+        handouts_chosen "$name" || continue
         for ed in student instructor; do
             f=$out_dir/$ed/$name
             handouts_pdf "$name" "$ed" "$f"

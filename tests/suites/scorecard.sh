@@ -70,6 +70,27 @@ scorecard_student_runs() {
     else fail "scorecard marks the declared targets" "$(grep -m2 'target' "$tmp/d12.txt")"; fi
 }
 
+# 2a. Long names (the GPU's, the variants', a failed row's note, a yardstick's description, a
+#     reference GPU's): every line of the card stays inside the picture, wrapped between words
+#     (a TODO pointer kept whole on its line) or, under a reference's bar, shortened; the check
+#     fails on the same card made narrower.
+scorecard_long_names() {
+    local long=_with_a_rather_long_descriptive_name
+    "$py" tests/tools/scorecard_long_names.py "$tmp/long.json" "$tmp/long-ref" "$tmp/long-targets.json"
+    "$py" tools/scorecard.py "$tmp/long.json" --reference "$tmp/long-ref" --targets "$tmp/long-targets.json" \
+        --out "$tmp/long.svg" > "$tmp/long.txt" 2>&1
+    sed '0,/<svg /s/ width="[0-9.]*"/ width="700"/' "$tmp/long.svg" > "$tmp/long-narrow.svg"
+    if out=$("$py" tests/tools/check_scorecard.py "$tmp/long.svg" "$tmp/long.json" --reference "$tmp/long-ref" \
+            --missing "fast$long" 2>&1) \
+        && [ "$(grep -c '<tspan' "$tmp/long.svg")" -ge 3 ] \
+        && grep -qF 'see TODO(lab12) at labs/12-matmul-fast/matmul_fast.cu:140' "$tmp/long.svg" \
+        && ! "$py" tests/tools/check_scorecard.py "$tmp/long-narrow.svg" "$tmp/long.json" --reference "$tmp/long-ref" \
+            --missing "fast$long" > "$tmp/long-bad.txt" 2>&1 \
+        && grep -q "text past the picture's edge ([0-9]* to [0-9]* of 700 px)" "$tmp/long-bad.txt"; then
+        pass "scorecard with long names: every line inside the picture (long lines wrapped, the TODO pointer whole), and the check fails on a card narrower than its lines"
+    else fail "scorecard with long names: every line inside the picture" "${out:0:400}$(head -n 2 "$tmp/long-bad.txt" 2> /dev/null)"; fi
+}
+
 # 2b. What a student's results may hold: a missing, broken or other lab's file is refused in
 #     one sentence (exit 2, no traceback).
 scorecard_refused_files() {
@@ -87,15 +108,25 @@ broken|12|$tmp/cut.json|is not valid JSON
 another lab's|02|tests/fixtures/scorecard/01-student.json|holds the results of lab 01, not of lab 02"
 }
 
+# scorecard_texts SVG: each text of the card on a line of its own, its lines (tspans) joined:
+# <text ATTRIBUTES>ITS WHOLE TEXT</text>.
+scorecard_texts() {
+    "$py" -c 'import sys, xml.etree.ElementTree as ET
+for e in ET.parse(sys.argv[1]).getroot().iter("{http://www.w3.org/2000/svg}text"):
+    print("<text " + " ".join(f"{k}=\"{v}\"" for k, v in e.attrib.items()) + ">" + "".join(e.itertext()) + "</text>")' "$1"
+}
+
 # 2b. A failed row keeps its TODO pointer on its bar and in the targets; a figure past a roofline
 #     ceiling is flagged, not drawn as a speed.
 scorecard_todo_and_ceiling() {
     "$py" tests/tools/scorecard_todo_results.py "$tmp/todo.json"
     "$py" tools/scorecard.py "$tmp/todo.json" --out "$tmp/todo.svg" > "$tmp/todo.txt" 2>&1
     local pointer='TODO(lab12) at labs/12-matmul-fast/matmul_fast.cu:140'
+    scorecard_texts "$tmp/todo.svg" > "$tmp/todo-texts.txt"
     if out=$("$py" tests/tools/check_scorecard.py "$tmp/todo.svg" "$tmp/todo.json" 2>&1) \
-        && grep -qF "data-status=\"FAIL\">FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer</text>" "$tmp/todo.svg" \
-        && grep -qF "data-met=\"failed\">vectorized at 4096 ≥ 0.60 × cublas: yours – (FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer)" "$tmp/todo.svg" \
+        && grep -qF "data-status=\"FAIL\">FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer</text>" "$tmp/todo-texts.txt" \
+        && grep -qF "data-met=\"failed\">vectorized at 4096 ≥ 0.60 × cublas: yours – (FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer)" "$tmp/todo-texts.txt" \
+        && grep -qF "$pointer" "$tmp/todo.svg" \
         && grep -qF "target: vectorized at 4096 >= 0.60 x cublas: – FAIL: wrong value at (17, 3): 1.5 != 2.25; see $pointer" "$tmp/todo.txt" \
         && ! grep -q '^target: vectorized at 4096 .*not measured' "$tmp/todo.txt"; then
         pass "scorecard keeps a failed row's TODO pointer on its bar, in the targets' table and in its text"
@@ -148,8 +179,9 @@ scorecard_roofline() {
     # A results file from before the counts: every row said not placed, and why.
     "$py" tools/scorecard.py tests/fixtures/scorecard/12-student.json --out "$tmp/rl12.svg" > /dev/null 2>&1
     if ! grep -q 'class="rl-point' "$tmp/rl12.svg" && ! grep -q 'class="rl-unplaced"' "$tmp/rl12.svg" \
-        && grep -q 'class="rl-not-counted"[^>]*>Nothing placed: these results count no roofline bytes or FP operations (a run from before they were counted)' "$tmp/rl12.svg"; then
-        pass "scorecard roofline of results without counts: no point, and one line that says why"
+        && grep -q 'class="rl-not-counted"[^>]*>Roofline: nothing placed: these results count no roofline bytes or FP operations (a run from before they were counted)' "$tmp/rl12.svg" \
+        && [ "$(grep -c '<text' <(sed -n '/class="rl-section"/,/<\/g>/p' "$tmp/rl12.svg"))" -eq 1 ] && ! grep -q 'rl-plot\|rl-ceilings' "$tmp/rl12.svg"; then
+        pass "scorecard roofline of results without counts: no point, no panel, one line that says why"
     else fail "scorecard roofline of results without counts" "$(grep -m1 'rl-' "$tmp/rl12.svg" | head -c 300)"; fi
     # The grader's figures (NAME.roofline.json beside a submission's feedback): yours and the
     # reference's point per performance test, on one GPU; a broken file refused in one sentence.
@@ -194,6 +226,7 @@ scorecard_suite() {
     tmp=$(mktemp -d)
     scorecard_committed_results
     scorecard_student_runs
+    scorecard_long_names
     scorecard_refused_files
     scorecard_todo_and_ceiling
     scorecard_roofline

@@ -53,10 +53,16 @@ def texts_past_edge(svg):
     for e in texts:
         if e.get("text-anchor") in ("middle", "end"):
             continue
-        words = "".join(e.itertext())
-        end = float(e.get("x", 0)) + len(words) * float(e.get("font-size") or size) * CHAR_EM
-        if end > width:
-            out.append(f"text past the picture's edge ({end:.0f} of {width:.0f} px): {words[:80]}")
+        # its lines: its own text, then each tspan with an x of its own starts another
+        lines = [[float(e.get("x", 0)), e.text or ""]]
+        for t in e.iter(NS + "tspan"):
+            if t.get("x") is not None:
+                lines.append([float(t.get("x")), ""])
+            lines[-1][1] += (t.text or "") + (t.tail or "")
+        for x, words in lines:
+            end = x + len(words.rstrip()) * float(e.get("font-size") or size) * CHAR_EM
+            if end > width:
+                out.append(f"text past the picture's edge ({end:.0f} of {width:.0f} px): {words[:80]}")
     if section is None:
         out.append("no roofline section (g class rl-section)")
     return out

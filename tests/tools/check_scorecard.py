@@ -11,7 +11,9 @@ reference bar's ratio is not the reference run's at that variant and size; a tar
 no declared target; a variant of --missing is not stated as missing, or a variant is stated
 missing that RESULTS has; a failed row's TODO pointer (its note's "TODO(labNN) at FILE:LINE")
 is not kept where it is said; a roofline figure past its ceiling (above 1.15 of the copy, above 1 of the FP32 peak) is drawn as
-a plain bar, or one within it is flagged as past it.
+a plain bar, or one within it is flagged as past it; a text of the card runs past the picture's
+edge (its right edge for a text anchored at its start, its left for one anchored at its end,
+taking a character of DejaVu Sans as 0.6 em wide: its mean advance is about 0.55 em).
 """
 import argparse
 import glob
@@ -33,6 +35,35 @@ def load_run(path, lab):
 
 def close(a, b):
     return abs(float(a) - float(b)) <= 1e-5 * max(1.0, abs(float(b)))
+
+
+CHAR_EM = 0.6
+
+
+def texts_outside(root):
+    """One line for each text of the card that runs past the picture's left or right edge."""
+    width = float(root.get("width"))
+    out = []
+
+    def walk(el, size):
+        size = float(el.get("font-size") or size)
+        if el.tag == NS + "text" and el.get("transform") is None:
+            # its lines: its own text, then each tspan with an x of its own starts another
+            lines = [[float(el.get("x", 0)), el.text or ""]]
+            for t in el.iter(NS + "tspan"):
+                if t.get("x") is not None:
+                    lines.append([float(t.get("x")), ""])
+                lines[-1][1] += (t.text or "") + (t.tail or "")
+            for x, words in lines:
+                span = len(words.rstrip()) * size * CHAR_EM
+                start = {"middle": x - span / 2, "end": x - span}.get(el.get("text-anchor"), x)
+                if start + span > width + 0.5 or start < -0.5:
+                    out.append(f"text past the picture's edge ({start:.0f} to {start + span:.0f} of {width:.0f} px): {words[:80]}")
+            return
+        for child in el:
+            walk(child, size)
+    walk(root, 16.0)
+    return out
 
 
 def main():
@@ -124,6 +155,7 @@ def main():
     have = {r["variant"] for r in run["results"]}
     if stated & have:
         problems.append(f"stated missing but in the results: {sorted(stated & have)}")
+    problems += texts_outside(root)
     for p in problems:
         print(f"{args.svg}: {p}")
     return 1 if problems else 0
