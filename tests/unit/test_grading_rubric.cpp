@@ -83,7 +83,7 @@ TEST_CASE("rubric errors name the file, the line and the problem") {
           "r.rubric:7: unknown test setting 'bogus'");
     CHECK(error_of("[test a]\nkind = correctness\nvariants = x\nsizes = 1\n").find("does not say which lab") != std::string::npos);
     CHECK(error_of("lab = 1\n").find("r.rubric:1: lab must be two digits") == 0);
-    CHECK(error_of("lab = 01\n[test a]\nkind = speed\n") == "r.rubric:3: kind must be correctness, sanitizer or performance");
+    CHECK(error_of("lab = 01\n[test a]\nkind = speed\n") == "r.rubric:3: kind must be correctness, sanitizer, performance or questions");
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\npoints = -2\n") == "r.rubric:4: points must not be negative");
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\npoints = ten\n").find("r.rubric:4: points: ") == 0);
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 0\n").find("r.rubric:5: sizes: ") == 0);

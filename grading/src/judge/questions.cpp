@@ -1,0 +1,78 @@
+#include "judge/questions.h"
+
+#include <algorithm>
+
+#include "util/text.h"
+
+namespace grading {
+
+double measured_copy_ratio(const TestResult& timed) {
+    const RooflineFigures& f = timed.roofline;
+    if (timed.not_run || !f.measured() || f.roofline_bytes <= 0 || f.copy_gbs <= 0) return 0;
+    return f.roofline_bytes / (f.student_ms * 1e6) / f.copy_gbs;
+}
+
+bool prediction_holds(double predicted, double measured, double within) {
+    if (!(predicted > 0) || !(measured > 0)) return false;
+    const double factor = std::max(predicted / measured, measured / predicted);
+    return factor <= within * (1 + 1e-9);
+}
+
+namespace {
+
+QuestionVerdict judge_prediction(const QuestionKey& q, double predicted, const std::map<std::string, TestResult>& done) {
+    const auto it = done.find(q.measured_by);
+    const double measured = it == done.end() ? 0 : measured_copy_ratio(it->second);
+    const std::string mine = "you predicted " + number_text(predicted);
+    if (measured <= 0)
+        return {false, mine + ", but '" + q.measured_by + "' did not time your kernel, so there is nothing to compare it with (0 points)"};
+    const bool right = prediction_holds(predicted, measured, q.within);
+    return {right, mine + "; your run measured " + number_text(measured) + " ('" + q.measured_by + "'): " +
+                       (right ? "within " : "not within ") + "a factor " + number_text(q.within)};
+}
+
+}  // namespace
+
+QuestionVerdict judge_question(const QuestionKey& q, const Answers& answers, const std::map<std::string, TestResult>& done) {
+    const auto it = answers.given.find(q.id);
+    if (it == answers.given.end() || it->second.empty()) return {false, "not answered"};
+    if (std::find(answers.twice.begin(), answers.twice.end(), q.id) != answers.twice.end())
+        return {false, "answered on more than one line: not counted"};
+    const std::string given = clip(it->second, 40);
+    if (q.form == AnswerForm::Choice) {
+        const std::optional<char> c = answer_choice(it->second, q.options);
+        if (!c) return {false, "'" + given + "' is not " + answer_form_text(q)};
+        if (*c == q.choice) return {true, std::string("right (") + *c + ")"};
+        return {false, std::string("wrong: you answered ") + *c + ", the answer is " + q.choice};
+    }
+    const std::optional<double> v = answer_number(it->second);
+    if (!v || (q.form == AnswerForm::Prediction && *v <= 0)) return {false, "'" + given + "' is not " + answer_form_text(q)};
+    if (q.form == AnswerForm::Prediction) return judge_prediction(q, *v, done);
+    const double slack = std::max(q.tolerance, 1e-9 * std::max(1.0, std::abs(q.number)));
+    if (std::abs(*v - q.number) <= slack) return {true, "right (" + number_text(*v) + ")"};
+    const std::string within = q.tolerance > 0 ? " (within " + number_text(q.tolerance) + ")" : "";
+    return {false, "wrong: you answered " + number_text(*v) + ", the answer is " + number_text(q.number) + within};
+}
+
+TestResult grade_questions(const TestSpec& t, const Answers& answers, const std::map<std::string, TestResult>& done) {
+    TestResult r{t.id, t.name, 0, t.points, t.visibility, ""};
+    if (!answers.problem.empty()) {
+        r.output = "No answers read: " + answers.problem + ". Each of the " + std::to_string(t.questions.size()) +
+                   " questions gives 0.\n";
+        return r;
+    }
+    int right = 0;
+    for (const QuestionKey& q : t.questions) {
+        const QuestionVerdict v = judge_question(q, answers, done);
+        right += v.right;
+        r.output += q.id + ": " + v.line + "\n";
+    }
+    if (!answers.stray_lines.empty())
+        r.output += std::to_string(answers.stray_lines.size()) + " line(s) of " + kAnswersFile + " are not 'qN = ANSWER' (first: line " +
+                    std::to_string(answers.stray_lines.front()) + "): ignored\n";
+    r.output = std::to_string(right) + " of " + std::to_string(t.questions.size()) + " questions right (" + kAnswersFile + ").\n" + r.output;
+    r.score = t.questions.empty() ? 0 : t.points * right / static_cast<double>(t.questions.size());
+    return r;
+}
+
+}  // namespace grading
