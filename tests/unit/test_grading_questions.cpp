@@ -7,6 +7,8 @@
 
 #include "grading/src/intake/rubric.h"
 #include "grading/src/judge/questions.h"
+#include "grading/src/util/files.h"
+#include "grading/src/util/text.h"
 
 using namespace grading;
 
@@ -144,4 +146,29 @@ TEST_CASE("a questions test scored: each question its share, a line each, the ke
     CHECK(missing.score == 0);
     CHECK(missing.max_score == 6);
     CHECK(missing.output.find("No answers read: no answers.txt") == 0);
+}
+
+TEST_CASE("every lab's rubric asks 2 to 4 questions, and its answers template has a blank line for each") {
+    int labs = 0;
+    for (const std::string& name : list_dir("grading/rubrics")) {
+        if (!ends_with(name, ".rubric")) continue;
+        INFO(name);
+        ++labs;
+        const Rubric r = load_rubric("grading/rubrics/" + name);
+        const TestSpec* q = r.find("questions");
+        REQUIRE(q);
+        CHECK(q->questions.size() >= 2);
+        CHECK(q->questions.size() <= 4);
+        CHECK(&r.tests.back() == q);  // after the tests a prediction compares with
+        std::string folder;
+        for (const std::string& lab : list_dir("labs"))
+            if (starts_with(lab, r.lab + "-")) folder = "labs/" + lab;
+        const Answers blank = parse_answers(read_file(folder + "/" + kAnswersFile));
+        CHECK(blank.problem.empty());
+        CHECK(blank.stray_lines.empty());
+        CHECK(blank.given.size() == q->questions.size());
+        for (const QuestionKey& k : q->questions) CHECK(blank.given.count(k.id) == 1);
+        CHECK(grade_questions(*q, blank, {}).score == 0);
+    }
+    CHECK(labs == 13);
 }

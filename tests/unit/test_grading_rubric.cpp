@@ -328,7 +328,8 @@ TEST_CASE("lab 12's rubric grades the ladder its driver declares as it did with 
     CHECK(tests == std::vector<std::string>{"correct_tiled 11 tiled", "correct_coarse1d 11 coarse1d", "correct_coarse2d 11 coarse2d",
                                             "correct_vectorized 11 vectorized", "correct_warptile 11 warptile", "correct_fast 15 fast",
                                             "memcheck 10 tiled,coarse1d,coarse2d,vectorized,warptile,fast",
-                                            "racecheck 5 tiled,coarse1d,coarse2d,vectorized,warptile,fast", "perf_fast 15 fast"});
+                                            "racecheck 5 tiled,coarse1d,coarse2d,vectorized,warptile,fast", "perf_fast 15 fast",
+                                            "questions 6 "});
     CHECK(join(r.find("memcheck")->requires_tests, " ") ==
           "correct_tiled correct_coarse1d correct_coarse2d correct_vectorized correct_warptile correct_fast");
 }
