@@ -81,7 +81,7 @@ QuestionKey parse_question_key(const std::string& id, const std::string& value) 
 
 std::string answer_form_text(const QuestionKey& q) {
     if (q.form == AnswerForm::Choice) return "one letter of " + q.options;
-    if (q.form == AnswerForm::Prediction) return "a positive number (your predicted ratio)";
+    if (q.form == AnswerForm::Prediction) return "a positive number, your predicted ratio";
     return "a number";
 }
 
