@@ -172,3 +172,16 @@ TEST_CASE("every lab's rubric asks 2 to 4 questions, and its answers template ha
     }
     CHECK(labs == 13);
 }
+
+TEST_CASE("--compile-only: each question answered and well-formed or not, never the key") {
+    const Rubric r = parse_rubric(kRubric, "08.rubric");
+    const TestSpec& t = *r.find("questions");
+    const std::string text = questions_form_text(t, parse_answers("q1 = C\nq2 = 31\nq3 = -1\n"));
+    CHECK(text.find("2 of 3 questions of answers.txt answered and well-formed") == 0);
+    CHECK(text.find("q1: answered, well-formed") != std::string::npos);
+    CHECK(text.find("q3: '-1' is not a positive number") != std::string::npos);
+    CHECK(text.find("32") == std::string::npos);
+    CHECK(text.find("wrong") == std::string::npos);
+    CHECK(questions_form_text(t, answers_of_file("", "answers.txt is a symbolic link")).find("not read: answers.txt is a symbolic link") !=
+          std::string::npos);
+}

@@ -33,25 +33,44 @@ QuestionVerdict judge_prediction(const QuestionKey& q, double predicted, const s
 
 }  // namespace
 
-QuestionVerdict judge_question(const QuestionKey& q, const Answers& answers, const std::map<std::string, TestResult>& done) {
+std::string answer_problem(const QuestionKey& q, const Answers& answers) {
     const auto it = answers.given.find(q.id);
-    if (it == answers.given.end() || it->second.empty()) return {false, "not answered"};
+    if (it == answers.given.end() || it->second.empty()) return "not answered";
     if (std::find(answers.twice.begin(), answers.twice.end(), q.id) != answers.twice.end())
-        return {false, "answered on more than one line: not counted"};
-    const std::string given = clip(it->second, 40);
+        return "answered on more than one line: not counted";
+    const bool choice = q.form == AnswerForm::Choice;
+    const std::optional<double> v = choice ? std::nullopt : answer_number(it->second);
+    const bool formed = choice ? answer_choice(it->second, q.options).has_value() : v && (q.form != AnswerForm::Prediction || *v > 0);
+    return formed ? "" : "'" + clip(it->second, 40) + "' is not " + answer_form_text(q);
+}
+
+QuestionVerdict judge_question(const QuestionKey& q, const Answers& answers, const std::map<std::string, TestResult>& done) {
+    if (const std::string problem = answer_problem(q, answers); !problem.empty()) return {false, problem};
+    const std::string& given = answers.given.at(q.id);
     if (q.form == AnswerForm::Choice) {
-        const std::optional<char> c = answer_choice(it->second, q.options);
-        if (!c) return {false, "'" + given + "' is not " + answer_form_text(q)};
-        if (*c == q.choice) return {true, std::string("right (") + *c + ")"};
-        return {false, std::string("wrong: you answered ") + *c + ", the answer is " + q.choice};
+        const char c = *answer_choice(given, q.options);
+        if (c == q.choice) return {true, std::string("right (") + c + ")"};
+        return {false, std::string("wrong: you answered ") + c + ", the answer is " + q.choice};
     }
-    const std::optional<double> v = answer_number(it->second);
-    if (!v || (q.form == AnswerForm::Prediction && *v <= 0)) return {false, "'" + given + "' is not " + answer_form_text(q)};
-    if (q.form == AnswerForm::Prediction) return judge_prediction(q, *v, done);
+    const double v = *answer_number(given);
+    if (q.form == AnswerForm::Prediction) return judge_prediction(q, v, done);
     const double slack = std::max(q.tolerance, 1e-9 * std::max(1.0, std::abs(q.number)));
-    if (std::abs(*v - q.number) <= slack) return {true, "right (" + number_text(*v) + ")"};
+    if (std::abs(v - q.number) <= slack) return {true, "right (" + number_text(v) + ")"};
     const std::string within = q.tolerance > 0 ? " (within " + number_text(q.tolerance) + ")" : "";
-    return {false, "wrong: you answered " + number_text(*v) + ", the answer is " + number_text(q.number) + within};
+    return {false, "wrong: you answered " + number_text(v) + ", the answer is " + number_text(q.number) + within};
+}
+
+std::string questions_form_text(const TestSpec& t, const Answers& answers) {
+    if (!answers.problem.empty()) return std::string(kAnswersFile) + " not read: " + answers.problem + "\n";
+    std::string out;
+    int formed = 0;
+    for (const QuestionKey& q : t.questions) {
+        const std::string problem = answer_problem(q, answers);
+        formed += problem.empty();
+        out += q.id + ": " + (problem.empty() ? "answered, well-formed" : problem) + "\n";
+    }
+    return std::to_string(formed) + " of " + std::to_string(t.questions.size()) + " questions of " + kAnswersFile +
+           " answered and well-formed (not judged here).\n" + out;
 }
 
 TestResult grade_questions(const TestSpec& t, const Answers& answers, const std::map<std::string, TestResult>& done) {

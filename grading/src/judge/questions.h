@@ -26,11 +26,16 @@ struct QuestionVerdict {
     bool right = false;
     std::string line;
 };
+// Whether the answer to `q` is there and well-formed: "" where it is, else the line saying why not.
+std::string answer_problem(const QuestionKey& q, const Answers& answers);
 QuestionVerdict judge_question(const QuestionKey& q, const Answers& answers, const std::map<std::string, TestResult>& done);
 
 // Test `t` (kind questions) for answers read from the file: the points shared equally among its
 // questions, one feedback line each. `problem` non-empty: the file could not be used (missing,
 // a link, too large), and why: every question gives 0, and the feedback says so.
 TestResult grade_questions(const TestSpec& t, const Answers& answers, const std::map<std::string, TestResult>& done);
+// What --compile-only says of test `t` (no score, never the key): whether the file was read, and
+// each question answered and well-formed or not, a line each.
+std::string questions_form_text(const TestSpec& t, const Answers& answers);
 
 }  // namespace grading

@@ -202,9 +202,13 @@ bool ClassGrading::grade_submission(Worker& w, Lane& lane, Submission& s, size_t
         for (const TestSpec& t : setup_.rubric.tests) {
             TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
             r.not_run = s.ready;
-            // The questions need no build: a refused file's answers count all the same.
-            if (t.kind == TestKind::Questions && !setup_.cfg.compile_only)
-                r = grade_questions(t, answers_of_file(s.source.answers, s.source.answers_problem), {});
+            // The questions need no build: a refused file's answers count all the same; with
+            // --compile-only their form is checked, never their key.
+            if (t.kind == TestKind::Questions) {
+                const Answers answers = answers_of_file(s.source.answers, s.source.answers_problem);
+                if (setup_.cfg.compile_only) r.output += "\n" + questions_form_text(t, answers);
+                else r = grade_questions(t, answers, {});
+            }
             s.result.tests.push_back(r);
         }
     }
