@@ -1,6 +1,8 @@
 #include "judge/questions.h"
 
 #include <algorithm>
+#include <cmath>
+#include <optional>
 
 #include "util/text.h"
 
