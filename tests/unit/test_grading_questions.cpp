@@ -176,7 +176,8 @@ TEST_CASE("every lab's rubric asks 2 to 4 questions, and its answers template ha
 TEST_CASE("--compile-only: each question answered and well-formed or not, never the key") {
     const Rubric r = parse_rubric(kRubric, "08.rubric");
     const TestSpec& t = *r.find("questions");
-    const std::string text = questions_form_text(t, parse_answers("q1 = C\nq2 = 31\nq3 = -1\n"));
+    const std::string text = questions_form_text(t, parse_answers("q1 = C\nq2 = 31\nq3 = -1\nnotes\n"));
+    CHECK(text.find("1 line(s) of answers.txt are not 'qN = ANSWER' (first: line 4)") != std::string::npos);
     CHECK(text.find("2 of 3 questions of answers.txt answered and well-formed") == 0);
     CHECK(text.find("q1: answered, well-formed") != std::string::npos);
     CHECK(text.find("q3: '-1' is not a positive number") != std::string::npos);

@@ -33,6 +33,13 @@ QuestionVerdict judge_prediction(const QuestionKey& q, double predicted, const s
                        (right ? "within " : "not within ") + "a factor " + number_text(q.within)};
 }
 
+// The lines of the file that are no answer, in one sentence ("" where there are none).
+std::string stray_note(const Answers& answers) {
+    if (answers.stray_lines.empty()) return "";
+    return std::to_string(answers.stray_lines.size()) + " line(s) of " + kAnswersFile + " are not 'qN = ANSWER' (first: line " +
+           std::to_string(answers.stray_lines.front()) + "): ignored\n";
+}
+
 }  // namespace
 
 std::string answer_problem(const QuestionKey& q, const Answers& answers) {
@@ -72,7 +79,7 @@ std::string questions_form_text(const TestSpec& t, const Answers& answers) {
         out += q.id + ": " + (problem.empty() ? "answered, well-formed" : problem) + "\n";
     }
     return std::to_string(formed) + " of " + std::to_string(t.questions.size()) + " questions of " + kAnswersFile +
-           " answered and well-formed (not judged here).\n" + out;
+           " answered and well-formed (not judged here).\n" + out + stray_note(answers);
 }
 
 TestResult grade_questions(const TestSpec& t, const Answers& answers, const std::map<std::string, TestResult>& done) {
@@ -88,9 +95,7 @@ TestResult grade_questions(const TestSpec& t, const Answers& answers, const std:
         right += v.right;
         r.output += q.id + ": " + v.line + "\n";
     }
-    if (!answers.stray_lines.empty())
-        r.output += std::to_string(answers.stray_lines.size()) + " line(s) of " + kAnswersFile + " are not 'qN = ANSWER' (first: line " +
-                    std::to_string(answers.stray_lines.front()) + "): ignored\n";
+    r.output += stray_note(answers);
     r.output = std::to_string(right) + " of " + std::to_string(t.questions.size()) + " questions right (" + kAnswersFile + ").\n" + r.output;
     r.score = t.questions.empty() ? 0 : t.points * right / static_cast<double>(t.questions.size());
     return r;
