@@ -177,12 +177,12 @@ def handin_fragment(nn, path, labs_dir="labs"):
     forbidden = settings.get("forbid_symbols", "").split()
     folder = os.path.dirname(mine)
     asks = any(t.get("kind") == "questions" for _, t in tests)
-    files = f"two files: `{name}` and `answers.txt`**, the ones" if asks else f"one file: `{name}`**, the one"
+    files = (f"two files: `{name}`, the one you completed, and `answers.txt`, your answers to the questions**, both"
+             if asks else f"one file: `{name}`**, the one you completed")
     lines = ["# What to hand in, and how it is graded", "",
-             f"**Hand in {files} you completed in `{folder}/` (in the notebook, the `%%writefile` cell "
-             f"writes {'the `.cu` file' if asks else 'it'} into `cudalabs/{folder}/`"
-             f"{', beside `answers.txt`' if asks else ''}: download "
-             f"{'them' if asks else 'it'} from the file browser). Nothing else is read: the "
+             f"**Hand in {files} in `{folder}/` (in the notebook, the `%%writefile` cell "
+             f"writes {'the first' if asks else 'it'} into `cudalabs/{folder}/`: download "
+             f"{'both' if asks else 'it'} from the file browser). Nothing else is read: the "
              "grader builds your file with the course's own driver, interface and harness, so a change "
              "to any other file is lost, and every function the interface declares must be in it.", "",
              f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
