@@ -170,7 +170,7 @@ TEST_CASE("every lab's rubric asks 2 to 4 questions, and its answers template ha
         for (const QuestionKey& k : q->questions) CHECK(blank.given.count(k.id) == 1);
         CHECK(grade_questions(*q, blank, {}).score == 0);
     }
-    CHECK(labs == 13);
+    CHECK(labs >= 13);
 }
 
 TEST_CASE("--compile-only: each question answered and well-formed or not, never the key") {
