@@ -176,14 +176,18 @@ def handin_fragment(nn, path, labs_dir="labs"):
     name = os.path.basename(mine)
     forbidden = settings.get("forbid_symbols", "").split()
     folder = os.path.dirname(mine)
-    asks = any(t.get("kind") == "questions" for _, t in tests)
-    files = (f"two files: `{name}`, the one you completed, and `answers.txt`, your answers to the questions**, both"
-             if asks else f"one file: `{name}`**, the one you completed")
-    lines = ["# What to hand in, and how it is graded", "",
-             f"**Hand in {files} in `{folder}/` (in the notebook, the `%%writefile` cell "
-             f"writes {'the first' if asks else 'it'} into `cudalabs/{folder}/`: download "
-             f"{'both' if asks else 'it'} from the file browser). Nothing else is read: the "
-             "grader builds your file with the course's own driver, interface and harness, so a change "
+    if any(t.get("kind") == "questions" for _, t in tests):
+        handin = [f"**Hand in two files**, both from your `{folder}/`:", "",
+                  f"- `{name}`, the one you completed;",
+                  "- `answers.txt`, your answers to the questions under \"Answers to hand in\".", "",
+                  "In the notebook, the `%%writefile` cell writes the first into the lab's folder under "
+                  "`cudalabs/`: download both from the file browser. Nothing else is read: the "]
+    else:
+        handin = [f"**Hand in one file: `{name}`**, the one you completed in `{folder}/` (in the notebook, "
+                  f"the `%%writefile` cell writes it into `cudalabs/{folder}/`: download it from the file "
+                  "browser). Nothing else is read: the "]
+    lines = ["# What to hand in, and how it is graded", ""] + handin[:-1] + [
+             handin[-1] + "grader builds your file with the course's own driver, interface and harness, so a change "
              "to any other file is lost, and every function the interface declares must be in it.", "",
              f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
              f"output with the reference solution, outside your program. `./lab{nn}` shows how your file "
