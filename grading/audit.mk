@@ -21,7 +21,7 @@ $(BUILD)/grading/%.o: grading/src/%.cpp $(CXX_STAMP)
 # Only what a build and its audit need: no runs, no sandbox of its own (sandbox.cpp runs the
 # tools), no class. nlohmann-json (tools/deps/core.txt) at build time; binutils at run time.
 AUDIT_SRC := grading/src/audit_only.cpp $(addprefix grading/src/compile/,audit.cpp build.cpp build_cache.cpp lab_build.cpp line_directives.cpp) \
-             $(addprefix grading/src/intake/,lab_info.cpp rubric.cpp) grading/src/isolation/isolation.cpp \
+             $(addprefix grading/src/intake/,lab_info.cpp questions.cpp rubric.cpp) grading/src/isolation/isolation.cpp \
              grading/src/process/process.cpp $(addprefix grading/src/util/,breakdown.cpp files.cpp locks.cpp sha256.cpp text.cpp)
 AUDIT_ONLY := $(BUILD)/grading/audit_only
 

@@ -65,7 +65,7 @@ $(foreach n,$(LAB_NUMS),$(if $(shell grep -l RUNG grading/rubrics/$(n).rubric 2>
 
 # A notebook carries the files its lab builds with (handouts/tools/notebook_setup.py).
 NOTEBOOK_DEPS := Makefile $(wildcard common/*) handouts/tools/notebook_setup.py handouts/tools/setup_cell.py \
-                 handouts/tools/scorecard_cell.py tools/scorecard.py tools/grade_preview.py tools/profile_hints.py \
+                 handouts/tools/scorecard_cell.py tools/scorecard.py tools/grade_preview.py tools/answers_preview.py tools/profile_hints.py \
                  tools/release/release.py $(wildcard grading/rubrics/*.rubric) $(wildcard bench/results/*.d/*.json)
 
 # $(1) = handout name (01-vector-add), $(2) = edition, $(3) = the lab's code files and its

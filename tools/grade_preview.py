@@ -46,6 +46,8 @@ import subprocess
 import sys
 import tempfile
 
+import answers_preview
+
 BANNER = ("PREVIEW — the grader also uses sizes and seeds it does not show, and runs the tests of "
           "memory safety and speed: this is not your grade.")
 SKIPPED = " The grader's audit was skipped: what your file may call was not checked."
@@ -290,10 +292,21 @@ def preview_without_gpu(args, sizes, tmp, hand_in, why):
     else:
         print("Passed: the build with the lab's driver and the grader's audit (forbidden libraries "
               f"and calls: {rules}; imports against the allow-list; line directives).")
+    print_answers(args)
     print(hand_in)
     print(f"grade_preview: the tests need a GPU, and there is no usable CUDA GPU here "
           f"({why.rstrip('.')}), so they were not run.", file=sys.stderr)
     return 1 if verdict.rejected else 77
+
+
+def print_answers(args):
+    """The answers file's preview (tools/answers_preview.py), where the rubric asks questions:
+    which are answered and well-formed, never whether they are right."""
+    path = args.answers or os.path.join(os.path.dirname(args.file), answers_preview.ANSWERS_FILE)
+    shown = os.path.relpath(path) if not os.path.relpath(path).startswith("..") else path
+    lines, _ = answers_preview.preview_lines(args.rubric, shown)
+    if lines:
+        print("\n".join(lines))
 
 
 class NoGpu(Exception):
@@ -388,12 +401,14 @@ def main():
     ap.add_argument("--grader", default=GRADER, help=f"the grader (default {GRADER}, which the student edition lacks)")
     ap.add_argument("--auditor", default=AUDITOR,
                     help=f"the grader's audit alone, used where there is no grader (default {AUDITOR})")
+    ap.add_argument("--answers", help="the answers file previewed (default: answers.txt beside --file)")
     ap.add_argument("--no-audit", action="store_true", help="do not have the grader judge the file (the preview says so)")
     args = ap.parse_args()
     nn = args.lab
     if not re.fullmatch(r"\d\d", nn):
         ap.error(f"--lab takes two digits, got {nn!r}")
     args.file = args.file and os.path.abspath(args.file)  # as given, before the move to the course's root
+    args.answers = args.answers and os.path.abspath(args.answers)
     os.chdir(os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."))
     # The course's rubric, or in the student edition the copy of its tests without sizes that
     # tools/release/release.py writes.
@@ -412,6 +427,7 @@ def main():
     tests = parse_rubric(args.rubric)
     if not any(t["visibility"] == "visible" for _, t in tests):
         print(f"The rubric of lab {nn} ({args.rubric}) has no visible test: nothing to preview.")
+        print_answers(args)
         print(hand_in)
         return 0
 
@@ -479,6 +495,7 @@ def main():
               f"test{'s' if len(later) != 1 else ''} whose results you see after grading.")
     print(grader_summary(verdict))
     print(BANNER + (SKIPPED if verdict.skipped else ""))
+    print_answers(args)
     print(hand_in)
     lost = verdict.rejected or any(r.lost for r in rows)
     return 1 if lost else 0

@@ -40,7 +40,7 @@ def lab_folder(nn):
 
 # The tools of the student's loop, as the student edition has them: make scorecard, make check
 # (with the lab's tests from preview_tests below) and the hints of make profileNN.
-LOOP_TOOLS = ["tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
+LOOP_TOOLS = ["tools/scorecard.py", "tools/grade_preview.py", "tools/answers_preview.py", "tools/profile_hints.py"]
 
 
 def release_tool():

@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tools"))
 from grade_preview import expand_rungs, rungs_of  # noqa: E402
 
-KINDS = ("correctness", "sanitizer", "performance")
+KINDS = ("correctness", "sanitizer", "performance", "questions")
 
 
 def parse(path, globals_out=None):
@@ -83,7 +83,19 @@ def percent(fraction):
     return f"{float(fraction) * 100:g} %"
 
 
-def full_marks_when(t, names, correctness_ids):
+def questions_text(t, with_key):
+    """A questions test's row: what is checked, and with `with_key` (the instructor's table) the key."""
+    keys = [(k, v) for k, v in t.items() if re.fullmatch(r"q[1-9][0-9]?", k)]
+    text = (f"each of the {len(keys)} answers of `answers.txt` is right (points shared equally)")
+    within = [v.split()[-1] for _, v in keys if v.startswith("predict")]
+    if within:
+        text += f"; a prediction counts within {within[0]}× of the student's own measured ratio"
+    if with_key:
+        text += "; key: " + ", ".join(f"{k} {v}" for k, v in keys)
+    return text
+
+
+def full_marks_when(t, names, correctness_ids, with_key=True):
     kind = t.get("kind", "correctness")
     variants = t.get("variants", t.get("variant", "")).split()
     needs = [names.get(r, r) for r in t.get("requires", "").split()]
@@ -101,6 +113,8 @@ def full_marks_when(t, names, correctness_ids):
             text += ", with no copy back to the host"
         text += ("; all or nothing" if t.get("scoring") == "all_or_nothing"
                  else "; points in proportion to the rows that pass")
+    elif kind == "questions":
+        text = questions_text(t, with_key)
     elif kind == "sanitizer":
         options = f" (`{t['tool_options']}`)" if t.get("tool_options") else ""
         text = (f"compute-sanitizer `{t.get('tool', 'memcheck')}`{options} finds no error in "
@@ -162,11 +176,18 @@ def handin_fragment(nn, path, labs_dir="labs"):
     name = os.path.basename(mine)
     forbidden = settings.get("forbid_symbols", "").split()
     folder = os.path.dirname(mine)
-    lines = ["# What to hand in, and how it is graded", "",
-             f"**Hand in one file: `{name}`**, the one you completed in `{folder}/` (in the notebook, "
-             f"the `%%writefile` cell writes it into `cudalabs/{folder}/`: download it from the file "
-             "browser). Nothing else is read: the "
-             "grader builds your file with the course's own driver, interface and harness, so a change "
+    if any(t.get("kind") == "questions" for _, t in tests):
+        handin = [f"**Hand in two files**, both from your `{folder}/`:", "",
+                  f"- `{name}`, the one you completed;",
+                  "- `answers.txt`, your answers to the questions under \"Answers to hand in\".", "",
+                  "In the notebook, the `%%writefile` cell writes the first into the lab's folder under "
+                  "`cudalabs/`: download both from the file browser. Nothing else is read: the "]
+    else:
+        handin = [f"**Hand in one file: `{name}`**, the one you completed in `{folder}/` (in the notebook, "
+                  f"the `%%writefile` cell writes it into `cudalabs/{folder}/`: download it from the file "
+                  "browser). Nothing else is read: the "]
+    lines = ["# What to hand in, and how it is graded", ""] + handin[:-1] + [
+             handin[-1] + "grader builds your file with the course's own driver, interface and harness, so a change "
              "to any other file is lost, and every function the interface declares must be in it.", "",
              f"The grader runs it on a GPU at sizes and with seeds it does not show you, and judges every "
              f"output with the reference solution, outside your program. `./lab{nn}` shows how your file "
@@ -176,7 +197,7 @@ def handin_fragment(nn, path, labs_dir="labs"):
     for test_id, t in tests:
         label = t.get("name", test_id).replace("|", "\\|")
         lines.append(f"| {label} | {number(t['points'])} | "
-                     f"{full_marks_when(t, names, correctness_ids).replace('|', chr(92) + '|')} |")
+                     f"{full_marks_when(t, names, correctness_ids, False).replace('|', chr(92) + '|')} |")
     lines.append(f"| **total** | **{number(total)}** | |")
     lines.append("")
     rules = ["the file must build without errors with the course's `nvcc` flags"]

@@ -268,6 +268,37 @@ grade_preview_real_rubric() {
     fi
 }
 
+# 4b. The answers file (tools/answers_preview.py): each question answered and well-formed or not,
+#     from the rubric's questions test, never whether it is right nor the key; a link or a missing
+#     file is said; the exit code and the last line (the file to hand in) are the preview's.
+grade_preview_answers() {
+    local rubric="$tmp/questions.rubric" answers="$tmp/answers.txt" ok=1
+    cat "$tmp/01.rubric" > "$rubric"
+    printf '\n[test questions]\nkind = questions\npoints = 6\nvisibility = after_due_date\nq1 = number 4\n' >> "$rubric"
+    printf 'q2 = choice C of ABC\nq3 = number 0.5 +- 0.1\nq4 = predict correct_simple within 2\n' >> "$rubric"
+    printf 'q1 = 7\nq2 = c\nq3 = x\nq4 = -1\nnotes\n' > "$answers"
+    run_capture "grade preview of answers.txt" "${gp[@]}" --no-audit --rubric "$rubric" --json-from "$tmp/pass" --answers "$answers"
+    printf '%s' "$out" | grep -q '^  q1: answered, well-formed (a number)$' || ok=0
+    printf '%s' "$out" | grep -q '^  q2: answered, well-formed (one letter of ABC)$' || ok=0
+    printf '%s' "$out" | grep -qx "  q3: 'x' is not a number" || ok=0
+    printf '%s' "$out" | grep -qx "  q4: '-1' is not a positive number, your predicted ratio" || ok=0
+    printf '%s' "$out" | grep -q '^  1 line(s) are not .qN = ANSWER. (first: line 5)' || ok=0
+    printf '%s' "$out" | grep -qx '2 of 4 questions answered and well-formed\.' || ok=0
+    printf '%s' "$out" | grep -qiE 'wrong|right \(|choice C|0\.5|answer is' && ok=0
+    if [ "$ok" -eq 1 ] && [ "$rc" -eq 0 ] && [ "$(printf '%s\n' "$out" | tail -n1)" = "$hand_in" ]; then
+        pass "grade preview of answers.txt: each question answered and well-formed or not, never the key"
+    else fail "grade preview of answers.txt" "exit $rc: $(printf '%s' "$out" | tail -n 9)"; fi
+    ln -sf "$answers" "$tmp/linked.txt"
+    run_capture "grade preview of a linked answers.txt" "${gp[@]}" --no-audit --rubric "$rubric" --json-from "$tmp/pass" --answers "$tmp/linked.txt"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'linked.txt is a symbolic link: the grader follows no link'; then
+        pass "grade preview of answers.txt: a link is said, as the grader would refuse to read it"
+    else fail "grade preview of a linked answers.txt" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
+    run_capture "grade preview without answers.txt" "${gp[@]}" --no-audit --rubric "$rubric" --json-from "$tmp/pass" --answers "$tmp/none.txt"
+    if [ "$rc" -eq 0 ] && printf '%s' "$out" | grep -q 'none.txt: write your answers there.*; each of the 4 questions would give 0'; then
+        pass "grade preview of answers.txt: a missing file is said"
+    else fail "grade preview without answers.txt" "exit $rc: $(printf '%s' "$out" | tail -n 4)"; fi
+}
+
 # 5. A rubric with no visible test says so.
 grade_preview_no_visible_test() {
     sed 's/^visibility = .*//; /^\[test/a visibility = after_published' "$tmp/01.rubric" > "$tmp/none.rubric"
@@ -398,6 +429,7 @@ grade_preview_suite() {
     grade_preview_through_runs
     grade_preview_rows_fail
     grade_preview_real_rubric
+    grade_preview_answers
     grade_preview_no_visible_test
     grade_preview_make_check
 

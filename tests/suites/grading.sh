@@ -279,7 +279,10 @@ for rubric in grading/rubrics/[0-9][0-9].rubric; do
             # No corpus yet: the reference gets full marks, the untouched starter no points.
             book=$gpu_out/gradebook.csv
             total=$(grading_score "$book" reference total 2>/dev/null) max=$(grading_score "$book" reference max 2>/dev/null)
-            if [ -n "$total" ] && [ "$total" = "$max" ]; then pass "grade lab$nn reference: full marks ($total)"
+            # The reference hands in no answers.txt: every point but the questions'.
+            questions=$(awk '/^\[test /{ q = ($0 ~ /^\[test questions\]/) } q && /^points *=/{ print $3 }' "$rubric_used")
+            if [ -n "$total" ] && awk -v t="$total" -v m="$max" -v q="${questions:-0}" 'BEGIN { exit !(t == m - q) }'; then
+                pass "grade lab$nn reference: full marks but the questions' ($total)"
             else fail "grade lab$nn reference" "${total:-no result} of ${max:-?} (see $gpu_out/feedback/reference.md)"; fi
             starter=$(grading_score "$book" starter total 2>/dev/null)
             if [ "$starter" = 0 ]; then pass "grade lab$nn starter: 0"

@@ -68,9 +68,10 @@ else
     rm -rf "$stress_dir" && mkdir -p "$stress_dir"
     stress_dir=$(cd "$stress_dir" && pwd)
     stress_rubric=$stress_dir/01-stress.rubric
-    # Lab 01's rubric without its performance tests (their scores vary with timing), STRESS_TRIALS trials.
+    # Lab 01's rubric without its performance tests (their scores vary with timing) and its
+    # questions (no answers.txt here), STRESS_TRIALS trials.
     awk -v trials="$stress_trials" '
-        /^\[test / { skipping = ($0 ~ /^\[test perf/) }
+        /^\[test / { skipping = ($0 ~ /^\[test (perf|questions)/) }
         skipping { next }
         /^trials *=/ { print "trials = " trials; next }
         { print }' grading/rubrics/01.rubric > "$stress_rubric"

@@ -100,8 +100,8 @@ handout_facts_sizes() {
     fi
     expect "handout facts: every lab handout has three goals, a time, its questions before the results; every starter TODO its size" 0 \
         'handouts with three goals and a time, questions before results' python3 tests/tools/lab_sizes.py .
-    expect "handout facts: a handout without three goals or a time or with results before questions, a TODO without its size, are found" 1 \
-        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*02-sample.md: .# Measured results. comes before.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
+    expect "handout facts: a handout without three goals or a time, with results before questions or without its answers.txt's questions, a TODO without its size, are found" 1 \
+        '01-sample.md: 2 goals.*01-sample.md: no time estimate.*01-sample.md: its .Answers to hand in. asks \[\], .*answers.txt has \[q1 q2 q3\].*02-sample.md: .# Measured results. comes before.*02-sample.md: no .# Goals.*sample.cu:4: TODO\(lab01\) launch lacks' \
         bash -c 'python3 tests/tools/lab_sizes.py tests/fixtures/lab_sizes | tr "\n" " "; exit "${PIPESTATUS[0]}"'
 }
 

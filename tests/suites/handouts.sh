@@ -201,7 +201,8 @@ handouts_rubric_tables() {
         page=$(tr -s ' \n' '  ' < "$f")
         missing_tests=$(rubric_as_graded "$rubric" | tail -n +2 | while IFS= read -r name; do
             [[ $page == *"${name//&/&amp;}"* ]] || printf ' [%s]' "$name"; done)
-        if [[ $page == *"Hand in one file: <code>$handin_file</code>"* ]] && [[ $page == *"$total points in all"* ]] \
+        if [[ $page == *"Hand in two files"* ]] && [[ $page == *"<code>$handin_file</code>, the one you completed;"* ]] \
+            && [[ $page == *"<code>answers.txt</code>, your answers to the questions"* ]] && [[ $page == *"$total points in all"* ]] \
             && [ -z "$missing_tests" ]; then
             pass "lab$nn student handout: hand in $handin_file; graded by $rubric ($total points, every test)"
         else fail "lab$nn student handout says what to hand in" "want $handin_file, $total points and every test; missing:$missing_tests"; fi

@@ -82,7 +82,8 @@ new_lab_suite() {
         make -s --no-print-directory -C "$copy" new-lab NN="$nn" NAME="$name"
     local f missing=""
     for f in labs/$nn-$name/driver.cu labs/$nn-$name/vector_scale.h labs/$nn-$name/vector_scale.cu \
-        labs/$nn-$name/reference.h solutions/$nn-$name/vector_scale.cu grading/rubrics/$nn.rubric handouts/$nn-$name.md; do
+        labs/$nn-$name/reference.h labs/$nn-$name/answers.txt solutions/$nn-$name/vector_scale.cu grading/rubrics/$nn.rubric \
+        handouts/$nn-$name.md; do
         [ -s "$copy/$f" ] || missing="$missing $f"
     done
     grep -q "TODO(lab$nn) scale" "$copy/labs/$nn-$name/vector_scale.cu" || missing="$missing TODO(lab$nn)-in-starter"

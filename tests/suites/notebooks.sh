@@ -101,7 +101,7 @@ notebook_loop_suite() {
     for dir in labs/[0-9][0-9]-*/; do
         nn=$(basename "$dir"); nn=${nn%%-*}
         names=$("$py" handouts/tools/notebook_setup.py --lab "$nn" --list)
-        want="Makefile tools/grade_preview.py tools/profile_hints.py tools/scorecard.py common/ncu.sh"
+        want="Makefile tools/grade_preview.py tools/answers_preview.py tools/profile_hints.py tools/scorecard.py common/ncu.sh"
         [ -f "grading/rubrics/$nn.rubric" ] && want="$want tools/preview/$nn.tests"
         [ -f "${dir}profile.sh" ] && want="$want ${dir}profile.sh"
         missing=""

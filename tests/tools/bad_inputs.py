@@ -108,6 +108,9 @@ def contents():
                      b"void* keep_big_array() { void* p = nullptr; cudaGetSymbolAddress(&p, big_array); return p; }\n",
         "junk": b"\x00\xff{ not json \x81",
         "notes": b"my notes\n",
+        "answers_ok": b"q1 = 4\nq2 = 24\nq3 = 12\n",
+        "answers_odd": b"q1 = four\nQ2=24\nq2 = 25\nq3 = 1/0\nq4 = 9\n\x1b[31mred = \x07\n",
+        "answers_escapes": b"q1 = \x1b]0;title\x07\x1b[2J4\nq2 = 24\r\nq3 = \xe2\x80\xae12\n",
     }
 
 
@@ -225,6 +228,20 @@ ROWS = [
     # builds that must be bounded
     ("build/include-dev-zero", "dev_zero", {"vector_add.cu": "include_dev_zero"}, COMPILE_ERROR, "#include </dev/zero> ends at the memory limit", {"fast": 60}),
     ("build/huge-array", "huge_array", {"vector_add.cu": "big_array"}, r"reached the 64 MiB a build may write in one file", "an 80 MiB initialised __device__ array", {"fast": 150}),
+    # the answers file beside a correct file (answers.txt, intake/questions.h): under --compile-only
+    # its form is said, never its key; an odd one is that line, never a refusal of the code
+    ("answers/well-formed", "ans_ok", {**REF, "answers.txt": "answers_ok"}, BUILT, "answers.txt with every answer well-formed", {"shows": "3 of 3 questions of answers.txt answered and well-formed"}),
+    ("answers/none", "ans_none", REF, BUILT, "no answers.txt beside the file", {"shows": "answers.txt not read: no answers.txt beside vector_add.cu"}),
+    ("answers/malformed", "ans_odd", {**REF, "answers.txt": "answers_odd"}, BUILT, "answers not numbers, one twice, strays", {"shows": "q1: 'four' is not a number"}),
+    ("answers/escapes", "ans_esc", {**REF, "answers.txt": "answers_escapes"}, BUILT, "terminal escapes and a direction override in the answers", {"clean": True}),
+    ("answers/empty", "ans_empty", {**REF, "answers.txt": "empty"}, BUILT, "an empty answers.txt", {"shows": "q1: not answered"}),
+    ("answers/garbage", "ans_notes", {**REF, "answers.txt": "notes"}, BUILT, "answers.txt of notes, no qN = line", {"shows": "0 of 3 questions"}),
+    ("answers/not-utf8", "ans_binary", {**REF, "answers.txt": "binary"}, BUILT, "4 KiB of random bytes as answers.txt", {"shows": "that is not UTF-8", "clean": True}),
+    ("answers/huge", "ans_sparse", {**REF, "answers.txt": ("sparse", 8 << 30)}, BUILT, "a sparse 8 GiB answers.txt (refused unread)", {"shows": "answers.txt: the file is larger than 1 MiB"}),
+    ("answers/link", "ans_link", {**REF, "answers.txt": ("link", "{secret}/secret.cu")}, BUILT, "answers.txt is a link to a root-only file", {"shows": "answers.txt is a symbolic link"}),
+    ("answers/fifo", "ans_fifo", {**REF, "answers.txt": ("fifo",)}, BUILT, "answers.txt is a FIFO", {"shows": "answers.txt is not a regular file (a FIFO)"}),
+    ("answers/folder", "ans_dir", {**REF, "answers.txt": {"q1": "notes"}}, BUILT, "answers.txt is a folder", {"shows": "answers.txt is not a regular file (a folder)"}),
+    ("answers/refused-code", "ans_refused", {"answers.txt": "answers_ok"}, NO_CU, "answers.txt without the code", {}),
     # layouts
     ("layout/empty-folder", "empty_folder", {}, NO_CU, "an empty student folder", {}),
     ("layout/nested", "nested", {"sub": REF}, NO_CU, "the file one folder down", {}),

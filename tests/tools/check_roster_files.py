@@ -18,7 +18,7 @@ def same(what, got, want):
         problems.append(f"{what}: {got!r}, expected {want!r}")
 
 g = rows("gradebook.csv")
-tests = ["correct_host", "correct_simple", "correct_fast", "memcheck", "perf_fast"]
+tests = ["correct_host", "correct_simple", "correct_fast", "memcheck", "perf_fast", "questions"]
 same("gradebook header", g[0], ["student", "submitted_as", "roster_id", "name", "email", "section", "sha256"] + tests + ["total", "max", "note"])
 book = {r[0]: r for r in g[1:]}
 same("gradebook students", sorted(book), sorted(["S-18", "jane_doe", "mallory", "stonebob_4323_555_vector_add", "submission_1001", "submission_1002"]))
@@ -36,14 +36,14 @@ for student, cells in want.items():
         continue
     same(f"gradebook {student} roster cells", row[2:6], cells)
     same(f"gradebook {student} sha256", len(row[6]), 64)
-    same(f"gradebook {student} max", row[13], "100")
+    same(f"gradebook {student} max", row[14], "106")
     if student == "submission_1001":   # the compile error: rejected, 0 everywhere
-        same(f"gradebook {student} scores", row[7:13], ["0"] * 6)
-        if "compil" not in row[14]:
-            problems.append(f"gradebook {student} note: {row[14]!r} does not say it did not compile")
+        same(f"gradebook {student} scores", row[7:14], ["0"] * 7)
+        if "compil" not in row[15]:
+            problems.append(f"gradebook {student} note: {row[15]!r} does not say it did not compile")
     else:                              # built and audited, not run: empty cells and total, not zeros
-        same(f"gradebook {student} scores", row[7:13], ["", "", "", "", "", ""])
-        same(f"gradebook {student} note", row[14], "build and audit passed; tests not run (run the grader on a GPU for the score)")
+        same(f"gradebook {student} scores", row[7:14], [""] * 7)
+        same(f"gradebook {student} note", row[15], "build and audit passed; tests not run (run the grader on a GPU for the score)")
 
 c = rows("lms-canvas.csv")
 same("lms-canvas header", c[0], ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Lab 1: vector add"])

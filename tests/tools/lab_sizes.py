@@ -3,6 +3,8 @@
 and a time estimate ("Time: about 90 minutes."), puts its questions before the reference's
 measured results (a student answers from a run of their own first), and every TODO(labNN)
 marker of a starter says about how many lines it takes ("TODO(lab08) tiled (about 12 lines): ...").
+A lab with an answers template (labs/NN-*/answers.txt, one `qN =` line a question) lists those
+questions, and no others, under its handout's "## Answers to hand in" (`- **q1.** ...`), 2 to 4.
 
   lab_sizes.py ROOT     checks ROOT/handouts/NN-*.md (not the course guide, 00) and the files of
                         ROOT/labs/NN-*/; prints one line per fault and exits 1, else exits 0.
@@ -48,6 +50,24 @@ def handout_faults(path):
     return faults
 
 
+def answers_faults(handout, root):
+    """Where the handout's "Answers to hand in" and its lab's answers.txt disagree."""
+    nn = os.path.basename(handout)[:2]
+    templates = glob.glob(os.path.join(root, "labs", f"{nn}-*", "answers.txt"))
+    with open(handout, encoding="utf-8") as f:
+        text = f.read()
+    section = text.split("\n## Answers to hand in\n", 1)
+    asked = re.findall(r"^- \*\*(q\d+)\.\*\*", section[1].split("\n#", 1)[0], re.M) if len(section) == 2 else []
+    if not templates:
+        return [f"{handout}: asks {' '.join(asked)} but its lab has no answers.txt"] if asked else []
+    with open(templates[0], encoding="utf-8") as f:
+        blanks = re.findall(r"^(q\d+) *=", f.read(), re.M)
+    if asked != blanks or not 2 <= len(asked) <= 4:
+        return [f"{handout}: its 'Answers to hand in' asks [{' '.join(asked)}], {templates[0]} has [{' '.join(blanks)}] "
+                "(the same 2 to 4 questions)"]
+    return []
+
+
 def starter_faults(path):
     """Each TODO(labNN) task of the file that does not say how many lines it takes."""
     faults = []
@@ -72,13 +92,14 @@ def main(argv):
     if not handouts or not starters:
         print(f"{root}: no lab handouts or no starter files", file=sys.stderr)
         return 2
-    faults = [f for p in handouts for f in handout_faults(p)]
+    faults = [f for p in handouts for f in handout_faults(p) + answers_faults(p, root)]
     faults += [f for p in starters for f in starter_faults(p)]
     for fault in faults:
         print(fault)
     if faults:
         return 1
-    print(f"{len(handouts)} handouts with three goals and a time, questions before results; every TODO of "
+    print(f"{len(handouts)} handouts with three goals and a time, questions before results, the answers to hand in "
+          "as their answers.txt; every TODO of "
           f"{len(starters)} lab files sized")
     return 0
 

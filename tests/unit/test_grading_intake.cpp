@@ -213,3 +213,25 @@ TEST_CASE("intake: the build folder is $BUILD as the Makefile reads it, else bui
     if (before) setenv("BUILD", saved.c_str(), 1);
     else unsetenv("BUILD");
 }
+
+TEST_CASE("intake: answers.txt beside the code is read through no link; each odd one is a sentence, never a refusal") {
+    TempDir t("grading-intake");
+    const std::string cls = t.path + "/class", secret = t.path + "/private/secret.txt";
+    write_at(secret, "q1 = B");
+    write_at(cls + "/alice.cu", "alice's");
+    for (const char* who : {"bob", "carol", "dave", "erin", "frank"}) write_at(cls + "/" + who + "/vector_add.cu", "code");
+    write_at(cls + "/bob/answers.txt", "q1 = B\n");
+    REQUIRE(symlink(secret.c_str(), (cls + "/dave/answers.txt").c_str()) == 0);
+    write_at(cls + "/erin/answers.txt", std::string(kMaxSubmissionBytes + 1, 'x'));
+    REQUIRE(mkfifo((cls + "/frank/answers.txt").c_str(), 0644) == 0);
+    auto subs = by_id(take_submissions({cls}, "vector_add.cu"));
+    CHECK(subs.at("bob").answers == "q1 = B\n");
+    CHECK(subs.at("bob").answers_problem.empty());
+    CHECK(subs.at("alice").answers_problem.find("a single file was handed in") != std::string::npos);
+    CHECK(subs.at("carol").answers_problem == "no answers.txt beside vector_add.cu in the submission");
+    CHECK(subs.at("dave").answers_problem.find("answers.txt is a symbolic link") == 0);
+    CHECK(subs.at("dave").answers.empty());
+    CHECK(subs.at("erin").answers_problem == "answers.txt: the file is larger than 1 MiB");
+    CHECK(subs.at("frank").answers_problem.find("answers.txt is not a regular file (a FIFO)") == 0);
+    for (const char* who : {"alice", "bob", "carol", "dave", "erin", "frank"}) CHECK(subs.at(who).rejected.empty());
+}

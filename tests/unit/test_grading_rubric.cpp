@@ -83,7 +83,7 @@ TEST_CASE("rubric errors name the file, the line and the problem") {
           "r.rubric:7: unknown test setting 'bogus'");
     CHECK(error_of("[test a]\nkind = correctness\nvariants = x\nsizes = 1\n").find("does not say which lab") != std::string::npos);
     CHECK(error_of("lab = 1\n").find("r.rubric:1: lab must be two digits") == 0);
-    CHECK(error_of("lab = 01\n[test a]\nkind = speed\n") == "r.rubric:3: kind must be correctness, sanitizer or performance");
+    CHECK(error_of("lab = 01\n[test a]\nkind = speed\n") == "r.rubric:3: kind must be correctness, sanitizer, performance or questions");
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\npoints = -2\n") == "r.rubric:4: points must not be negative");
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\npoints = ten\n").find("r.rubric:4: points: ") == 0);
     CHECK(error_of("lab = 01\n[test a]\nkind = correctness\nvariants = x\nsizes = 0\n").find("r.rubric:5: sizes: ") == 0);
@@ -328,7 +328,8 @@ TEST_CASE("lab 12's rubric grades the ladder its driver declares as it did with 
     CHECK(tests == std::vector<std::string>{"correct_tiled 11 tiled", "correct_coarse1d 11 coarse1d", "correct_coarse2d 11 coarse2d",
                                             "correct_vectorized 11 vectorized", "correct_warptile 11 warptile", "correct_fast 15 fast",
                                             "memcheck 10 tiled,coarse1d,coarse2d,vectorized,warptile,fast",
-                                            "racecheck 5 tiled,coarse1d,coarse2d,vectorized,warptile,fast", "perf_fast 15 fast"});
+                                            "racecheck 5 tiled,coarse1d,coarse2d,vectorized,warptile,fast", "perf_fast 15 fast",
+                                            "questions 6 "});
     CHECK(join(r.find("memcheck")->requires_tests, " ") ==
           "correct_tiled correct_coarse1d correct_coarse2d correct_vectorized correct_warptile correct_fast");
 }

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # make new-lab NN=14 NAME=topic: a new lab from tools/new-lab/template/ (a vector scale, y = a x,
 # to be replaced by the lab's own work). Writes
-#   labs/NN-NAME/driver.cu, TOPIC.h, TOPIC.cu (the starter, with its TODO(labNN)), reference.h
+#   labs/NN-NAME/driver.cu, TOPIC.h, TOPIC.cu (the starter, with its TODO(labNN)), reference.h,
+#                                            answers.txt (the answers template)
 #   solutions/NN-NAME/TOPIC.cu               the reference solution
 #   grading/rubrics/NN.rubric                the grader's tests
 #   handouts/NN-NAME.md                      the handout
@@ -34,6 +35,7 @@ fill lab/driver.cu "labs/$nn-$name/driver.cu"
 fill lab/TOPIC.h "labs/$nn-$name/$topic.h"
 fill lab/TOPIC.cu "labs/$nn-$name/$topic.cu"
 fill lab/reference.h "labs/$nn-$name/reference.h"
+fill lab/answers.txt "labs/$nn-$name/answers.txt"
 fill solution/TOPIC.cu "solutions/$nn-$name/$topic.cu"
 fill rubric "grading/rubrics/$nn.rubric"
 fill handout.md "handouts/$nn-$name.md"

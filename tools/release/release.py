@@ -40,7 +40,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 # ---- what the student edition holds ---------------------------------------------------------
 STUDENT_FILES = ["Makefile", ".gitignore", "common/*", "labs/*/*", "tests/run_tests.sh", "tests/lib.sh",
                  "tests/unit/*.cpp", "tests/unit/product_fixture.h", "tools/install-deps.sh", "tools/deps/core.txt",
-                 "tools/deps/student.txt", "tools/scorecard.py", "tools/grade_preview.py", "tools/profile_hints.py"]
+                 "tools/deps/student.txt", "tools/scorecard.py", "tools/grade_preview.py", "tools/answers_preview.py",
+                 "tools/profile_hints.py"]
 # The reference solution's measured runs (rows of times and ratios, no code), which the
 # scorecard (make scorecard) sets beside a student's: bench/results/<device>.d/NN.json of the
 # course tree, as reference/<device>.d/NN.json in the student edition.
@@ -118,13 +119,22 @@ def copy_into(files, dest):
         shutil.copy2(path, target)
 
 
+def question_form(form):
+    """A question's form in tools/preview/NN.tests (answers_preview.question_forms): its kind, and a
+    choice's options; no answer."""
+    kind, options = form
+    return f"choice of {options}" if kind == "choice" else kind
+
+
 def write_preview_tests(dest):
     """tools/preview/NN.tests for `make check` (tools/grade_preview.py): each rubric's tests in the
     rubric's own format, with only what the preview reads. Visible tests keep their name,
-    variants and scoring; the others only their kind, points and visibility. No sizes. Before
+    variants and scoring; the others only their kind, points and visibility, and a questions
+    test its questions' forms (`q1 = choice of ABCD`, `q2 = number`), never the key. No sizes. Before
     them, the rubric's settings that the grader's audit reads (AUDIT_SETTINGS: forbidden
     symbols, allowed imports, limits)."""
     sys.path.insert(0, os.path.join(HERE, ".."))
+    import answers_preview
     import grade_preview
     os.makedirs(os.path.join(dest, "tools", "preview"), exist_ok=True)
     for rubric in files_of("grading/rubrics/[0-9][0-9].rubric"):
@@ -141,6 +151,8 @@ def write_preview_tests(dest):
             if visible:
                 lines += [f"name = {t.get('name', test_id)}", f"variants = {' '.join(t['variants'])}",
                           f"scoring = {t.get('scoring', 'per_row')}"]
+            if t["kind"] == "questions":  # what a well-formed answer is: never the key
+                lines += [f"{q} = {question_form(form)}" for q, form in answers_preview.question_forms(rubric)]
         with open(os.path.join(dest, "tools", "preview", f"{nn}.tests"), "w", encoding="utf-8") as f:
             f.write("\n".join(lines) + "\n")
 

@@ -267,8 +267,8 @@ bool set_test_check(const Rubric& r, TestSpec& test, const std::string& key, con
     if (key == "name") test.name = value;
     else if (key == "kind")
         test.kind = one_of<TestKind>(value, {{"correctness", TestKind::Correctness}, {"sanitizer", TestKind::Sanitizer},
-                                             {"performance", TestKind::Performance}},
-                                     "kind must be correctness, sanitizer or performance", at);
+                                             {"performance", TestKind::Performance}, {"questions", TestKind::Questions}},
+                                     "kind must be correctness, sanitizer, performance or questions", at);
     else if (key == "points") {
         test.points = to_number(value);
         if (test.points < 0) at.fail("points must not be negative");
@@ -296,7 +296,8 @@ bool set_test_check(const Rubric& r, TestSpec& test, const std::string& key, con
         test.requires_tests = words(value);
         for (auto& id : test.requires_tests)
             if (!r.find(id) || r.find(id) == &test) at.fail("requires names '" + id + "', which is not an earlier test");
-    } else return false;
+    } else if (is_question_id(key)) test.questions.push_back(parse_question_key(key, value));
+    else return false;
     return true;
 }
 
@@ -423,6 +424,21 @@ std::vector<RubricSection> expand_rungs(const std::vector<RubricSection>& sectio
     return out;
 }
 
+// A questions test: its questions and nothing to run; a prediction compared with an earlier
+// performance test's run.
+void check_questions(const Rubric& r, const TestSpec& t, const RubricPlace& at) {
+    if (t.kind != TestKind::Questions) at.fail("test '" + t.id + "' has questions (q1 = ...) but is not of kind questions");
+    if (t.questions.empty()) at.fail("questions test '" + t.id + "' has no question (q1 = ...)");
+    if (!t.variants.empty() || !t.sizes.empty() || t.random_sizes.count > 0 || !t.requires_tests.empty())
+        at.fail("questions test '" + t.id + "' runs nothing: no variants, sizes or requires");
+    for (const QuestionKey& q : t.questions) {
+        if (q.form != AnswerForm::Prediction) continue;
+        const TestSpec* timed = r.find(q.measured_by);
+        if (!timed || timed->kind != TestKind::Performance || timed > &t)
+            at.fail(q.id + " predicts '" + q.measured_by + "', which is not an earlier performance test");
+    }
+}
+
 // What the whole rubric must have: a lab, tests, positive time limits, and in each test what its
 // kind needs. `test_lines`: the line of each test's header; `last`: the rubric's last line.
 void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const RubricPlace& last) {
@@ -432,6 +448,10 @@ void check_rubric(const Rubric& r, const std::vector<int>& test_lines, const Rub
     for (size_t i = 0; i < r.tests.size(); ++i) {
         const TestSpec& t = r.tests[i];
         const int at = test_lines[i];
+        if (t.kind == TestKind::Questions || !t.questions.empty()) {
+            check_questions(r, t, RubricPlace{last.source, at});
+            continue;
+        }
         if (t.variants.empty()) last.fail_at(at, "test '" + t.id + "' names no variant");
         if (t.kind == TestKind::Performance) {
             if (t.variants.size() != 1) last.fail_at(at, "performance test '" + t.id + "' needs exactly one variant");

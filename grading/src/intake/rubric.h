@@ -7,6 +7,8 @@
 #include <utility>
 #include <vector>
 
+#include "intake/questions.h"
+
 namespace grading {
 
 // A rubric that cannot be used. what() is "FILE:LINE: message".
@@ -14,7 +16,7 @@ struct RubricError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
-enum class TestKind { Correctness, Sanitizer, Performance };
+enum class TestKind { Correctness, Sanitizer, Performance, Questions };
 
 // Gradescope's visibility values: shown at once, never, after the due date, after publishing.
 enum class Visibility { Visible, Hidden, AfterDueDate, AfterPublished };
@@ -63,6 +65,7 @@ struct TestSpec {
     int reps = 10;                      // performance: timed repetitions per run
     std::vector<std::string> requires_tests;  // 0 points unless these tests got full marks
     double timeout_s = 0;               // per run; 0: the rubric's run_timeout
+    std::vector<QuestionKey> questions;  // questions: the key, q1 = ... (no variants, no sizes)
 };
 
 struct Rubric {

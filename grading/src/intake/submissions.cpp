@@ -11,6 +11,7 @@
 #include <map>
 
 #include "args.h"
+#include "intake/questions.h"
 #include "util/files.h"
 #include "util/text.h"
 
@@ -178,6 +179,20 @@ void Intake::take_file(SubmissionSource& s, int dir, const std::string& name, co
     s.unreadable = r.unreadable;
 }
 
+// The student's answers file, `present` where the folder lists one: its bytes, or why not (a
+// link, not a regular file, too large, unreadable: never more than a sentence for the student).
+void read_answers(SubmissionSource& s, int dir, bool present, const std::string& topic) {
+    if (!present) {
+        s.answers_problem = std::string("no ") + kAnswersFile + " beside " + topic + " in the submission";
+        return;
+    }
+    const FileRead r = read_at(dir, kAnswersFile, kAnswersFile, kMaxSubmissionBytes);
+    s.answers = r.bytes;
+    s.answers_problem = r.refused.empty() ? r.unreadable : r.refused;
+    if (!s.answers_problem.empty() && !starts_with(s.answers_problem, kAnswersFile))
+        s.answers_problem = std::string(kAnswersFile) + ": " + s.answers_problem;
+}
+
 void Intake::add_student_folder(int dir, const std::string& raw_name, const std::string& submitted_as, const std::string& path,
                                 const std::shared_ptr<const std::string>& class_export) {
     SubmissionSource& s = add(raw_name, submitted_as, path);
@@ -185,10 +200,11 @@ void Intake::add_student_folder(int dir, const std::string& raw_name, const std:
     s.class_export = class_export;
     std::vector<std::string> cu;
     bool has_topic = false;
-    bool has_metadata = false;
+    bool has_metadata = false, has_answers = false;
     for (const auto& [name, mode] : entries_of(dir)) {
         has_topic |= name == topic_;
         has_metadata |= name == kMetadataFile;
+        has_answers |= name == kAnswersFile;
         if (is_cu(name) && !S_ISDIR(mode)) cu.push_back(name);
     }
     if (has_metadata) {
@@ -196,6 +212,7 @@ void Intake::add_student_folder(int dir, const std::string& raw_name, const std:
         s.metadata = meta.bytes;
         s.metadata_problem = meta.ok() ? "" : meta.refused + meta.unreadable;
     }
+    read_answers(s, dir, has_answers, topic_);
     if (has_topic) take_file(s, dir, topic_, path + "/" + topic_);
     else if (cu.size() == 1) take_file(s, dir, cu[0], path + "/" + cu[0]);
     else if (cu.empty()) s.rejected = "no " + topic_ + " in the submission";

@@ -27,6 +27,9 @@ struct SubmissionSource {
     // Gradescope's submission_metadata.json in the student's folder, read the same way ("": none),
     // and why one there was not read.
     std::string metadata, metadata_problem;
+    // The answers file handed in beside the code (intake/questions.h), read the same way, and why
+    // there is none to read (a sentence for the student; the questions then give 0, nothing else).
+    std::string answers, answers_problem = "no answers.txt: a single file was handed in, not a folder with answers.txt beside it";
     // Gradescope's export list (submission_metadata.yml) of the class folder it was found in.
     std::shared_ptr<const std::string> class_export;
 };

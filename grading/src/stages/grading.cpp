@@ -14,6 +14,7 @@
 #include "class/leaderboard.h"
 #include "class/regrade.h"
 #include "gpu/gpus.h"
+#include "judge/questions.h"
 #include "judge/test_kinds.h"
 #include "util/files.h"
 #include "util/text.h"
@@ -201,6 +202,13 @@ bool ClassGrading::grade_submission(Worker& w, Lane& lane, Submission& s, size_t
         for (const TestSpec& t : setup_.rubric.tests) {
             TestResult r{t.id, t.name, 0, t.points, t.visibility, s.ready ? "not run (--compile-only)" : "not run: " + s.result.rejected};
             r.not_run = s.ready;
+            // The questions need no build: a refused file's answers count all the same; with
+            // --compile-only their form is checked, never their key.
+            if (t.kind == TestKind::Questions) {
+                const Answers answers = answers_of_file(s.source.answers, s.source.answers_problem);
+                if (setup_.cfg.compile_only) r.output += "\n" + questions_form_text(t, answers);
+                else r = grade_questions(t, answers, {});
+            }
             s.result.tests.push_back(r);
         }
     }
@@ -228,6 +236,7 @@ void ClassGrading::grade_tests(Worker& w, Lane& lane, SubmissionState& state, Su
         }
         TestResult r{t.id, t.name, 0, t.points, t.visibility, ""};
         if (!missing.empty()) r.output = "not run: it needs full marks in '" + missing + "' first";
+        else if (t.kind == TestKind::Questions) r = grade_questions(t, answers_of_file(s.source.answers, s.source.answers_problem), done);
         else r = run_test(w, ctx, s, t);
         done[t.id] = r;
         s.result.tests.push_back(r);
