@@ -320,7 +320,6 @@ std::string pseudonym_of(const Candidate& c, const std::string& secret) {
 // (equal figures, equal ranks).
 void rank_board(LeaderboardBoard& b, const std::set<std::string>& trees) {
     b.tree = join(std::vector<std::string>(trees.begin(), trees.end()), ", ");
-    if (b.date.empty()) b.date = "-";
     if (b.tree.empty()) b.tree = "-";
     // Two students under one name would be one row to a reader: tell them apart.
     std::map<std::string, int> count;
