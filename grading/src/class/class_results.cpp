@@ -1,10 +1,6 @@
 #include "class/class_results.h"
 
-#include <sys/stat.h>
-
 #include <algorithm>
-#include <cstdio>
-#include <sstream>
 #include <stdexcept>
 
 #include "class/leaderboard.h"

@@ -69,13 +69,14 @@ std::string utc_date_of_file(const std::string& path) {
     return utc_timestamp(st.st_mtime);
 }
 
+// One submission as its audit line gives it: its row on the board where it is ranked (all but
+// the pseudonym and the rank, which the board gives), and what the board needs besides.
 struct Candidate {
-    std::string lab, gpu, student_key, submission, run, date, tree;
+    LeaderboardRow row;
+    std::string student_key, date, tree;
     bool date_from_file = false;  // the run recorded no date: its audit log's last change
     std::vector<std::string> chosen, ids;  // per roster entry: its chosen pseudonym ("" none) and id
     bool ranked = false;
-    double figure = 0, low = 0, high = 0;
-    std::map<std::string, double> slowdown;
 };
 
 }  // namespace
@@ -224,9 +225,9 @@ struct RunContext {
 // submission itself) and its figures where the run may rank it.
 Candidate candidate_of(const json& line, const RunContext& run) {
     Candidate c;
-    c.lab = line.value("lab", run.run_line->value("lab", std::string()));
-    c.submission = line.value("student", "");
-    c.run = run.dir;
+    c.row.lab = line.value("lab", run.run_line->value("lab", std::string()));
+    c.row.submission = line.value("student", "");
+    c.row.run = run.dir;
     // When its results were written; a line without the date takes its run's.
     c.date = graded_at_of(line);
     if (c.date.empty()) {
@@ -234,9 +235,9 @@ Candidate candidate_of(const json& line, const RunContext& run) {
         c.date_from_file = run.date_from_file;
     }
     c.tree = run.tree;
-    c.gpu = line.contains("gpu") && line["gpu"].is_object() ? line["gpu"].value("name", std::string()) : "";
-    if (c.gpu.empty()) c.gpu = gpu_model(line.value("device", "unknown"));
-    auto it = run.has_roster ? run.match.students.find(c.submission) : run.match.students.end();
+    c.row.gpu = line.contains("gpu") && line["gpu"].is_object() ? line["gpu"].value("name", std::string()) : "";
+    if (c.row.gpu.empty()) c.row.gpu = gpu_model(line.value("device", "unknown"));
+    auto it = run.has_roster ? run.match.students.find(c.row.submission) : run.match.students.end();
     if (run.has_roster && it != run.match.students.end()) {
         for (size_t e : it->second) {
             c.chosen.push_back(run.roster.entries[e].pseudonym);
@@ -244,7 +245,7 @@ Candidate candidate_of(const json& line, const RunContext& run) {
         }
     } else {
         c.chosen.push_back("");
-        c.ids.push_back(c.submission);
+        c.ids.push_back(c.row.submission);
     }
     c.student_key = join(c.ids, "\n");
     if (line.contains("leaderboard") && line["leaderboard"].is_object() && run.rankable) {
@@ -252,16 +253,16 @@ Candidate candidate_of(const json& line, const RunContext& run) {
         c.ranked = lb.value("ranked", false);
         if (lb.contains("slowdown") && lb["slowdown"].is_object())
             for (const auto& [id, x] : lb["slowdown"].items())
-                if (x.is_number() && x.get<double>() > 0) c.slowdown[id] = x.get<double>();
-        c.figure = geometric_mean(c.slowdown);
-        if (c.slowdown.empty() || !(c.figure > 0)) c.ranked = false;
-        c.low = c.high = c.figure;
+                if (x.is_number() && x.get<double>() > 0) c.row.slowdown[id] = x.get<double>();
+        c.row.figure = geometric_mean(c.row.slowdown);
+        if (c.row.slowdown.empty() || !(c.row.figure > 0)) c.ranked = false;
+        c.row.low = c.row.high = c.row.figure;
         // The interval where the grader wrote one that holds the figure (older logs have none).
         const json range = lb.value("figure_interval", json());
         if (range.is_array() && range.size() == 2 && range[0].is_number() && range[1].is_number() && range[0].get<double>() > 0 &&
-            range[0].get<double>() <= c.figure * (1 + 1e-9) && range[1].get<double>() >= c.figure * (1 - 1e-9)) {
-            c.low = range[0].get<double>();
-            c.high = range[1].get<double>();
+            range[0].get<double>() <= c.row.figure * (1 + 1e-9) && range[1].get<double>() >= c.row.figure * (1 - 1e-9)) {
+            c.row.low = range[0].get<double>();
+            c.row.high = range[1].get<double>();
         }
     }
     return c;
@@ -289,7 +290,7 @@ void collect_candidates(const std::vector<std::string>& run_dirs, std::map<Candi
         if (run.has_roster) parse_roster_record(read_file(dir + "/roster.json"), dir + "/roster.json", run.roster, run.match, assignment);
         for (const json& line : log.submissions) {
             Candidate c = candidate_of(line, run);
-            const auto key = std::make_tuple(c.lab, c.gpu, c.student_key);
+            const auto key = std::make_tuple(c.row.lab, c.row.gpu, c.student_key);
             if (!latest.count(key)) order.push_back(key);
             latest[key] = std::move(c);
         }
@@ -306,7 +307,7 @@ std::string pseudonym_of(const Candidate& c, const std::string& secret) {
             continue;
         }
         if (secret.empty())
-            throw UsageError("student '" + printable_text(c.ids[i], false) + "' (" + c.run +
+            throw UsageError("student '" + printable_text(c.ids[i], false) + "' (" + c.row.run +
                              ") has no pseudonym in the roster and no course secret is given: pass --secret-file FILE (16 characters or "
                              "more, kept by the instructors) or set GRADING_LEADERBOARD_SECRET, or choose pseudonyms in the roster's "
                              "Pseudonym column");
@@ -319,7 +320,6 @@ std::string pseudonym_of(const Candidate& c, const std::string& secret) {
 // (equal figures, equal ranks).
 void rank_board(LeaderboardBoard& b, const std::set<std::string>& trees) {
     b.tree = join(std::vector<std::string>(trees.begin(), trees.end()), ", ");
-    if (b.date.empty()) b.date = "-";
     if (b.tree.empty()) b.tree = "-";
     // Two students under one name would be one row to a reader: tell them apart.
     std::map<std::string, int> count;
@@ -359,12 +359,12 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
     std::map<size_t, std::set<std::string>> trees;
     for (const auto& key : order) {
         const Candidate& c = latest.at(key);
-        const auto bk = std::make_pair(c.lab, c.gpu);
+        const auto bk = std::make_pair(c.row.lab, c.row.gpu);
         if (!board_of.count(bk)) {
             board_of[bk] = boards.size();
             LeaderboardBoard b;
-            b.lab = c.lab;
-            b.gpu = c.gpu;
+            b.lab = c.row.lab;
+            b.gpu = c.row.gpu;
             boards.push_back(b);
         }
         const size_t bi = board_of[bk];
@@ -379,17 +379,8 @@ std::vector<LeaderboardBoard> build_leaderboards(const std::vector<std::string>&
             continue;
         }
         trees[bi].insert(c.tree);
-        LeaderboardRow row;
-        row.lab = c.lab;
-        row.gpu = c.gpu;
-        row.submission = c.submission;
-        row.run = c.run;
-        row.figure = c.figure;
-        row.low = c.low;
-        row.high = c.high;
-        row.slowdown = c.slowdown;
-        row.pseudonym = pseudonym_of(c, secret);
-        b.rows.push_back(row);
+        b.rows.push_back(c.row);
+        b.rows.back().pseudonym = pseudonym_of(c, secret);
     }
     for (size_t bi = 0; bi < boards.size(); ++bi) rank_board(boards[bi], trees[bi]);
     std::sort(boards.begin(), boards.end(), [](const LeaderboardBoard& x, const LeaderboardBoard& y) {

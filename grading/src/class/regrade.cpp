@@ -6,7 +6,6 @@
 #include <vector>
 
 #include "args.h"
-#include "util/files.h"
 #include "util/text.h"
 
 namespace grading {

@@ -60,6 +60,17 @@ size_t longest_run(const std::string& s, char c) {
 
 constexpr size_t kMaxInlineBytes = 2048;
 
+// Gradescope shows each string as plain text (see gradescope_json): it only needs to be
+// printable and not huge.
+std::string gradescope_text(const std::string& s) { return printable_text(clip_text(s)); }
+
+// Why a result is no grade, or was refused, for the gradebook's and the summary's notes; "" for
+// a graded one. (A compile-only result is never a refused one: compile_only() says so.)
+std::string result_note(const StudentResult& r) {
+    if (!r.grader_error.empty()) return std::string(kGraderErrorVerdict) + ": " + r.grader_error;
+    return r.compile_only() ? kCompileOnlyVerdict : r.rejected;
+}
+
 }  // namespace
 
 std::string printable_text(const std::string& s, bool keep_newlines) {
@@ -129,12 +140,6 @@ std::string markdown_code_block(const std::string& text) {
     const std::string fence(std::max<size_t>(3, longest_run(t, '`') + 1), '`');
     return fence + "\n" + t + (t.back() == '\n' ? "" : "\n") + fence + "\n";
 }
-
-namespace {
-// Gradescope shows each string as plain text (see gradescope_json): it only needs to be
-// printable and not huge.
-std::string gradescope_text(const std::string& s) { return printable_text(clip_text(s)); }
-}  // namespace
 
 std::string gradescope_json(const StudentResult& r) {
     json j;
@@ -319,11 +324,8 @@ std::string gradebook_row(const StudentResult& r, const Rubric& rubric, const st
                                                                                     : format_points(it->score));
     }
     // A result that is no grade has an empty total and says why in the note.
-    const std::string note = !r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
-                             : !r.rejected.empty()   ? r.rejected
-                             : r.compile_only()      ? kCompileOnlyVerdict
-                                                     : "";
-    return row + "," + (r.scored() ? format_points(r.total()) : "") + "," + format_points(rubric.total_points()) + "," + csv_field(note) + "\n";
+    return row + "," + (r.scored() ? format_points(r.total()) : "") + "," + format_points(rubric.total_points()) + "," +
+           csv_field(result_note(r)) + "\n";
 }
 
 void write_gradebook(std::ostream& out, const std::vector<StudentResult>& results, const Rubric& rubric) {
@@ -346,10 +348,7 @@ std::vector<std::string> summary_row(const StudentResult& r, const Rubric& rubri
         row.push_back(it == r.tests.end() || it->not_run ? "-" : format_points(it->score));
     }
     row.push_back(r.scored() ? format_points(r.total()) + "/" + format_points(rubric.total_points()) : "-");
-    std::string note = printable_text(!r.grader_error.empty() ? std::string(kGraderErrorVerdict) + ": " + r.grader_error
-                                      : r.compile_only()      ? std::string(kCompileOnlyVerdict)
-                                                              : r.rejected,
-                                      false);
+    std::string note = printable_text(result_note(r), false);
     if (note.size() > 90) note = note.substr(0, char_boundary(note, 87)) + "...";
     row.push_back(note);
     return row;

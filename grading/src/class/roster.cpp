@@ -156,7 +156,7 @@ public:
     }
     std::vector<size_t> find(const std::string& key) const {
         auto it = map_.find(key);
-        return it == map_.end() || key.empty() ? std::vector<size_t>{} : it->second;
+        return it == map_.end() ? std::vector<size_t>{} : it->second;
     }
 
 private:
@@ -252,22 +252,25 @@ bool match_user(const Roster& roster, const Indexes& x, const GradescopeUser& u,
     return false;
 }
 
-std::string format_or_empty(const SubmissionGrade* g, const LmsAssignment& a) {
-    if (!g || !g->graded) return "";
-    const double scaled = a.rubric_points > 0 ? g->total * a.points / a.rubric_points : g->total;
-    return format_points(scaled);
-}
-
-// Roster entries that get an LMS row, with the submission that grades them.
-std::vector<std::pair<size_t, std::string>> lms_rows(const Roster& roster, const RosterMatch& match) {
-    std::map<size_t, std::string> by_entry;
+// An LMS import file: `head`, then a row for each roster entry that exactly one submission
+// grades, in roster order: the entry's `cells`, then its grade scaled to the assignment's points
+// (empty where its tests were not run). Canvas's and Moodle's differ only in their columns.
+template <class Cells>
+std::string lms_csv(std::string head, const Roster& roster, const RosterMatch& match, const LmsAssignment& a,
+                    const std::map<std::string, SubmissionGrade>& grades, Cells cells) {
+    std::map<size_t, std::string> graded_by;  // roster entry -> its submission
     for (const auto& [sub, entries] : match.students)
         for (size_t e : entries)
-            if (!match.contested.count(e)) by_entry[e] = sub;
-    std::vector<std::pair<size_t, std::string>> rows;
-    for (size_t i = 0; i < roster.entries.size(); ++i)
-        if (by_entry.count(i)) rows.push_back({i, by_entry[i]});
-    return rows;
+            if (!match.contested.count(e) && e < roster.entries.size()) graded_by[e] = sub;
+    std::string out = std::move(head);
+    for (const auto& [e, sub] : graded_by) {
+        for (const std::string& cell : cells(roster.entries[e])) out += csv_field(cell) + ",";
+        auto g = grades.find(sub);
+        if (g != grades.end() && g->second.graded)
+            out += format_points(a.rubric_points > 0 ? g->second.total * a.points / a.rubric_points : g->second.total);
+        out += "\n";
+    }
+    return out;
 }
 
 // The roster's columns: where each is in its rows (-1: it has none), and which export it is.
@@ -417,10 +420,6 @@ std::vector<CsvRecord> roster_records(const std::string& text_in, const std::str
     if (records.empty()) throw RosterError(path + ":1: the roster is empty: give a CSV with a header row (id, name, email, section) and a row per student");
     return records;
 }
-
-}  // namespace
-
-namespace {
 
 // The roster's bytes as UTF-8 text, and the encoding they were read in: UTF-8 (a byte-order mark
 // dropped), UTF-16 with its byte-order mark (Excel's "Unicode Text"), else Windows-1252 (Excel's
@@ -649,20 +648,21 @@ std::vector<std::string> roster_cells(const Roster& roster, const RosterMatch& m
     return {join(id, "; "), join(name, "; "), join(email, "; "), join(section, "; ")};
 }
 
+// roster.json keeps every field of an entry and of the assignment, by its name.
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(RosterEntry, line, id, name, email, section, pseudonym, canvas_id, sis_id, login)
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(LmsAssignment, name, points, rubric_points)
+
 std::string roster_record_json(const Roster& roster, const RosterMatch& match, const LmsAssignment& a) {
     json j;
     j["roster"] = roster.path;
     j["form"] = roster.form;
-    j["assignment"] = {{"name", a.name}, {"points", a.points}, {"rubric_points", a.rubric_points}};
-    j["entries"] = json::array();
-    for (const RosterEntry& e : roster.entries)
-        j["entries"].push_back({{"line", e.line}, {"id", e.id}, {"name", e.name}, {"email", e.email}, {"section", e.section},
-                                {"pseudonym", e.pseudonym}, {"canvas_id", e.canvas_id}, {"sis_id", e.sis_id}, {"login", e.login}});
-    j["students"] = json::object();
-    for (const auto& [sub, entries] : match.students) j["students"][sub] = entries;
+    j["assignment"] = a;
+    j["entries"] = roster.entries;
+    j["students"] = match.students;
     j["unmatched"] = json::array();
     for (const auto& [sub, why] : match.unmatched) j["unmatched"].push_back({{"submission", sub}, {"why", why}});
     j["without_submission"] = match.without_submission;
+    // JSON's keys are text: the contested entries' indices are written as such.
     j["contested"] = json::object();
     for (const auto& [e, subs] : match.contested) j["contested"][std::to_string(e)] = subs;
     return json_text(j, 2) + "\n";
@@ -675,15 +675,9 @@ void parse_roster_record(const std::string& text, const std::string& source, Ros
         match = RosterMatch();
         roster.path = j.at("roster").get<std::string>();
         roster.form = j.at("form").get<std::string>();
-        a.name = j.at("assignment").at("name").get<std::string>();
-        a.points = j.at("assignment").at("points").get<double>();
-        a.rubric_points = j.at("assignment").at("rubric_points").get<double>();
-        for (const json& e : j.at("entries"))
-            roster.entries.push_back({e.at("line").get<int>(), e.at("id").get<std::string>(), e.at("name").get<std::string>(),
-                                      e.at("email").get<std::string>(), e.at("section").get<std::string>(),
-                                      e.at("pseudonym").get<std::string>(), e.at("canvas_id").get<std::string>(),
-                                      e.at("sis_id").get<std::string>(), e.at("login").get<std::string>()});
-        for (const auto& [sub, entries] : j.at("students").items()) match.students[sub] = entries.get<std::vector<size_t>>();
+        a = j.at("assignment").get<LmsAssignment>();
+        roster.entries = j.at("entries").get<std::vector<RosterEntry>>();
+        match.students = j.at("students").get<std::map<std::string, std::vector<size_t>>>();
         for (const json& u : j.at("unmatched")) match.unmatched.push_back({u.at("submission").get<std::string>(), u.at("why").get<std::string>()});
         match.without_submission = j.at("without_submission").get<std::vector<size_t>>();
         for (const auto& [e, subs] : j.at("contested").items()) match.contested[std::stoul(e)] = subs.get<std::vector<std::string>>();
@@ -715,29 +709,17 @@ std::map<std::string, SubmissionGrade> audit_grades(const std::string& audit_jso
 
 std::string lms_canvas_csv(const Roster& roster, const RosterMatch& match, const LmsAssignment& a,
                            const std::map<std::string, SubmissionGrade>& grades) {
-    std::ostringstream o;
-    o << "Student,ID,SIS User ID,SIS Login ID,Section," << csv_field(a.name) << "\n";
-    o << "Points Possible,,,,," << format_points(a.points) << "\n";
-    for (const auto& [e, sub] : lms_rows(roster, match)) {
-        const RosterEntry& r = roster.entries[e];
-        auto g = grades.find(sub);
-        o << csv_field(r.name) << "," << csv_field(r.canvas_id) << "," << csv_field(r.sis_id) << "," << csv_field(!r.login.empty() ? r.login : r.email)
-          << "," << csv_field(r.section) << "," << format_or_empty(g == grades.end() ? nullptr : &g->second, a) << "\n";
-    }
-    return o.str();
+    const std::string head = "Student,ID,SIS User ID,SIS Login ID,Section," + csv_field(a.name) + "\nPoints Possible,,,,," +
+                             format_points(a.points) + "\n";
+    return lms_csv(head, roster, match, a, grades, [](const RosterEntry& r) {
+        return std::vector<std::string>{r.name, r.canvas_id, r.sis_id, !r.login.empty() ? r.login : r.email, r.section};
+    });
 }
 
 std::string lms_moodle_csv(const Roster& roster, const RosterMatch& match, const LmsAssignment& a,
                            const std::map<std::string, SubmissionGrade>& grades) {
-    std::ostringstream o;
-    o << "ID number,Email address,Username,Full name," << csv_field(a.name) << "\n";
-    for (const auto& [e, sub] : lms_rows(roster, match)) {
-        const RosterEntry& r = roster.entries[e];
-        auto g = grades.find(sub);
-        o << csv_field(r.sis_id) << "," << csv_field(r.email) << "," << csv_field(r.login) << "," << csv_field(r.name) << ","
-          << format_or_empty(g == grades.end() ? nullptr : &g->second, a) << "\n";
-    }
-    return o.str();
+    return lms_csv("ID number,Email address,Username,Full name," + csv_field(a.name) + "\n", roster, match, a, grades,
+                   [](const RosterEntry& r) { return std::vector<std::string>{r.sis_id, r.email, r.login, r.name}; });
 }
 
 std::string roster_report(const Roster& roster, const RosterMatch& match) {

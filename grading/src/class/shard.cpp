@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <nlohmann/json.hpp>
 #include <set>
-#include <sstream>
 
 #include "args.h"
 #include "class/audit_log.h"
@@ -212,9 +211,9 @@ void check_students_sliced(const std::vector<Shard>& shards) {
 // With --roster every shard matched the whole class, so their roster.json are one: its text
 // ("" without a roster).
 std::string common_roster_record(const std::vector<Shard>& shards) {
-    const std::string roster_record = exists(shards[0].dir + "/roster.json") ? read_file(shards[0].dir + "/roster.json") : "";
+    const std::string roster_record = read_file(shards[0].dir + "/roster.json");  // "" where there is none
     for (const Shard& s : shards)
-        if ((exists(s.dir + "/roster.json") ? read_file(s.dir + "/roster.json") : "") != roster_record)
+        if (read_file(s.dir + "/roster.json") != roster_record)
             throw UsageError(s.dir + "/roster.json differs from " + shards[0].dir + "/roster.json (or only one has it): grade every shard with "
                              "the same --roster and --lms options, then merge again");
     return roster_record;
