@@ -111,6 +111,29 @@ std::string qualified_name(const std::string& name) {
     return d.substr(start, cut - start);
 }
 
+bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
+bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
+
+size_t quoted_end(const std::string& s, size_t i) {
+    const char quote = s[i];
+    size_t j = i + 1;
+    while (j < s.size() && s[j] != quote && s[j] != '\n') j += s[j] == '\\' && j + 1 < s.size() && s[j + 1] != '\n' ? 2 : 1;
+    if (j < s.size() && s[j] == quote) ++j;
+    return j;
+}
+
+size_t number_end(const std::string& s, size_t i) {
+    size_t j = i + 1;
+    while (j < s.size()) {
+        const unsigned char e = static_cast<unsigned char>(s[j]);
+        if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
+        else if (e == '\'' && j + 1 < s.size() && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
+        else if (ident_char(e) || e == '.') ++j;
+        else break;
+    }
+    return j;
+}
+
 // ---- a C++ token scanner for preprocessed text ------------------------------------------------
 
 namespace {
@@ -130,9 +153,6 @@ struct Marker {
     std::string file;
     std::vector<int> flags;
 };
-
-bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
-bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
 
 // Where the scanner is: the text, the place in it, its line, and whether only blanks came
 // before on this line (where a '#' starts a directive).
@@ -244,28 +264,6 @@ size_t raw_string_end(ScanState& st, size_t quote) {
     end = end == std::string::npos ? n : end + close.size();
     for (size_t k = open; k < end; ++k) st.line += s[k] == '\n';
     return end;
-}
-
-// The end of the quoted literal ('"' or '\'') at `i`: at its closing quote, or the line's end.
-size_t quoted_end(const std::string& s, size_t i) {
-    const char quote = s[i];
-    size_t j = i + 1;
-    while (j < s.size() && s[j] != quote && s[j] != '\n') j += s[j] == '\\' && j + 1 < s.size() && s[j + 1] != '\n' ? 2 : 1;
-    if (j < s.size() && s[j] == quote) ++j;
-    return j;
-}
-
-// The end of the number at `i` (a pp-number: digits, letters, '.', exponent signs, digit quotes).
-size_t number_end(const std::string& s, size_t i) {
-    size_t j = i + 1;
-    while (j < s.size()) {
-        const unsigned char e = static_cast<unsigned char>(s[j]);
-        if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
-        else if (e == '\'' && j + 1 < s.size() && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
-        else if (ident_char(e) || e == '.') ++j;
-        else break;
-    }
-    return j;
 }
 
 // The token at st.i (neither a blank nor a directive); moves past it.
