@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -29,13 +28,6 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
     for (const std::string& g : globs)
         if (glob_match(g, name)) return true;
     return false;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
 }
 
 }  // namespace
@@ -58,7 +50,7 @@ std::vector<std::pair<std::string, std::string>> parse_import_renames(const std:
         ++number;
         size_t hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
-        std::vector<std::string> w = words_of(line);
+        std::vector<std::string> w = split_ws(line);
         if (w.empty()) continue;
         if (w.size() != 2)
             throw std::invalid_argument("line " + std::to_string(number) + ": expected \"imported-name shim-name\"");
@@ -589,7 +581,7 @@ std::vector<Section> parse_readelf_sections(const std::string& text) {
         if (open == std::string::npos || close == std::string::npos || close < open) continue;
         const std::string index = trim(line.substr(open + 1, close - open - 1));
         if (index.empty() || !std::isdigit(static_cast<unsigned char>(index[0]))) continue;
-        std::vector<std::string> w = words_of(line.substr(close + 1));
+        std::vector<std::string> w = split_ws(line.substr(close + 1));
         // From the right: Al Inf Lk [Flg] ES Size Off Address Type, the name before (it may hold spaces).
         if (w.size() < 8) continue;
         const size_t n = w.size();
@@ -622,7 +614,7 @@ std::vector<Relocation> parse_readelf_relocations(const std::string& text) {
             continue;
         }
         // "0000000000000000  0000000200000001 R_X86_64_64  0000000000000000 .text + c7"
-        std::vector<std::string> w = words_of(line);
+        std::vector<std::string> w = split_ws(line);
         if (relocated.empty() || w.size() < 5 || w[0].find_first_not_of("0123456789abcdef") != std::string::npos) continue;
         Relocation r;
         r.section = relocated;
@@ -760,7 +752,7 @@ std::vector<std::string> system_call_instructions(const std::string& text) {
         }
         size_t tab = line.find(":\t");
         if (tab == std::string::npos) continue;
-        std::vector<std::string> w = words_of(line.substr(tab + 2));
+        std::vector<std::string> w = split_ws(line.substr(tab + 2));
         std::string what;
         for (size_t k = 0; k < w.size() && what.empty(); ++k) {
             if (w[k] == "syscall" || w[k] == "sysenter") what = w[k];
@@ -1066,12 +1058,8 @@ std::vector<Finding> audit_host_asm(const std::vector<AsmStatement>& statements,
         bool believed = judge_read(a.file, rules).empty() && !a.file.empty() && a.file[0] != '<';
         if (believed) {
             auto it = header_text.find(a.file);
-            if (it == header_text.end()) {
-                std::ifstream f(a.file[0] == '/' ? a.file : rules.compile_dir + "/" + a.file, std::ios::binary);
-                std::stringstream text;
-                text << f.rdbuf();
-                it = header_text.emplace(a.file, text.str()).first;
-            }
+            if (it == header_text.end())
+                it = header_text.emplace(a.file, read_file(a.file[0] == '/' ? a.file : rules.compile_dir + "/" + a.file)).first;
             for (const std::string& lit : a.literals)
                 if (it->second.find(lit) == std::string::npos) believed = false;
         }
