@@ -336,7 +336,6 @@ struct FileTracker {
 
     // True when the marker enters a file (its parent in *parent).
     bool apply(const Marker& m, std::string* parent) {
-        bool entered = false;
         if (!m.has_file) return false;
         const bool enter = std::find(m.flags.begin(), m.flags.end(), 1) != m.flags.end();
         const bool leave = std::find(m.flags.begin(), m.flags.end(), 2) != m.flags.end();
@@ -347,13 +346,12 @@ struct FileTracker {
         if (enter) {
             if (parent) *parent = current;
             stack.push_back(current);
-            entered = true;
         } else if (leave) {
             while (!stack.empty() && stack.back() != m.file) stack.pop_back();
             if (!stack.empty()) stack.pop_back();
         }
         current = m.file;
-        return entered;
+        return enter;
     }
 };
 
