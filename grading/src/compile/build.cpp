@@ -435,15 +435,18 @@ std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const
     return final_object;
 }
 
+// A link with nothing to do (no program to make, or the one linked before reused), as one that worked.
+RunResult nothing_to_run() {
+    RunResult r;
+    r.started = true;
+    r.exit_code = 0;
+    return r;
+}
+
 // The link, outside the sandbox: nothing of the student's runs. Without an output program (the
 // audit-only build of the preview, which has no harness to link with) there is none.
 RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv, double limit_s) {
-    if (spec.output_program.empty()) {
-        RunResult none;
-        none.started = true;
-        none.exit_code = 0;
-        return none;
-    }
+    if (spec.output_program.empty()) return nothing_to_run();
     std::vector<std::string> link = {spec.nvcc};
     link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
     link.insert(link.end(), {"-o", spec.output_program});
@@ -576,10 +579,7 @@ BuildResult build_reused(const BuildSpec& spec, const TrustedSymbols& trusted, c
             return link_program(spec, final_object, f.priv, limit_s);
         write_file(spec.output_program, read_file(kept.program));
         chmod(spec.output_program.c_str(), 0755);
-        RunResult linked;
-        linked.started = true;
-        linked.exit_code = 0;
-        return linked;
+        return nothing_to_run();
     });
     r.reused = true;
     return r;
