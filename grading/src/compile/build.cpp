@@ -181,7 +181,7 @@ std::string first_findings(const std::vector<Finding>& found) {
 // `wall_s`, else the compile's); output to `out_base`.out/.err.
 RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& argv, const std::string& out_base,
                         size_t keep_output, double wall_s = 0) {
-    const std::vector<std::string> env = spec.sandbox_env.empty() ? scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin") : spec.sandbox_env;
+    const std::vector<std::string> env = scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin");
     return run_limited(spec.isolation, argv, spec.stage_dir, env, out_base, keep_output, wall_s > 0 ? wall_s : spec.compile_timeout_s);
 }
 
@@ -304,8 +304,8 @@ IncludeRules include_rules(const BuildSpec& spec, const BuildFolders& f) {
             struct stat st;
             if (!p.empty() && p != inc.own_file && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) inc.staged_headers.insert(p);
         }
-    inc.system_roots = spec.system_include_roots;
-    inc.system_roots.push_back(spec.cuda_home);
+    // Where system headers may come from: the system's folders and the CUDA toolkit.
+    inc.system_roots = {"/usr/include", "/usr/lib/gcc", "/usr/local/include", spec.cuda_home};
     return inc;
 }
 
