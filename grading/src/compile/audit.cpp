@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
 #include <map>
 #include <optional>
 #include <sstream>
@@ -29,13 +28,6 @@ bool matches_any(const std::vector<std::string>& globs, const std::string& name)
     for (const std::string& g : globs)
         if (glob_match(g, name)) return true;
     return false;
-}
-
-std::vector<std::string> words_of(const std::string& line) {
-    std::istringstream in(line);
-    std::vector<std::string> out;
-    for (std::string w; in >> w;) out.push_back(w);
-    return out;
 }
 
 }  // namespace
@@ -58,7 +50,7 @@ std::vector<std::pair<std::string, std::string>> parse_import_renames(const std:
         ++number;
         size_t hash = line.find('#');
         if (hash != std::string::npos) line.resize(hash);
-        std::vector<std::string> w = words_of(line);
+        std::vector<std::string> w = split_ws(line);
         if (w.empty()) continue;
         if (w.size() != 2)
             throw std::invalid_argument("line " + std::to_string(number) + ": expected \"imported-name shim-name\"");
@@ -111,6 +103,29 @@ std::string qualified_name(const std::string& name) {
     return d.substr(start, cut - start);
 }
 
+bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
+bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
+
+size_t quoted_end(const std::string& s, size_t i) {
+    const char quote = s[i];
+    size_t j = i + 1;
+    while (j < s.size() && s[j] != quote && s[j] != '\n') j += s[j] == '\\' && j + 1 < s.size() && s[j + 1] != '\n' ? 2 : 1;
+    if (j < s.size() && s[j] == quote) ++j;
+    return j;
+}
+
+size_t number_end(const std::string& s, size_t i) {
+    size_t j = i + 1;
+    while (j < s.size()) {
+        const unsigned char e = static_cast<unsigned char>(s[j]);
+        if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
+        else if (e == '\'' && j + 1 < s.size() && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
+        else if (ident_char(e) || e == '.') ++j;
+        else break;
+    }
+    return j;
+}
+
 // ---- a C++ token scanner for preprocessed text ------------------------------------------------
 
 namespace {
@@ -130,9 +145,6 @@ struct Marker {
     std::string file;
     std::vector<int> flags;
 };
-
-bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
-bool ident_char(unsigned char c) { return std::isalnum(c) || c == '_' || c == '$' || c >= 0x80; }
 
 // Where the scanner is: the text, the place in it, its line, and whether only blanks came
 // before on this line (where a '#' starts a directive).
@@ -246,28 +258,6 @@ size_t raw_string_end(ScanState& st, size_t quote) {
     return end;
 }
 
-// The end of the quoted literal ('"' or '\'') at `i`: at its closing quote, or the line's end.
-size_t quoted_end(const std::string& s, size_t i) {
-    const char quote = s[i];
-    size_t j = i + 1;
-    while (j < s.size() && s[j] != quote && s[j] != '\n') j += s[j] == '\\' && j + 1 < s.size() && s[j + 1] != '\n' ? 2 : 1;
-    if (j < s.size() && s[j] == quote) ++j;
-    return j;
-}
-
-// The end of the number at `i` (a pp-number: digits, letters, '.', exponent signs, digit quotes).
-size_t number_end(const std::string& s, size_t i) {
-    size_t j = i + 1;
-    while (j < s.size()) {
-        const unsigned char e = static_cast<unsigned char>(s[j]);
-        if ((e == '+' || e == '-') && std::strchr("eEpP", s[j - 1])) ++j;
-        else if (e == '\'' && j + 1 < s.size() && ident_char(static_cast<unsigned char>(s[j + 1]))) ++j;
-        else if (ident_char(e) || e == '.') ++j;
-        else break;
-    }
-    return j;
-}
-
 // The token at st.i (neither a blank nor a directive); moves past it.
 Token next_token(ScanState& st) {
     const std::string& s = st.s;
@@ -346,7 +336,6 @@ struct FileTracker {
 
     // True when the marker enters a file (its parent in *parent).
     bool apply(const Marker& m, std::string* parent) {
-        bool entered = false;
         if (!m.has_file) return false;
         const bool enter = std::find(m.flags.begin(), m.flags.end(), 1) != m.flags.end();
         const bool leave = std::find(m.flags.begin(), m.flags.end(), 2) != m.flags.end();
@@ -357,13 +346,12 @@ struct FileTracker {
         if (enter) {
             if (parent) *parent = current;
             stack.push_back(current);
-            entered = true;
         } else if (leave) {
             while (!stack.empty() && stack.back() != m.file) stack.pop_back();
             if (!stack.empty()) stack.pop_back();
         }
         current = m.file;
-        return entered;
+        return enter;
     }
 };
 
@@ -591,7 +579,7 @@ std::vector<Section> parse_readelf_sections(const std::string& text) {
         if (open == std::string::npos || close == std::string::npos || close < open) continue;
         const std::string index = trim(line.substr(open + 1, close - open - 1));
         if (index.empty() || !std::isdigit(static_cast<unsigned char>(index[0]))) continue;
-        std::vector<std::string> w = words_of(line.substr(close + 1));
+        std::vector<std::string> w = split_ws(line.substr(close + 1));
         // From the right: Al Inf Lk [Flg] ES Size Off Address Type, the name before (it may hold spaces).
         if (w.size() < 8) continue;
         const size_t n = w.size();
@@ -624,7 +612,7 @@ std::vector<Relocation> parse_readelf_relocations(const std::string& text) {
             continue;
         }
         // "0000000000000000  0000000200000001 R_X86_64_64  0000000000000000 .text + c7"
-        std::vector<std::string> w = words_of(line);
+        std::vector<std::string> w = split_ws(line);
         if (relocated.empty() || w.size() < 5 || w[0].find_first_not_of("0123456789abcdef") != std::string::npos) continue;
         Relocation r;
         r.section = relocated;
@@ -762,7 +750,7 @@ std::vector<std::string> system_call_instructions(const std::string& text) {
         }
         size_t tab = line.find(":\t");
         if (tab == std::string::npos) continue;
-        std::vector<std::string> w = words_of(line.substr(tab + 2));
+        std::vector<std::string> w = split_ws(line.substr(tab + 2));
         std::string what;
         for (size_t k = 0; k < w.size() && what.empty(); ++k) {
             if (w[k] == "syscall" || w[k] == "sysenter") what = w[k];
@@ -1068,12 +1056,8 @@ std::vector<Finding> audit_host_asm(const std::vector<AsmStatement>& statements,
         bool believed = judge_read(a.file, rules).empty() && !a.file.empty() && a.file[0] != '<';
         if (believed) {
             auto it = header_text.find(a.file);
-            if (it == header_text.end()) {
-                std::ifstream f(a.file[0] == '/' ? a.file : rules.compile_dir + "/" + a.file, std::ios::binary);
-                std::stringstream text;
-                text << f.rdbuf();
-                it = header_text.emplace(a.file, text.str()).first;
-            }
+            if (it == header_text.end())
+                it = header_text.emplace(a.file, read_file(a.file[0] == '/' ? a.file : rules.compile_dir + "/" + a.file)).first;
             for (const std::string& lit : a.literals)
                 if (it->second.find(lit) == std::string::npos) believed = false;
         }

@@ -43,6 +43,15 @@ std::string demangle(const std::string& name);
 // "ns::tile<32>".
 std::string qualified_name(const std::string& name);
 
+// ---- C++ spellings: read alike in the preprocessed text (here) and in the file (line_directives.h)
+
+bool ident_start(unsigned char c);  // a letter, '_', '$', or a byte of a UTF-8 sequence
+bool ident_char(unsigned char c);   // those and digits
+// The end of the quoted literal ('"' or '\'') at `i`: past its closing quote, or the line's end.
+size_t quoted_end(const std::string& s, size_t i);
+// The end of the number at `i` (a pp-number: digits, letters, '.', exponent signs, digit quotes).
+size_t number_end(const std::string& s, size_t i);
+
 // ---- the preprocessed text: gcc -E output (nvcc's .ii files) ------------------------------
 
 struct IncludeEntry {

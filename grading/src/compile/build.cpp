@@ -181,7 +181,7 @@ std::string first_findings(const std::vector<Finding>& found) {
 // `wall_s`, else the compile's); output to `out_base`.out/.err.
 RunResult run_sandboxed(const BuildSpec& spec, const std::vector<std::string>& argv, const std::string& out_base,
                         size_t keep_output, double wall_s = 0) {
-    const std::vector<std::string> env = spec.sandbox_env.empty() ? scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin") : spec.sandbox_env;
+    const std::vector<std::string> env = scrubbed_env(spec.stage_dir, spec.cuda_home + "/bin");
     return run_limited(spec.isolation, argv, spec.stage_dir, env, out_base, keep_output, wall_s > 0 ? wall_s : spec.compile_timeout_s);
 }
 
@@ -304,8 +304,8 @@ IncludeRules include_rules(const BuildSpec& spec, const BuildFolders& f) {
             struct stat st;
             if (!p.empty() && p != inc.own_file && stat(p.c_str(), &st) == 0 && S_ISREG(st.st_mode)) inc.staged_headers.insert(p);
         }
-    inc.system_roots = spec.system_include_roots;
-    inc.system_roots.push_back(spec.cuda_home);
+    // Where system headers may come from: the system's folders and the CUDA toolkit.
+    inc.system_roots = {"/usr/include", "/usr/lib/gcc", "/usr/local/include", spec.cuda_home};
     return inc;
 }
 
@@ -435,15 +435,18 @@ std::string localize(const BuildSpec& spec, const TrustedSymbols& trusted, const
     return final_object;
 }
 
+// A link with nothing to do (no program to make, or the one linked before reused), as one that worked.
+RunResult nothing_to_run() {
+    RunResult r;
+    r.started = true;
+    r.exit_code = 0;
+    return r;
+}
+
 // The link, outside the sandbox: nothing of the student's runs. Without an output program (the
 // audit-only build of the preview, which has no harness to link with) there is none.
 RunResult link_program(const BuildSpec& spec, const std::string& final_object, const std::string& priv, double limit_s) {
-    if (spec.output_program.empty()) {
-        RunResult none;
-        none.started = true;
-        none.exit_code = 0;
-        return none;
-    }
+    if (spec.output_program.empty()) return nothing_to_run();
     std::vector<std::string> link = {spec.nvcc};
     link.insert(link.end(), spec.arch_flags.begin(), spec.arch_flags.end());
     link.insert(link.end(), {"-o", spec.output_program});
@@ -576,10 +579,7 @@ BuildResult build_reused(const BuildSpec& spec, const TrustedSymbols& trusted, c
             return link_program(spec, final_object, f.priv, limit_s);
         write_file(spec.output_program, read_file(kept.program));
         chmod(spec.output_program.c_str(), 0755);
-        RunResult linked;
-        linked.started = true;
-        linked.exit_code = 0;
-        return linked;
+        return nothing_to_run();
     });
     r.reused = true;
     return r;

@@ -49,10 +49,7 @@ struct BuildSpec {
     // the audit's tools), as a run folder of its own (the stage, the private folder); null: each
     // runs as it is, as the grader (the student's own build of audit_only.cpp).
     const Isolation* isolation = nullptr;
-    std::vector<std::string> sandbox_env;  // the compiler's environment; empty: scrubbed_env(stage_dir, cuda_home/bin)
     std::vector<std::pair<std::string, std::string>> import_renames;  // grading/shimmed-imports.txt
-    // Where system headers may come from (the CUDA toolkit, cuda_home, is added).
-    std::vector<std::string> system_include_roots = {"/usr/include", "/usr/lib/gcc", "/usr/local/include"};
     // The grader's own files of this build, out of the sandbox's reach; empty: stage_dir/../audit.
     std::string private_dir;
     // Builds of this run kept for reuse (build_cache.h), and this build's key there; null: none.

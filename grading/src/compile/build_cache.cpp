@@ -47,8 +47,7 @@ std::string build_cache_key(const BuildSpec& spec, const std::string& source_sha
         {"forbid_symbols", spec.rules.forbid_symbols},
         {"allowed_imports", spec.rules.allowed_imports},
         {"allow_imports", spec.rules.allow_imports},
-        {"import_renames", renames},       {"system_include_roots", spec.system_include_roots},
-        {"sandbox_env", spec.sandbox_env},
+        {"import_renames", renames},
     };
     return sha256_hex(json_text(key));
 }

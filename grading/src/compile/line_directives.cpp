@@ -70,9 +70,6 @@ LogicalText logical_text(const std::string& src, bool trigraphs) {
     return out;
 }
 
-bool ident_start(unsigned char c) { return std::isalpha(c) || c == '_' || c == '$' || c >= 0x80; }
-bool ident_char(unsigned char c) { return ident_start(c) || std::isdigit(c); }
-
 class DirectiveScanner {
 public:
     DirectiveScanner(const LogicalText& t, const std::string& file, Reading how) : t_(t), file_(file), how_(how) {}
@@ -164,10 +161,7 @@ private:
 
     // A string or character literal: to its closing quote, or to the line's end.
     void quoted() {
-        const char quote = at(i_++);
-        while (i_ < t_.text.size() && at(i_) != quote && at(i_) != '\n')
-            i_ += at(i_) == '\\' && at(i_ + 1) != '\n' && i_ + 1 < t_.text.size() ? 2 : 1;
-        if (at(i_) == quote) ++i_;
+        i_ = quoted_end(t_.text, i_);
         suffix();
     }
 
@@ -192,18 +186,6 @@ private:
         suffix();
     }
 
-    // A pp-number: digits, letters, '.', a sign after an exponent, digit separators.
-    void number() {
-        ++i_;
-        while (i_ < t_.text.size()) {
-            const char c = at(i_);
-            if ((c == '+' || c == '-') && std::string("eEpP").find(at(i_ - 1)) != std::string::npos) ++i_;
-            else if (c == '\'' && ident_char(at(i_ + 1))) i_ += 2;
-            else if (ident_char(c) || c == '.') ++i_;
-            else return;
-        }
-    }
-
     void token() {
         const char c = at(i_);
         if (ident_start(c)) {
@@ -220,7 +202,7 @@ private:
                 header_name();
             }
         } else if (std::isdigit(static_cast<unsigned char>(c)) || (c == '.' && std::isdigit(static_cast<unsigned char>(at(i_ + 1))))) {
-            number();
+            i_ = number_end(t_.text, i_);
         } else if (c == '"' || c == '\'') {
             quoted();
         } else {
