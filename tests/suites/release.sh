@@ -20,6 +20,22 @@ if ! declare -F expect > /dev/null; then
     . "$(dirname "${BASH_SOURCE[0]}")/../standalone.sh"
 fi
 
+# release_questions FAKE_LAB: each lab's answers template ships in the student edition $rel, the
+# questions' forms in tools/preview/NN.tests but never the key, and the preview (run with FAKE_LAB
+# as the lab program) says what is answered.
+release_questions() {
+    local f keyed no_template=""
+    keyed=$(grep -lE '^q[0-9]+ *= *(choice [A-Za-z] of|number +[-+.0-9]|predict )' "$rel"/tools/preview/*.tests 2> /dev/null | tr '\n' ' ')
+    for f in labs/[0-9][0-9]-*/answers.txt; do cmp -s "$f" "$rel/$f" || no_template="$no_template $f"; done
+    printf 'q1 = 4\nq2 = x\n' > "$rel/labs/01-vector-add/answers.txt"
+    run_capture "release: answers preview" bash -c "cd '$rel' && python3 tools/grade_preview.py --lab 01 --program '$1'"
+    cp labs/01-vector-add/answers.txt "$rel/labs/01-vector-add/answers.txt"
+    if [ -z "$keyed" ] && [ -z "$no_template" ] && [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q '^  q2: .x. is not a number$' \
+        && printf '%s' "$out" | grep -q '^1 of 3 questions answered and well-formed\.$'; then
+        pass "the student edition ships every answers template and previews the answers, without the key"
+    else fail "the student edition's questions" "key in:$keyed; templates missing:$no_template; exit $rc: $(printf '%s' "$out" | tail -n 6)"; fi
+}
+
 # release_contents: what the unzipped student edition $rel holds: executable bits kept; what
 # students need (the grader's audit for make check, the scorecard and its reference runs, the
 # grade preview and its tests); nothing only instructors get; a README and handouts for students.
@@ -81,18 +97,7 @@ release_contents() {
     if [ -z "$no_tests" ] && [ -z "$sized" ] && [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q '^Hand in: labs/01-vector-add/vector_add.cu'; then
         pass "the student edition has the grade preview and every lab's tests to preview, without sizes"
     else fail "the student edition's grade preview" "no tests for:$no_tests; sizes in:$sized; exit $rc: $(printf '%s' "$out$err" | tail -n 2)"; fi
-    # The questions: each lab's answers template ships, their forms in tools/preview/NN.tests, never
-    # the key (a choice's letter, a number, a prediction's test); the preview says what is answered.
-    local keyed no_template=""
-    keyed=$(grep -lE '^q[0-9]+ *= *(choice [A-Za-z] of|number +[-+.0-9]|predict )' "$rel"/tools/preview/*.tests 2> /dev/null | tr '\n' ' ')
-    for f in labs/[0-9][0-9]-*/answers.txt; do cmp -s "$f" "$rel/$f" || no_template="$no_template $f"; done
-    printf 'q1 = 4\nq2 = x\n' > "$rel/labs/01-vector-add/answers.txt"
-    run_capture "release: answers preview" bash -c "cd '$rel' && python3 tools/grade_preview.py --lab 01 --program '$fake'"
-    cp labs/01-vector-add/answers.txt "$rel/labs/01-vector-add/answers.txt"
-    if [ -z "$keyed" ] && [ -z "$no_template" ] && [ "$rc" -eq 77 ] && printf '%s' "$out" | grep -q '^  q2: .x. is not a number$' \
-        && printf '%s' "$out" | grep -q '^1 of 3 questions answered and well-formed\.$'; then
-        pass "the student edition ships every answers template and previews the answers, without the key"
-    else fail "the student edition's questions" "key in:$keyed; templates missing:$no_template; exit $rc: $(printf '%s' "$out" | tail -n 6)"; fi
+    release_questions "$fake"
     if [ -z "$present" ]; then pass "the student edition has no solutions, rubrics, grader (but its audit), corpus, bench notes or instructor handouts"
     else fail "the student edition has nothing only instructors get" "found:$present"; fi
     if grep -qiE 'solutions/|make sol[0-9]|instructor' "$rel/README.md"; then
